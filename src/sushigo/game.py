@@ -42,8 +42,8 @@ class GameState(Protocol):
     def clone(self) -> Any:
         """Returns an independent deep copy (for search)."""
 
-    def to_record(self) -> dict[str, Any]:
-        """Returns the game so far as a ``sushigo-record/1`` document."""
+    def to_record(self, *, seed: int | None = None) -> dict[str, Any]:
+        """Returns the game so far as a ``sushigo-record/1`` document (``seed`` is written only if given)."""
 
     def score_report(self) -> dict[str, Any]:
         """Returns the formats.md score output for the game so far."""

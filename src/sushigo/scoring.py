@@ -81,7 +81,9 @@ def pudding_points(counts: Sequence[int], *, ties: TieRule, penalty: bool, amoun
     return points
 
 
-def winners(totals: Sequence[int], puddings: Sequence[int], eligible: Sequence[bool] | None = None) -> list[int]:
+def winners(
+    totals: Sequence[int], puddings: Sequence[int], eligible: Sequence[bool] | None = None
+) -> list[int]:
     """Returns the winning seats: the highest total, then the most puddings, then a shared victory.
 
     ``eligible`` excludes seats that cannot win (the dummy of the two-player variant).

@@ -1,0 +1,143 @@
+"""``sushigo simulate``: many bot games through the core, summarised per seat and per category."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from typing import IO, Any
+
+from .bots import make_bot
+from .game import new_game
+from .runner import play
+
+
+class SimulationError(ValueError):
+    """Bad simulation arguments (wrong number of bots, ...)."""
+
+
+def game_seeds(seed: int, games: int) -> list[int]:
+    """Returns the per-game seeds of a run: the same run seed always plays the same games."""
+    rng = random.Random(seed)
+    return [rng.getrandbits(62) for _ in range(games)]
+
+
+def run_simulation(
+    *,
+    game: str,
+    players: int,
+    games: int,
+    seed: int,
+    options: dict[str, Any],
+    bot_specs: Sequence[str],
+    records_path: str | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Plays ``games`` games and returns the summary (also written as records when asked)."""
+    if len(bot_specs) == 1:
+        bot_specs = list(bot_specs) * players
+    if len(bot_specs) != players:
+        raise SimulationError(f"--bots needs 1 or {players} names, not {len(bot_specs)}")
+    seeds = game_seeds(seed, games)
+    acc = Accumulator(game, players)
+    handle: IO[str] | None = open(records_path, "w", encoding="utf-8") if records_path else None  # noqa: SIM115
+    try:
+        iterator: Any = seeds
+        bar = None
+        if progress:
+            from rich.progress import Progress
+
+            bar = Progress(transient=True)
+            bar.start()
+            task = bar.add_task(f"{game}, {players} players", total=games)
+        for i, game_seed in enumerate(seeds):
+            bots = [make_bot(spec, seed=game_seed + s, game=game) for s, spec in enumerate(bot_specs)]
+            state = play(new_game(game, players, seed=game_seed, **options), bots)
+            acc.add(state.score_report())
+            if handle is not None:
+                handle.write(json.dumps(state.to_record(seed=game_seed)) + "\n")
+            if bar is not None:
+                bar.update(task, completed=i + 1)
+        if bar is not None:
+            bar.stop()
+        del iterator
+    finally:
+        if handle is not None:
+            handle.close()
+    summary = acc.summary()
+    summary.update(
+        {"seed": seed, "bots": list(bot_specs), "options": {k: v for k, v in options.items() if k != "dice"}}
+    )
+    return summary
+
+
+class Accumulator:
+    """Sums score reports into means per seat and category, win shares and pudding outcomes."""
+
+    def __init__(self, game: str, players: int) -> None:
+        self.game = game
+        self.players = players
+        self.games = 0
+        self.categories: dict[str, list[float]] = {}
+        self.totals: list[float] = []
+        self.wins: list[float] = []
+        self.pudding_counts: list[float] = []
+        self.pudding_points: list[float] = []
+        self.pudding_best: list[int] = []
+        self.pudding_worst: list[int] = []
+        self.shared = 0
+
+    def add(self, report: dict[str, Any]) -> None:
+        """Adds one finished game's score report."""
+        k = len(report["totals"])
+        if not self.totals:
+            self.totals = [0.0] * k
+            self.wins = [0.0] * k
+            self.pudding_counts = [0.0] * k
+            self.pudding_points = [0.0] * k
+            self.pudding_best = [0] * k
+            self.pudding_worst = [0] * k
+        self.games += 1
+        for rnd in report["rounds"]:
+            for s, sheet in enumerate(rnd["points"]):
+                for cat, value in sheet.items():
+                    self.categories.setdefault(cat, [0.0] * k)[s] += value
+        for extra in ("token_points",):
+            if report.get(extra) is not None:
+                for s, value in enumerate(report[extra]):
+                    self.categories.setdefault(extra, [0.0] * k)[s] += value
+        winners = report["winners"] or []
+        if len(winners) > 1:
+            self.shared += 1
+        for s in winners:
+            self.wins[s] += 1 / len(winners)
+        for s in range(k):
+            self.totals[s] += report["totals"][s]
+            self.pudding_counts[s] += report["pudding_counts"][s]
+            points = report["pudding_points"][s] if report["pudding_points"] else 0
+            self.pudding_points[s] += points
+            self.pudding_best[s] += points > 0
+            self.pudding_worst[s] += points < 0
+
+    def summary(self) -> dict[str, Any]:
+        """Returns the means (per game) as a JSON-ready dict."""
+        n = max(self.games, 1)
+
+        def mean(values: list[float]) -> list[float]:
+            return [round(v / n, 3) for v in values]
+
+        return {
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "mean_total": mean(self.totals),
+            "mean_by_category": {cat: mean(v) for cat, v in self.categories.items()},
+            "win_share": mean(self.wins),
+            "shared_victories": self.shared,
+            "pudding": {
+                "mean_count": mean(self.pudding_counts),
+                "mean_points": mean(self.pudding_points),
+                "share_most": [round(v / n, 3) for v in self.pudding_best],
+                "share_fewest": [round(v / n, 3) for v in self.pudding_worst],
+            },
+        }

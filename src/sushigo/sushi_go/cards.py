@@ -1,0 +1,119 @@
+"""Sushi Go! cards: names, counts, colours and the deck (rules.md §1.1).
+
+Cards are small ints (:class:`Card`) so hands and tableaux stay cheap to copy and compare; their
+lowercase names are the wire names of formats.md.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from ..errors import InvalidActionError
+
+
+class Card(IntEnum):
+    """One Sushi Go! card kind; ``card.wire`` is its formats.md name."""
+
+    TEMPURA = 0
+    SASHIMI = 1
+    DUMPLING = 2
+    MAKI_1 = 3
+    MAKI_2 = 4
+    MAKI_3 = 5
+    EGG_NIGIRI = 6
+    SALMON_NIGIRI = 7
+    SQUID_NIGIRI = 8
+    WASABI = 9
+    CHOPSTICKS = 10
+    PUDDING = 11
+    SOY_SAUCE = 12
+
+    @property
+    def wire(self) -> str:
+        """The formats.md name, e.g. ``"squid_nigiri"``."""
+        return WIRE_NAMES[self]
+
+    @classmethod
+    def parse(cls, text: object) -> Card:
+        """Parses a formats.md card name.
+
+        :raises InvalidActionError: when ``text`` is not a card name.
+
+        >>> Card.parse("maki_3")
+        <Card.MAKI_3: 5>
+        """
+        card = _BY_NAME.get(text) if isinstance(text, str) else None
+        if card is None:
+            raise InvalidActionError(f"unknown card {text!r}")
+        return card
+
+
+ALL_CARDS: tuple[Card, ...] = tuple(Card)
+N_KINDS = len(ALL_CARDS)
+WIRE_NAMES: tuple[str, ...] = tuple(c.name.lower() for c in Card)
+_BY_NAME: dict[str, Card] = {c.name.lower(): c for c in Card}
+
+#: How many of each card the deck holds (soy sauce only with the promo).
+COUNTS: dict[Card, int] = {
+    Card.TEMPURA: 14,
+    Card.SASHIMI: 14,
+    Card.DUMPLING: 14,
+    Card.MAKI_1: 6,
+    Card.MAKI_2: 12,
+    Card.MAKI_3: 8,
+    Card.SALMON_NIGIRI: 10,
+    Card.SQUID_NIGIRI: 5,
+    Card.EGG_NIGIRI: 5,
+    Card.WASABI: 6,
+    Card.CHOPSTICKS: 4,
+    Card.PUDDING: 10,
+    Card.SOY_SAUCE: 4,
+}
+
+#: Maki icons per card (0 for everything else).
+MAKI_ICONS: tuple[int, ...] = tuple({Card.MAKI_1: 1, Card.MAKI_2: 2, Card.MAKI_3: 3}.get(c, 0) for c in Card)
+
+#: Face value of each nigiri before wasabi (0 for everything else).
+NIGIRI_VALUE: tuple[int, ...] = tuple(
+    {Card.EGG_NIGIRI: 1, Card.SALMON_NIGIRI: 2, Card.SQUID_NIGIRI: 3}.get(c, 0) for c in Card
+)
+
+#: Background colour, which matters only for the soy sauce promo (§1.6).
+COLOUR: dict[Card, str] = {
+    Card.TEMPURA: "purple",
+    Card.SASHIMI: "green",
+    Card.DUMPLING: "blue",
+    Card.MAKI_1: "red",
+    Card.MAKI_2: "red",
+    Card.MAKI_3: "red",
+    Card.EGG_NIGIRI: "yellow",
+    Card.SALMON_NIGIRI: "yellow",
+    Card.SQUID_NIGIRI: "yellow",
+    Card.WASABI: "yellow",
+    Card.CHOPSTICKS: "light_blue",
+    Card.PUDDING: "pink",
+    Card.SOY_SAUCE: "soy",
+}
+
+HAND_SIZE = {2: 10, 3: 9, 4: 8, 5: 7}
+
+
+def deck_counts(soy_sauce: bool) -> list[int]:
+    """Returns the number of copies of each card kind, indexed by :class:`Card`."""
+    return [0 if (c is Card.SOY_SAUCE and not soy_sauce) else COUNTS[c] for c in Card]
+
+
+def full_deck(soy_sauce: bool) -> list[Card]:
+    """Returns the unshuffled deck: 108 cards, or 112 with the soy sauce promo."""
+    counts = deck_counts(soy_sauce)
+    return [c for c in Card for _ in range(counts[c])]
+
+
+def parse_cards(items: object, where: str = "cards") -> list[Card]:
+    """Parses a JSON list of card names.
+
+    :raises InvalidActionError: when ``items`` is not a list of card names.
+    """
+    if not isinstance(items, list):
+        raise InvalidActionError(f"{where} must be a list of card names")
+    return [Card.parse(x) for x in items]

@@ -1,0 +1,463 @@
+"""The Sushi Go! rules engine: dealing, legal picks, simultaneous resolution and round ends (§1.2–§1.7).
+
+:class:`State` is the only mutable object of the core. Picks are simultaneous: :meth:`State.submit`
+collects one seat's pick and resolves the turn once every seat has picked; :meth:`State.apply_turn`
+takes all picks at once. Both check everything first and raise without changing anything, so a caller
+can never half-apply a turn. :meth:`State.resolve_unchecked` skips the checks for search code that only
+plays legal picks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import IllegalActionError, InvalidActionError
+from .actions import Pick, single
+from .cards import NIGIRI_VALUE, WIRE_NAMES, Card, full_deck
+from .options import Config
+from .score import game_pudding_points, game_winners, score_round
+
+ROUNDS = 3
+_WASABI = Card.WASABI
+_CHOPSTICKS = Card.CHOPSTICKS
+_PUDDING = Card.PUDDING
+
+
+class State:
+    """A game of Sushi Go! in progress.
+
+    Create one with :func:`new_game` (dealt from a seed) or :meth:`State.from_hands` (explicit deals).
+    Attributes are public for reading; change the state only through :meth:`submit`,
+    :meth:`apply_turn` and :meth:`resolve_unchecked`.
+    """
+
+    game = "sushi-go"
+
+    __slots__ = (
+        "_controllers",
+        "_drawn",
+        "_over",
+        "_pending",
+        "_pile",
+        "_preset",
+        "chopsticks",
+        "config",
+        "free_wasabi",
+        "hands",
+        "history",
+        "on_wasabi",
+        "players",
+        "puddings",
+        "round",
+        "round_points",
+        "tableaux",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        config: Config,
+        pile: list[Card],
+        preset: Sequence[Sequence[Sequence[Card]]] = (),
+        controllers: Sequence[int | None] = (),
+    ) -> None:
+        self.config = config
+        self.players = config.players
+        self._pile = pile
+        self._preset = [[list(h) for h in rnd] for rnd in preset]
+        self._controllers = list(controllers)
+        self._over = False
+        self._drawn: Card | None = None
+        self.round = 0
+        self.turn = 0
+        k = config.tableaux
+        self.puddings = [0] * k
+        self.round_points: list[list[dict[str, int]]] = []
+        self.history: list[dict[str, Any]] = []
+        self.hands: list[list[Card]] = []
+        self.tableaux: list[list[Card]] = []
+        self.on_wasabi: list[list[bool]] = []
+        self.free_wasabi = [0] * k
+        self.chopsticks = [0] * k
+        self._pending: list[Pick | None] = [None] * self.players
+        self._start_round()
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def from_hands(
+        cls,
+        config: Config,
+        rounds: Sequence[Sequence[Sequence[Card]]],
+        *,
+        controllers: Sequence[int | None] = (),
+        seed: int | None = None,
+    ) -> State:
+        """Creates a game whose first rounds are dealt exactly as given.
+
+        Rounds beyond those given are dealt from the rest of the deck, shuffled with ``seed``.
+
+        :raises InvalidActionError: when a hand has the wrong size or the deals do not fit in one deck.
+        """
+        from .deals import check_deals
+
+        check_deals(config, rounds)
+        remaining = [0] * len(Card)
+        for c in full_deck(config.soy_sauce):
+            remaining[c] += 1
+        for rnd in rounds:
+            for hand in rnd:
+                for c in hand:
+                    remaining[c] -= 1
+        pile = [c for c in Card for _ in range(remaining[c])]
+        random.Random(seed).shuffle(pile)
+        return cls(config, pile, rounds, controllers)
+
+    def clone(self) -> State:
+        """Returns an independent copy (search code plays on copies)."""
+        new = State.__new__(State)
+        new.config = self.config
+        new.players = self.players
+        new._pile = self._pile[:]
+        new._preset = self._preset  # never mutated after construction
+        new._controllers = self._controllers
+        new._over = self._over
+        new._drawn = self._drawn
+        new.round = self.round
+        new.turn = self.turn
+        new.puddings = self.puddings[:]
+        new.round_points = self.round_points[:]
+        new.history = [{**h, "turns": h["turns"][:]} for h in self.history]
+        new.hands = [h[:] for h in self.hands]
+        new.tableaux = [t[:] for t in self.tableaux]
+        new.on_wasabi = [w[:] for w in self.on_wasabi]
+        new.free_wasabi = self.free_wasabi[:]
+        new.chopsticks = self.chopsticks[:]
+        new._pending = self._pending[:]
+        return new
+
+    # ------------------------------------------------------------------ queries
+
+    def is_over(self) -> bool:
+        """Tells whether all three rounds have been played."""
+        return self._over
+
+    @property
+    def controller(self) -> int | None:
+        """The seat that controls the dummy this turn (dummy variant), else ``None``."""
+        if not self.config.dummy or self._over:
+            return None
+        return (self.history[-1]["dummy_controller"] + self.turn) % 2
+
+    @property
+    def drawn(self) -> Card | None:
+        """The card the dummy's controller drew this turn: only that seat may see it."""
+        return self._drawn
+
+    def to_act(self) -> tuple[int, ...]:
+        """Returns the seats that still owe a pick this turn."""
+        if self._over:
+            return ()
+        return tuple(s for s, p in enumerate(self._pending) if p is None)
+
+    def has_picked(self, seat: int) -> bool:
+        """Tells whether ``seat`` has already picked this turn (public: "waiting for" indicators)."""
+        return self._pending[seat] is not None
+
+    def legal_actions(self, seat: int) -> list[Pick]:
+        """Returns every legal pick of ``seat`` now, singles first, then ordered chopsticks pairs.
+
+        Pairs are ordered because resolution order matters for wasabi; a seat that controls the dummy
+        gets each of its own picks combined with each card left for the dummy.
+        """
+        if self._over or not 0 <= seat < self.players or self._pending[seat] is not None:
+            return []
+        hand = self.hands[seat]
+        kinds = sorted(set(hand))
+        ctrl = self.config.dummy and seat == self.controller
+        pairs: list[tuple[Card, ...]] = []
+        if self.chopsticks[seat] and len(hand) >= (3 if ctrl else 2):
+            pairs = [(a, b) for a in kinds for b in kinds if a != b or hand.count(a) > 1]
+        if not ctrl:
+            out = [single(c) for c in kinds]
+            out.extend(Pick(p) for p in pairs)
+            return out
+        picks: list[Pick] = []
+        for own in [(c,) for c in kinds] + pairs:
+            rest = hand[:]
+            for c in own:
+                rest.remove(c)
+            picks.extend(Pick(own, d) for d in sorted(set(rest)))
+        return picks
+
+    def score_report(self) -> dict[str, Any]:
+        """Returns the formats.md score output for the rounds completed so far."""
+        k = self.config.tableaux
+        totals = [sum(r[s]["total"] for r in self.round_points) for s in range(k)]
+        report: dict[str, Any] = {
+            "game": "sushi-go",
+            "players": self.players,
+            "complete": self._over,
+            "rounds": [{"points": [dict(p) for p in r]} for r in self.round_points],
+            "pudding_counts": self.puddings[:],
+            "pudding_points": None,
+            "totals": totals,
+            "winners": None,
+        }
+        if self._over:
+            points = final_pudding_points(self.config, self.puddings)
+            report["pudding_points"] = points
+            report["totals"] = [t + p for t, p in zip(totals, points)]
+            report["winners"] = game_winners(report["totals"], self.puddings, self.players)
+        return report
+
+    def observe(self, seat: int | None) -> Any:
+        """Returns what ``seat`` may know now (``None`` for a spectator); see :mod:`.observation`."""
+        from .observation import observe
+
+        return observe(self, seat)
+
+    def to_record(self, *, seed: int | None = None, names: Sequence[str] | None = None) -> dict[str, Any]:
+        """Returns the game so far as a ``sushigo-record/1`` document (see :mod:`.record`)."""
+        from .record import to_record
+
+        return to_record(self, seed=seed, names=names)
+
+    # ------------------------------------------------------------------ acting
+
+    def check(self, seat: int, pick: Pick) -> None:
+        """Raises when ``seat`` may not make ``pick`` now; changes nothing.
+
+        :raises InvalidActionError: when ``pick`` is not a well-formed pick.
+        :raises IllegalActionError: naming the seat, the card and the reason otherwise.
+        """
+        if not isinstance(pick, Pick):
+            raise InvalidActionError(f"a pick must be a Pick, not {type(pick).__name__}")
+        if self._over:
+            raise IllegalActionError("the game is over", seat=seat)
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalActionError(f"there is no seat {seat!r} in a {self.players}-player game", seat=seat)
+        if self._pending[seat] is not None:
+            raise IllegalActionError(f"seat {seat} has already picked this turn", seat=seat)
+        cards = pick.cards
+        if not 1 <= len(cards) <= 2:
+            raise InvalidActionError(f"a pick takes one or two cards, not {len(cards)}")
+        hand = self.hands[seat]
+        ctrl = self.config.dummy and seat == self.controller
+        if len(cards) == 2:
+            name = WIRE_NAMES[cards[1]]
+            if not self.chopsticks[seat]:
+                raise IllegalActionError(
+                    f"seat {seat} cannot take {name} as a second card: it has no chopsticks on its table",
+                    seat=seat,
+                    card=name,
+                )
+            if len(hand) < (3 if ctrl else 2):
+                raise IllegalActionError(
+                    f"seat {seat} cannot use chopsticks with {len(hand)} card(s) in hand",
+                    seat=seat,
+                    card=name,
+                )
+        if ctrl and pick.dummy is None:
+            raise IllegalActionError(
+                f"seat {seat} controls the dummy and must also choose its card", seat=seat
+            )
+        if not ctrl and pick.dummy is not None:
+            raise IllegalActionError(
+                f"seat {seat} cannot choose the dummy's card: it does not control the dummy this turn",
+                seat=seat,
+                card=WIRE_NAMES[pick.dummy],
+            )
+        wanted = cards if pick.dummy is None else (*cards, pick.dummy)
+        if len(wanted) == 1:
+            if wanted[0] not in hand:
+                name = WIRE_NAMES[wanted[0]]
+                raise IllegalActionError(
+                    f"seat {seat} cannot play {name}: it is not in the hand", seat=seat, card=name
+                )
+            return
+        for c in set(wanted):
+            need, have = wanted.count(c), hand.count(c)
+            if need > have:
+                name = WIRE_NAMES[c]
+                why = "it is not in the hand" if have == 0 else f"the hand holds only {have}"
+                raise IllegalActionError(
+                    f"seat {seat} cannot play {need} {name}: {why}", seat=seat, card=name
+                )
+
+    def submit(self, seat: int, pick: Pick) -> None:
+        """Records one seat's secret pick; the turn resolves when the last seat has picked.
+
+        :raises IllegalActionError: (and changes nothing) when the pick is not legal now.
+        """
+        self.check(seat, pick)
+        self._pending[seat] = pick
+        if None not in self._pending:
+            picks: list[Pick] = self._pending  # type: ignore[assignment]
+            self._resolve(picks)
+
+    def apply_turn(self, picks: Sequence[Pick]) -> None:
+        """Checks every seat's pick, then resolves the turn.
+
+        :raises IllegalActionError: for the first illegal pick, before anything changes.
+        """
+        if len(picks) != self.players:
+            raise InvalidActionError(f"a turn needs {self.players} picks, not {len(picks)}")
+        if any(p is not None for p in self._pending):
+            raise IllegalActionError("some seats have already submitted picks this turn; use submit()")
+        for seat, pick in enumerate(picks):
+            self.check(seat, pick)
+        self._resolve(list(picks))
+
+    def resolve_unchecked(self, picks: Sequence[Pick]) -> None:
+        """Resolves a turn **without any legality check**.
+
+        .. warning:: only for search and simulation code that draws picks from :meth:`legal_actions`;
+           an illegal pick corrupts the state.
+        """
+        self._resolve(list(picks))
+
+    # ------------------------------------------------------------------ internals
+
+    def _start_round(self) -> None:
+        cfg = self.config
+        r = self.round
+        if r < len(self._preset):
+            hands = [h[:] for h in self._preset[r]]
+        else:
+            size, k = cfg.hand_size, (3 if cfg.dummy else self.players)
+            pile = self._pile
+            hands = [pile[i * size : (i + 1) * size] for i in range(k)]
+            del pile[: k * size]
+        self.hands = hands
+        k = cfg.tableaux
+        self.tableaux = [[] for _ in range(k)]
+        self.on_wasabi = [[] for _ in range(k)]
+        self.free_wasabi = [0] * k
+        self.chopsticks = [0] * k
+        self.turn = 0
+        entry: dict[str, Any] = {"hands": [h[:] for h in hands], "turns": []}
+        if cfg.dummy:
+            given = self._controllers[r] if r < len(self._controllers) else None
+            entry["dummy_controller"] = r % 2 if given is None else given
+        self.history.append(entry)
+        self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        self._pending = [None] * self.players
+        if self.config.dummy:
+            ctrl = (self.history[-1]["dummy_controller"] + self.turn) % 2
+            card = self.hands[2].pop(0)
+            self.hands[ctrl].append(card)
+            self._drawn = card
+
+    def _resolve(self, picks: list[Pick]) -> None:
+        hands = self.hands
+        strict = self.config.strict_wasabi
+        dummy = self.config.dummy
+        played: list[list[Card]] = []
+        users = []
+        for seat, pick in enumerate(picks):
+            hand = hands[seat]
+            for c in pick.cards:
+                hand.remove(c)
+            self._place(seat, pick.cards, strict)
+            played.append(list(pick.cards))
+            if len(pick.cards) == 2:
+                users.append(seat)
+        if dummy:
+            ctrl = (self.history[-1]["dummy_controller"] + self.turn) % 2
+            card = picks[ctrl].dummy
+            assert card is not None
+            hands[ctrl].remove(card)
+            self._place(2, (card,), strict)
+            played.append([card])
+            self._drawn = None
+        for seat in users:
+            tableau = self.tableaux[seat]
+            i = tableau.index(_CHOPSTICKS)
+            del tableau[i]
+            del self.on_wasabi[seat][i]
+            self.chopsticks[seat] -= 1
+            hands[seat].append(_CHOPSTICKS)
+        self.history[-1]["turns"].append(played)
+        if dummy:
+            hands[0], hands[1] = hands[1], hands[0]
+        elif self.config.direction(self.round) == 1:
+            hands.insert(0, hands.pop())
+        else:
+            hands.append(hands.pop(0))
+        self.turn += 1
+        left = len(hands[0])
+        if dummy:
+            if left == 0 and not hands[2]:
+                self._end_round()
+            else:
+                self._begin_turn()
+        elif left == 1:
+            self._pending = [None] * self.players
+            self._resolve([single(h[0]) for h in hands])
+        elif left == 0:
+            self._end_round()
+        else:
+            self._pending = [None] * self.players
+
+    def _place(self, seat: int, cards: Sequence[Card], strict: bool) -> None:
+        tableau = self.tableaux[seat]
+        marks = self.on_wasabi[seat]
+        fresh = 0
+        for c in cards:
+            on = False
+            if c == _WASABI:
+                self.free_wasabi[seat] += 1
+                fresh += 1
+            elif NIGIRI_VALUE[c]:
+                if self.free_wasabi[seat] - (fresh if strict else 0) > 0:
+                    self.free_wasabi[seat] -= 1
+                    on = True
+            elif c == _CHOPSTICKS:
+                self.chopsticks[seat] += 1
+            elif c == _PUDDING:
+                self.puddings[seat] += 1
+            tableau.append(c)
+            marks.append(on)
+
+    def _end_round(self) -> None:
+        cfg = self.config
+        mask = [True, True, False] if (cfg.dummy and cfg.dummy_outside_majorities) else None
+        self.round_points.append(score_round(self.tableaux, self.on_wasabi, in_majorities=mask))
+        self.round += 1
+        self._pending = [None] * self.players
+        if self.round == ROUNDS:
+            self._over = True
+            return
+        self._start_round()
+
+
+def final_pudding_points(config: Config, counts: Sequence[int]) -> list[int]:
+    """End-of-game pudding points with the two-player and dummy rules applied (§1.4.7, §1.6)."""
+    outside = config.dummy and config.dummy_outside_majorities
+    mask = [True, True, False] if outside else None
+    two_player = config.players == 2 and (not config.dummy or outside)
+    return game_pudding_points(counts, two_player_rule=two_player, in_majorities=mask)
+
+
+def new_game(players: int, seed: int | None = None, **options: Any) -> State:
+    """Creates a game for ``players`` seats with a deck shuffled from ``seed``.
+
+    Options are those of :class:`~.options.Config` (``pass_both_ways``, ``soy_sauce``, ``dummy``,
+    ``strict_wasabi``, ``dummy_outside_majorities``). The same seed and options always deal the same
+    game.
+
+    :raises InvalidActionError: for a bad player count or option.
+
+    >>> game = new_game(4, seed=1)
+    >>> len(game.hands[0]), game.to_act()
+    (8, (0, 1, 2, 3))
+    """
+    config = Config.from_options(players, options)
+    deck = full_deck(config.soy_sauce)
+    random.Random(seed).shuffle(deck)
+    return State(config, deck)
