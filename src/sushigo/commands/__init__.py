@@ -1,0 +1,1 @@
+"""Commands of the optional parts, imported lazily by :mod:`sushigo.cli`."""
