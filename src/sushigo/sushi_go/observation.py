@@ -108,6 +108,7 @@ def observe(state: State, seat: int | None) -> Observation:
     else:
         known = known_hands(state, seat)
         hand = known[seat] or ()
+    sizes, tableaux, on_wasabi, puddings, scores = state.public_view()
     return Observation(
         seat=seat,
         config=state.config,
@@ -115,12 +116,12 @@ def observe(state: State, seat: int | None) -> Observation:
         turn=state.turn,
         hand=hand,
         known_hands=tuple(known),
-        hand_sizes=tuple(len(h) for h in state.hands) if not over else (0,) * len(state.hands),
-        tableaux=tuple(tuple(t) for t in state.tableaux),
-        on_wasabi=tuple(tuple(w) for w in state.on_wasabi),
-        puddings=tuple(state.puddings),
+        hand_sizes=sizes,
+        tableaux=tableaux,
+        on_wasabi=on_wasabi,
+        puddings=puddings,
         to_act=state.to_act(),
         dummy_controller=state.controller,
         is_over=over,
-        scores=state.score_report(),
+        scores=scores,
     )

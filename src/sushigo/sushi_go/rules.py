@@ -42,6 +42,7 @@ class State:
         "_pending",
         "_pile",
         "_preset",
+        "_public",
         "chopsticks",
         "config",
         "free_wasabi",
@@ -70,6 +71,7 @@ class State:
         self._controllers = list(controllers)
         self._over = False
         self._drawn: Card | None = None
+        self._public: tuple[Any, ...] | None = None
         self.round = 0
         self.turn = 0
         k = config.tableaux
@@ -125,6 +127,7 @@ class State:
         new._controllers = self._controllers
         new._over = self._over
         new._drawn = self._drawn
+        new._public = self._public
         new.round = self.round
         new.turn = self.turn
         new.puddings = self.puddings[:]
@@ -353,7 +356,25 @@ class State:
             self.hands[ctrl].append(card)
             self._drawn = card
 
+    def public_view(self) -> tuple[Any, ...]:
+        """Returns the parts of every observation that all seats share this turn, built once per turn.
+
+        The tuple (hand sizes, tableaux, wasabi marks, puddings, score report) is shared by the
+        observations of one turn: treat it, and the report inside, as read-only.
+        """
+        if self._public is None:
+            over = self._over
+            self._public = (
+                tuple(len(h) for h in self.hands) if not over else (0,) * len(self.hands),
+                tuple(tuple(t) for t in self.tableaux),
+                tuple(tuple(w) for w in self.on_wasabi),
+                tuple(self.puddings),
+                self.score_report(),
+            )
+        return self._public
+
     def _resolve(self, picks: list[Pick]) -> None:
+        self._public = None
         hands = self.hands
         strict = self.config.strict_wasabi
         dummy = self.config.dummy

@@ -1,0 +1,94 @@
+"""Sushi Roll die-face names: parsing, canonical spelling and the symbol family of each die type.
+
+A face name is a symbol, optionally followed by ``_N`` for a face that shows N icons (formats.md, "Sushi
+Roll die faces"). ``maki`` always carries its suffix; every other multi-icon symbol drops ``_1``, so
+``menu_1`` is read as ``menu``. Nigiri and wasabi faces show exactly one icon.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+#: The five die types, in the order the dice are numbered and listed everywhere.
+DIE_TYPES: tuple[str, ...] = ("appetizer", "maki", "nigiri", "special", "pudding")
+
+#: How many dice of each type the game has (rules.md §2.1).
+DIE_COUNTS: dict[str, int] = {"appetizer": 10, "maki": 6, "nigiri": 5, "special": 5, "pudding": 4}
+
+#: The symbols each die type may show (rules.md §2.2).
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "appetizer": ("dumpling", "tempura", "sashimi"),
+    "maki": ("maki",),
+    "nigiri": ("egg_nigiri", "salmon_nigiri", "squid_nigiri"),
+    "special": ("wasabi", "chopsticks", "menu"),
+    "pudding": ("pudding",),
+}
+
+APPETIZERS = ("dumpling", "tempura", "sashimi")
+NIGIRI_VALUES: dict[str, int] = {"egg_nigiri": 1, "salmon_nigiri": 2, "squid_nigiri": 3}
+#: Symbols that may show several icons (``tempura_2``, ``menu_3``...).
+MULTI_ICON = frozenset({"dumpling", "tempura", "sashimi", "maki", "menu", "chopsticks", "pudding"})
+MAX_ICONS = 9
+
+_NAME = re.compile(r"^([a-z_]+?)(?:_([0-9]+))?$")
+
+
+@dataclass(frozen=True)
+class Face:
+    """One die face: its ``symbol`` and how many ``icons`` of it the face shows."""
+
+    symbol: str
+    icons: int
+
+    @property
+    def name(self) -> str:
+        """Returns the canonical face name (``maki_2``, ``tempura``, ``pudding_3``)."""
+        if self.symbol == "maki" or self.icons != 1:
+            return f"{self.symbol}_{self.icons}"
+        return self.symbol
+
+    @property
+    def die_type(self) -> str:
+        """Returns the die type whose family holds this symbol."""
+        return SYMBOL_TYPE[self.symbol]
+
+
+SYMBOL_TYPE: dict[str, str] = {sym: kind for kind, syms in FAMILIES.items() for sym in syms}
+
+
+@cache
+def parse_face(name: str) -> Face:
+    """Parses a face name into a :class:`Face`.
+
+    :raises ValueError: for an unknown symbol, a missing maki suffix or a bad icon count.
+
+    >>> parse_face("tempura_2")
+    Face(symbol='tempura', icons=2)
+    >>> parse_face("menu_1").name
+    'menu'
+    """
+    if not isinstance(name, str):
+        raise ValueError(f"a face name must be a string, not {name!r}")
+    if name in SYMBOL_TYPE:
+        if name == "maki":
+            raise ValueError("maki faces need an icon count: 'maki_1', 'maki_2' or 'maki_3'")
+        return Face(name, 1)
+    match = _NAME.match(name)
+    if match is None or match.group(2) is None or match.group(1) not in SYMBOL_TYPE:
+        raise ValueError(f"unknown face name {name!r}")
+    symbol, icons = match.group(1), int(match.group(2))
+    if symbol not in MULTI_ICON:
+        raise ValueError(f"face {name!r}: {symbol} faces show exactly one icon; write {symbol!r}")
+    if not 1 <= icons <= MAX_ICONS:
+        raise ValueError(f"face {name!r}: the icon count must be between 1 and {MAX_ICONS}")
+    return Face(symbol, icons)
+
+
+def canonical_face(name: str) -> str:
+    """Returns the canonical spelling of a face name (``menu_1`` becomes ``menu``).
+
+    :raises ValueError: as :func:`parse_face`.
+    """
+    return parse_face(name).name

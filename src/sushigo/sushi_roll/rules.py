@@ -1,0 +1,392 @@
+"""The Sushi Roll game state: setup, turns (re-roll, swap, take), slides, rounds and chance.
+
+:class:`State` is the only mutable object of the game. It follows rules.md §2 exactly: sequential turns
+starting with the red belt's holder and going left (seat s, then s+1); before the mandatory take a seat
+may re-roll (menu token) and swap (chopsticks token) any number of times; after every seat has taken one
+die the belts slide left and the passed dice are re-rolled; a round ends when the belts are empty; in a
+3-player game the belts slide once more at the end of a round.
+
+Chance (the red-belt deal, bag draws and rolls) comes from a :class:`random.Random` owned by the state.
+It is resolved at once inside :meth:`State.submit`, so a state seen from outside always waits for a seat.
+Nothing about the generator or the seed reaches observations; records hold only the outcomes.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from ..errors import IllegalActionError, InvalidActionError
+from . import score
+from .actions import Action, Reroll, Swap, Take, encode_action, parse_action
+from .dice import DiceSet, default_dice_set, dice_per_player
+from .faces import DIE_COUNTS, DIE_TYPES, NIGIRI_VALUES, parse_face
+
+if TYPE_CHECKING:
+    from .observation import Observation
+
+#: A die on a belt or tray: (die type, face name shown).
+Die = tuple[str, str]
+
+ROUNDS = 3
+START_MENU = 3
+START_CHOPSTICKS = 2
+SUPPLY = {"menu": 18, "chopsticks": 12, "pudding": 32}
+TOKEN_SYMBOLS = ("menu", "chopsticks", "pudding")
+
+
+class State:
+    """A Sushi Roll game in progress. Create one with :func:`sushigo.sushi_roll.api.new_game`.
+
+    Attributes are for reading; change the state only through :meth:`submit`.
+    """
+
+    game = "sushi-roll"
+
+    def __init__(
+        self,
+        players: int,
+        dice: DiceSet | None = None,
+        rng: random.Random | None = None,
+        *,
+        seed: int | None = None,
+        names: list[str] | None = None,
+    ) -> None:
+        self.players = players
+        self.dice = dice if dice is not None else default_dice_set()
+        self.dice_per_player = dice_per_player(players)
+        self.names = names
+        self._rng = rng if rng is not None else random.Random(seed)
+        self._seed = seed
+        #: Seat holding the red belt at the start of the game, and now.
+        self.red_start = 0
+        self.red_seat = 0
+        self.round = 0
+        self.cycle = 0
+        #: Seats that have taken a die in the current cycle.
+        self.taken = 0
+        self.belts: list[list[Die]] = [[] for _ in range(players)]
+        #: ``trays[round][seat]``: dice taken, in order.
+        self.trays: list[list[list[Die]]] = []
+        self.menu = [START_MENU] * players
+        self.chopsticks = [START_CHOPSTICKS] * players
+        self.pudding = [0] * players
+        self.supply = {
+            "menu": SUPPLY["menu"] - START_MENU * players,
+            "chopsticks": SUPPLY["chopsticks"] - START_CHOPSTICKS * players,
+            "pudding": SUPPLY["pudding"],
+        }
+        self.round_points: list[list[dict[str, int]]] = []
+        self._over = False
+        #: Chance still owed: "deal" (draw and roll a round), "slide" (slide and roll) or None.
+        self._pending: str | None = "deal"
+        self._log: list[dict[str, Any]] = []
+
+    # ----------------------------------------------------------------------------------- queries
+
+    def is_over(self) -> bool:
+        """Tells whether all three rounds have been played."""
+        return self._over
+
+    @property
+    def current_seat(self) -> int | None:
+        """Returns the seat to move, or ``None`` when the game is over."""
+        if self._over or self._pending is not None:
+            return None
+        return (self.red_seat + self.taken) % self.players
+
+    def to_act(self) -> tuple[int, ...]:
+        """Returns a 1-tuple with the seat to move, or ``()`` when the game is over."""
+        seat = self.current_seat
+        return () if seat is None else (seat,)
+
+    def bag_counts(self) -> dict[str, int]:
+        """Returns how many dice of each type are in the bag (not on a belt or this round's tray)."""
+        counts = dict(DIE_COUNTS)
+        out_of_bag: list[Die] = [d for belt in self.belts for d in belt]
+        if self.trays and not self._round_done():
+            out_of_bag += [d for tray in self.trays[-1] for d in tray]
+        for kind, _ in out_of_bag:
+            counts[kind] -= 1
+        return counts
+
+    def _round_done(self) -> bool:
+        return len(self.round_points) == len(self.trays)
+
+    def free_wasabi(self, seat: int) -> int:
+        """Returns the wasabi dice on ``seat``'s current tray with no nigiri on them."""
+        free = 0
+        for _, face in self.trays[-1][seat] if self.trays else []:
+            symbol = parse_face(face).symbol
+            if symbol == "wasabi":
+                free += 1
+            elif symbol in NIGIRI_VALUES and free:
+                free -= 1
+        return free
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Returns ``seat``'s legal actions now: takes, then re-roll subsets, then swaps.
+
+        Empty when it is not ``seat``'s turn. Re-rolls need a menu token; swaps need a chopsticks token
+        and a non-empty other belt.
+        """
+        if seat != self.current_seat:
+            return []
+        n = len(self.belts[seat])
+        actions: list[Action] = [Take(i) for i in range(n)]
+        if self.menu[seat] > 0:
+            for size in range(1, n + 1):
+                actions.extend(Reroll(c) for c in combinations(range(n), size))
+        if self.chopsticks[seat] > 0:
+            for own in range(n):
+                for other_seat in range(self.players):
+                    if other_seat != seat:
+                        actions.extend(Swap(own, other_seat, o) for o in range(len(self.belts[other_seat])))
+        return actions
+
+    def legal_action_ids(self, seat: int) -> list[int]:
+        """Returns the ids (:func:`~sushigo.sushi_roll.actions.encode_action`) of the legal actions."""
+        return sorted(encode_action(a, self.players) for a in self.legal_actions(seat))
+
+    # ------------------------------------------------------------------------------------ acting
+
+    def check(self, seat: int, action: Action | str) -> Action:
+        """Returns ``action`` (parsed and normalised) if ``seat`` may play it now.
+
+        :raises InvalidActionError: for text or a value that is not an action.
+        :raises IllegalActionError: naming the seat, the die face and the reason.
+        """
+        if isinstance(action, str):
+            action = parse_action(action)
+        if not isinstance(action, Take | Reroll | Swap):
+            raise InvalidActionError(f"not a sushi roll action: {action!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalActionError(f"there is no seat {seat!r} in a {self.players}-player game", seat=None)
+        if self._over:
+            raise IllegalActionError(f"seat {seat} cannot act: the game is over", seat=seat)
+        current = self.current_seat
+        if seat != current:
+            raise IllegalActionError(f"seat {seat} cannot act now: it is seat {current}'s turn", seat=seat)
+        belt = self.belts[seat]
+        if isinstance(action, Take):
+            if action.belt is not None and action.belt != seat:
+                other = self.belts[action.belt] if action.belt < self.players else []
+                face = other[action.position][1] if action.position < len(other) else None
+                what = face or f"die {action.position}"
+                raise IllegalActionError(
+                    f"seat {seat} cannot take {what} from seat {action.belt}'s belt: "
+                    "a seat takes only from its own belt",
+                    seat=seat,
+                    card=face,
+                )
+            self._check_position(seat, seat, action.position)
+            return Take(action.position)
+        if isinstance(action, Reroll):
+            for p in action.positions:
+                self._check_position(seat, seat, p)
+            if self.menu[seat] <= 0:
+                faces = ", ".join(belt[p][1] for p in action.positions)
+                raise IllegalActionError(
+                    f"seat {seat} cannot re-roll {faces}: it has no menu token", seat=seat, card=faces
+                )
+            return action
+        # Swap
+        self._check_position(seat, seat, action.own)
+        own_face = belt[action.own][1]
+        if action.other_seat == seat:
+            raise IllegalActionError(
+                f"seat {seat} cannot swap {own_face} with its own belt; choose another seat's belt",
+                seat=seat,
+                card=own_face,
+            )
+        if action.other_seat >= self.players:
+            raise IllegalActionError(
+                f"seat {seat} cannot swap {own_face} with seat {action.other_seat}: there is no such seat",
+                seat=seat,
+                card=own_face,
+            )
+        target = self.belts[action.other_seat]
+        if not target:
+            raise IllegalActionError(
+                f"seat {seat} cannot swap {own_face} with seat {action.other_seat}'s belt: it is empty",
+                seat=seat,
+                card=own_face,
+            )
+        if action.other >= len(target):
+            raise IllegalActionError(
+                f"seat {seat} cannot swap {own_face}: seat {action.other_seat}'s belt has no die at "
+                f"position {action.other} (dice on a tray can never be swapped)",
+                seat=seat,
+                card=own_face,
+            )
+        if self.chopsticks[seat] <= 0:
+            raise IllegalActionError(
+                f"seat {seat} cannot swap {own_face}: it has no chopsticks token", seat=seat, card=own_face
+            )
+        return action
+
+    def _check_position(self, seat: int, belt_seat: int, position: int) -> None:
+        belt = self.belts[belt_seat]
+        if position >= len(belt):
+            raise IllegalActionError(
+                f"seat {seat}'s belt has no die at position {position} (it holds {len(belt)})", seat=seat
+            )
+
+    def submit(self, seat: int, action: Action | str) -> None:
+        """Checks and applies ``seat``'s action, then resolves any chance it triggers.
+
+        An illegal action raises and leaves the state untouched.
+
+        :raises InvalidActionError: for text that is not an action.
+        :raises IllegalActionError: naming the seat, the die face and the reason.
+        """
+        self._apply(seat, self.check(seat, action))
+
+    def _apply(self, seat: int, action: Action) -> None:
+        """Applies a checked, normalised action and resolves chance from the RNG.
+
+        .. warning:: no legality checks; use :meth:`submit` unless the action came from
+           :meth:`legal_actions` (bots and search).
+        """
+        if isinstance(action, Reroll):
+            self._reroll(
+                seat, action.positions, self._roll([self.belts[seat][p][0] for p in action.positions])
+            )
+        elif isinstance(action, Swap):
+            self._swap(seat, action)
+        else:
+            self._take(seat, action.position)
+            self._resolve_chance()
+
+    # ------------------------------------------------------------------- steps with given outcomes
+
+    def _reroll(self, seat: int, positions: tuple[int, ...], faces: list[str]) -> None:
+        self.menu[seat] -= 1
+        self.supply["menu"] += 1
+        belt = self.belts[seat]
+        for p, face in zip(positions, faces, strict=True):
+            belt[p] = (belt[p][0], face)
+        self._event({"seat": seat, "action": Reroll(positions).to_text(), "faces": list(faces)})
+
+    def _swap(self, seat: int, action: Swap) -> None:
+        self.chopsticks[seat] -= 1
+        self.supply["chopsticks"] += 1
+        mine, theirs = self.belts[seat], self.belts[action.other_seat]
+        mine[action.own], theirs[action.other] = theirs[action.other], mine[action.own]
+        self._event({"seat": seat, "action": action.to_text()})
+
+    def _take(self, seat: int, position: int) -> None:
+        die = self.belts[seat].pop(position)
+        self.trays[-1][seat].append(die)
+        face = parse_face(die[1])
+        if face.symbol in TOKEN_SYMBOLS:
+            gain = min(face.icons, self.supply[face.symbol])
+            self.supply[face.symbol] -= gain
+            tokens = {"menu": self.menu, "chopsticks": self.chopsticks, "pudding": self.pudding}[face.symbol]
+            tokens[seat] += gain
+        self._event({"seat": seat, "action": Take(position).to_text()})
+        self.taken += 1
+        if self.taken < self.players:
+            return
+        self.taken = 0
+        if any(self.belts):
+            self._pending = "slide"
+            return
+        trays = [[f for _, f in tray] for tray in self.trays[-1]]
+        self.round_points.append(score.score_round(trays))
+        if len(self.trays) == ROUNDS:
+            self._over = True
+            return
+        if self.players == 3:
+            self.red_seat = (self.red_seat + 1) % self.players
+        self._pending = "deal"
+
+    def _slide(self, faces: list[list[str]]) -> None:
+        p = self.players
+        moved = [self.belts[(s - 1) % p] for s in range(p)]
+        self.belts = [
+            [(kind, face) for (kind, _), face in zip(moved[s], faces[s], strict=True)] for s in range(p)
+        ]
+        self.red_seat = (self.red_seat + 1) % p
+        self.cycle += 1
+        self._pending = None
+        self._event({"slide": [list(f) for f in faces]})
+
+    def _deal(self, types: list[list[str]], faces: list[list[str]]) -> None:
+        self.round = len(self.trays)
+        self.cycle = 0
+        self.taken = 0
+        self.belts = [list(zip(types[s], faces[s], strict=True)) for s in range(self.players)]
+        self.trays.append([[] for _ in range(self.players)])
+        self._pending = None
+        self._log.append({"belts": [list(t) for t in types], "roll": [list(f) for f in faces], "events": []})
+
+    def _event(self, event: dict[str, Any]) -> None:
+        self._log[-1]["events"].append(event)
+
+    # ------------------------------------------------------------------------------------ chance
+
+    def _roll(self, types: list[str]) -> list[str]:
+        return [self.dice.faces_of(kind)[self._rng.randrange(6)] for kind in types]
+
+    def _draw(self) -> list[list[str]]:
+        bag = [kind for kind in DIE_TYPES for _ in range(DIE_COUNTS[kind])]
+        d = self.dice_per_player
+        drawn = self._rng.sample(bag, d * self.players)
+        return [drawn[s * d : (s + 1) * d] for s in range(self.players)]
+
+    def _resolve_chance(self) -> None:
+        if self._pending == "slide":
+            p = self.players
+            self._slide([self._roll([k for k, _ in self.belts[(s - 1) % p]]) for s in range(p)])
+        elif self._pending == "deal":
+            types = self._draw()
+            self._deal(types, [self._roll(t) for t in types])
+
+    # ------------------------------------------------------------------------------------- views
+
+    def observe(self, seat: int | None = None) -> Observation:
+        """Returns the public table as ``seat`` sees it (``None``: a spectator)."""
+        from .observation import make_observation
+
+        return make_observation(self, seat)
+
+    def clone(self) -> State:
+        """Returns an independent deep copy, RNG included."""
+        return copy.deepcopy(self)
+
+    def to_record(self, *, seed: int | None = None, names: Sequence[str] | None = None) -> dict[str, Any]:
+        """Returns the game so far as a ``sushigo-record/1`` document (docs/sushi-roll.md).
+
+        ``seed`` is written only when given: a record of a running game must not reveal future rolls.
+        ``names`` (default: the names the game was created with) is informative only.
+        """
+        doc: dict[str, Any] = {"format": "sushigo-record/1", "game": "sushi-roll", "players": self.players}
+        if not self.dice.same_faces(default_dice_set()):
+            doc["options"] = {"dice": self.dice.to_json()}
+        if seed is not None:
+            doc["seed"] = seed
+        names = self.names if names is None else names
+        if names is not None:
+            doc["names"] = list(names)
+        doc["red_belt"] = self.red_start
+        doc["rounds"] = copy.deepcopy(self._log)
+        return doc
+
+    def scored_trays(self) -> list[list[list[str]]]:
+        """Returns the faces on each seat's tray for every finished round."""
+        return [[[f for _, f in tray] for tray in trays] for trays in self.trays[: len(self.round_points)]]
+
+    def score_report(self) -> dict[str, Any]:
+        """Returns the formats.md score output for the rounds finished so far."""
+        leftovers = [m + c for m, c in zip(self.menu, self.chopsticks, strict=True)]
+        return score.score_report(self.players, self.scored_trays(), self.pudding, leftovers)
+
+    def __repr__(self) -> str:
+        return (
+            f"<sushi-roll State players={self.players} round={self.round} cycle={self.cycle} "
+            f"to_act={self.to_act()}>"
+        )

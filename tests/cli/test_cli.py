@@ -1,0 +1,106 @@
+"""The score, replay and simulate commands, as formats.md specifies them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from sushigo.cli import main
+
+SCORE_DOC = {
+    "game": "sushi-go",
+    "players": 3,
+    "options": {},
+    "rounds": [[["wasabi", "squid_nigiri", "maki_3"], ["tempura", "tempura"], ["pudding"]]],
+}
+
+
+def run(args: list[str], stdin: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, args, input=stdin)
+    return result.exit_code, result.output
+
+
+def test_score_single_document_json() -> None:
+    code, out = run(["score", "-", "--json"], json.dumps(SCORE_DOC))
+    assert code == 0
+    result = json.loads(out)
+    assert result["totals"] == [15, 5, 0] and result["complete"] is False
+
+
+def test_score_table_for_people() -> None:
+    code, out = run(["score", "-"], json.dumps(SCORE_DOC))
+    assert code == 0 and "round 1 nigiri" in out and "seat 2" in out
+
+
+def test_score_batch_keeps_order_and_reports_errors_with_exit_1() -> None:
+    bad = {"players": 3, "rounds": [[["sushi"], [], []]]}
+    lines = "\n".join(json.dumps(d) for d in [SCORE_DOC, bad, SCORE_DOC]) + "\nnot json\n"
+    code, out = run(["score", "-", "--json"], lines)
+    assert code == 1
+    results = [json.loads(x) for x in out.splitlines()]
+    assert len(results) == 4
+    assert results[0]["totals"] == [15, 5, 0] and results[2]["totals"] == [15, 5, 0]
+    assert results[1] == {"error": "unknown card 'sushi'", "round": 0, "seat": 0}
+    assert "line 4 is not valid JSON" in results[3]["error"]
+
+
+def test_score_error_is_one_plain_sentence_without_json() -> None:
+    code, out = run(["score", "-"], json.dumps({"players": 3, "rounds": [[["sushi"], [], []]]}))
+    assert code == 1 and "error: unknown card 'sushi' (at round 0, seat 0)" in out
+
+
+def test_simulate_records_replay_to_the_same_scores(tmp_path: Path) -> None:
+    records = tmp_path / "games.jsonl"
+    code, out = run(
+        ["simulate", "--players", "3", "--games", "12", "--seed", "5", "--records", str(records), "--json"]
+    )
+    assert code == 0, out
+    summary = json.loads(out)
+    assert summary["games"] == 12 and abs(sum(summary["win_share"]) - 1) < 1e-6
+    assert set(summary["mean_by_category"]) >= {"maki", "tempura", "sashimi", "dumpling", "nigiri", "total"}
+    code, out = run(["replay", str(records), "--json"])
+    assert code == 0
+    replays = [json.loads(x) for x in out.splitlines()]
+    assert len(replays) == 12 and all(r["complete"] for r in replays)
+    means = [sum(r["totals"][s] for r in replays) / 12 for s in range(3)]
+    assert [round(m, 3) for m in means] == summary["mean_total"]
+
+
+def test_simulate_is_reproducible_and_supports_variants() -> None:
+    args = ["simulate", "-p", "2", "-n", "5", "--dummy", "--soy-sauce", "--json", "--seed", "3"]
+    first, second = run(args), run(args)
+    assert first[0] == 0 and first == second
+    assert len(json.loads(first[1])["mean_total"]) == 3  # the dummy is reported too
+
+
+def test_simulate_table_output() -> None:
+    code, out = run(["simulate", "-p", "4", "-n", "3", "-q", "--pass-both-ways"])
+    assert code == 0 and "win share" in out and "fewest puddings" in out
+
+
+def test_simulate_refuses_bad_arguments() -> None:
+    code, out = run(["simulate", "-p", "3", "-n", "2", "--dummy"])
+    assert code != 0 and "dummy variant is for 2" in out
+    code, out = run(["simulate", "-p", "3", "-n", "2", "--bots", "random,random"])
+    assert code != 0 and "--bots needs 1 or 3" in out
+    code, out = run(["simulate", "-p", "7"])
+    assert code != 0
+
+
+def test_replay_reports_broken_record_and_continues(tmp_path: Path) -> None:
+    records = tmp_path / "g.jsonl"
+    assert run(["simulate", "-p", "2", "-n", "2", "--records", str(records), "-q"])[0] == 0
+    docs = [json.loads(x) for x in records.read_text().splitlines()]
+    docs[0]["rounds"][1]["hands"][0].pop()
+    code, out = run(["replay", "-", "--json"], "\n".join(json.dumps(d) for d in docs))
+    assert code == 1
+    first, second = (json.loads(x) for x in out.splitlines())
+    assert first == {"error": "seat 0 is dealt 9 cards; the hand size is 10", "round": 1, "seat": 0}
+    assert second["complete"] is True
+
+
+def test_missing_file_is_a_clear_error() -> None:
+    code, out = run(["replay", "/nonexistent/file.json"])
+    assert code != 0 and "cannot read /nonexistent/file.json" in out
