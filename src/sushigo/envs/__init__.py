@@ -1,0 +1,35 @@
+"""Research interfaces: Gymnasium, PettingZoo and OpenSpiel adapters over the one core (extra ``sushigo[rl]``).
+
+Importing this package registers the Gymnasium ids ``sushigo/SushiGo-v0`` (with a ``vector_entry_point``
+on the batch engine for ``gymnasium.make_vec``) and ``sushigo/SushiRoll-v0`` when Gymnasium is installed (Gymnasium 1.x has no plugin
+discovery, so ``import sushigo.envs`` is needed before ``gymnasium.make``, or use the id
+``"sushigo.envs:sushigo/SushiGo-v0"``). The PettingZoo and OpenSpiel modules are imported on demand:
+:mod:`.pettingzoo_env`, :mod:`.openspiel_game`.
+"""
+
+from __future__ import annotations
+
+from .adapters import GameAdapter, SushiGoAdapter, SushiRollAdapter, make_adapter
+
+ENV_IDS = ("sushigo/SushiGo-v0", "sushigo/SushiRoll-v0")
+
+
+def register_envs() -> None:
+    """Registers the Gymnasium ids (idempotent); does nothing without Gymnasium."""
+    try:
+        import gymnasium
+    except ImportError:  # pragma: no cover - gymnasium is part of the rl extra
+        return
+    if "sushigo/SushiGo-v0" not in gymnasium.registry:
+        gymnasium.register(
+            id="sushigo/SushiGo-v0",
+            entry_point="sushigo.envs.gym_env:SushiGoEnv",
+            vector_entry_point="sushigo.envs.vector_env:SushiGoVectorEnv",
+        )
+    if "sushigo/SushiRoll-v0" not in gymnasium.registry:
+        gymnasium.register(id="sushigo/SushiRoll-v0", entry_point="sushigo.envs.gym_env:SushiRollEnv")
+
+
+register_envs()
+
+__all__ = ["ENV_IDS", "GameAdapter", "SushiGoAdapter", "SushiRollAdapter", "make_adapter", "register_envs"]
