@@ -13,6 +13,7 @@ MODULES = [
     "sushigo.sushi_go.actions",
     "sushigo.sushi_go.score",
     "sushigo.sushi_go.rules",
+    "sushigo.tournament.stats",
 ]
 
 

@@ -1,0 +1,285 @@
+"""The ``heuristic`` bot: a hand-tuned Sushi Go! player following the strategy notes.
+
+It counts cards: the cards still in circulation this round are the hands it has seen plus, for hands it
+has not, the unseen cards in proportion (deck minus everything it can account for, with earlier rounds
+remembered by :class:`~.sg_tools.CardMemory`). From that it estimates how many more of each kind it
+can still expect to take this round, and values a pick as:
+
+* tempura and sashimi: the set's points times the (Poisson) chance of completing it;
+* dumplings: the step it adds at the expected final count;
+* nigiri: tripled on a free wasabi; an egg on a wasabi loses a little when better nigiri are coming;
+* wasabi: the expected bonus of the best nigiri it can still expect, worth nothing late in a round;
+* maki and pudding: the change in its expected race points, projected over pessimistic, expected and
+  optimistic scenarios of the other seats' future takes (puddings across the rest of the game);
+* chopsticks: worth a second card only while enough turns remain; pairs are used when the second card
+  is worth more than keeping the chopsticks;
+* soy sauce: 4 points times a rough chance of having the most colours;
+* a little denial: part of what the card would complete for the seat that receives this hand.
+
+As the dummy's controller it gives the dummy the card the opponent wants most (the opponent receives the
+hand), avoiding maki and pudding that strengthen the dummy's races. Options: ``denial`` (default 0.25).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from ..sushi_go.actions import Pick
+from ..sushi_go.observation import Observation
+from ..sushi_go.rules import final_pudding_points
+from . import register
+from .base import BaseBot
+from .dispatch import PerGameBot, roll_implementation
+from .sg_tools import (
+    CHOPSTICKS,
+    DUMPLING,
+    EGG,
+    ICONS,
+    NIGIRI,
+    PUDDING,
+    SALMON,
+    SASHIMI,
+    SOY,
+    SQUID,
+    TEMPURA,
+    WASABI,
+    CardMemory,
+    counts_of,
+    free_wasabi,
+    greedy_value,
+    maki_points,
+    marginal_points,
+    unseen_counts,
+)
+from .sg_tools import N as N_KINDS
+
+
+def _dumpling_curve(x: float) -> float:
+    x = min(max(x, 0.0), 5.0)
+    return x * (x + 1) / 2
+
+
+def _p_at_least(m: int, lam: float) -> float:
+    """P(Poisson(lam) >= m)."""
+    if m <= 0:
+        return 1.0
+    term = math.exp(-lam)
+    total = term
+    for k in range(1, m):
+        term *= lam / k
+        total += term
+    return max(0.0, 1.0 - total)
+
+
+def _colours(cards: Sequence[int]) -> int:
+    from ..sushi_go.cards import COLOUR, Card
+
+    return len({COLOUR[Card(c)] for c in cards})
+
+
+class HeuristicBot(BaseBot):
+    """Sushi Go! expert heuristic (see the module docstring)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, denial: float = 0.25) -> None:
+        super().__init__(seed)
+        self.denial = float(denial)
+        self.memory = CardMemory()
+
+    def reset(self, seat: int, game: str, players: int) -> None:
+        """Forgets the previous game."""
+        super().reset(seat, game, players)
+        self.memory = CardMemory()
+
+    # ------------------------------------------------------------------ estimates
+
+    def _expectations(self, obs: Observation, seat: int) -> tuple[list[float], float]:
+        """Expected copies of each kind this seat may still take this round, and the picks left."""
+        hand = obs.known_hands[seat] or obs.hand
+        picks_left = max(0, len(hand) - 1)
+        unseen = unseen_counts(obs, self.memory)
+        n_unseen = sum(unseen)
+        circ = [0.0] * N_KINDS
+        unknown_cards = 0
+        for h, size in enumerate(obs.hand_sizes):
+            if h == seat:
+                continue
+            known = obs.known_hands[h] if h < len(obs.known_hands) else None
+            if known is not None:
+                for c in known:
+                    circ[c] += 1
+                unknown_cards += size - len(known)
+            else:
+                unknown_cards += size
+        if n_unseen:
+            for k in range(N_KINDS):
+                circ[k] += unknown_cards * unseen[k] / n_unseen
+        own_back = 0.3 if len(hand) - 1 > obs.players else 0.0
+        for c in hand:
+            circ[c] += own_back
+        total = sum(obs.hand_sizes) - len(hand) + len(hand) - 1
+        if total <= 0 or picks_left == 0:
+            return [0.0] * N_KINDS, picks_left
+        share = min(1.0, 1.6 * picks_left / total)
+        return [min(circ[k], circ[k] * share) for k in range(N_KINDS)], picks_left
+
+    def _maki_value(self, obs: Observation, seat: int, add: int, exp_icons: float) -> float:
+        icons = [sum(ICONS[c] for c in t) for t in obs.tableaux]
+        if not add:
+            return 0.0
+        total = 0.0
+        for scale in (0.0, 1.0, 2.0):
+            proj = [x + scale * exp_icons for x in icons]
+            before = maki_points(proj)[seat]
+            proj[seat] += add
+            total += maki_points(proj)[seat] - before
+        return total / 3
+
+    def _pudding_value(self, obs: Observation, seat: int, unseen: Sequence[int]) -> float:
+        k = len(obs.puddings)
+        rounds_left = 2 - obs.round
+        hand_total = sum(obs.hand_sizes)
+        future = unseen[PUDDING] * min(1.0, rounds_left * obs.config.hand_size * k / max(1, sum(unseen)))
+        future += sum(1 for h in obs.known_hands if h is not None for c in h if c == PUDDING)
+        future = max(0.0, future - 1)
+        per = future / k if hand_total or rounds_left else 0.0
+        total = 0.0
+        for spread in (-1.0, 0.0, 1.0):
+            proj = [p + per * (1 + spread * (0.5 if i != seat else -0.5)) for i, p in enumerate(obs.puddings)]
+            base = final_pudding_points(obs.config, [round(x * 4) for x in proj])
+            proj[seat] += 1
+            after = final_pudding_points(obs.config, [round(x * 4) for x in proj])
+            total += after[seat] - base[seat]
+        return total / 3 + 0.5
+
+    # ------------------------------------------------------------------ values
+
+    def card_value(
+        self,
+        obs: Observation,
+        seat: int,
+        card: int,
+        counts: list[int],
+        free: int,
+        exp: list[float],
+        picks_left: float,
+        unseen: Sequence[int],
+    ) -> float:
+        """Value of ``seat`` adding ``card`` to a tableau with ``counts`` and ``free`` wasabi."""
+        if card == TEMPURA:
+            return 5.0 if counts[TEMPURA] % 2 else 5.0 * _p_at_least(1, exp[TEMPURA])
+        if card == SASHIMI:
+            have = counts[SASHIMI] % 3
+            return 10.0 * _p_at_least(2 - have, exp[SASHIMI])
+        if card == DUMPLING:
+            d = counts[DUMPLING]
+            e = exp[DUMPLING] * 0.7
+            return _dumpling_curve(d + 1 + e) - _dumpling_curve(d + e)
+        if NIGIRI[card]:
+            if free > 0:
+                v = 3.0 * NIGIRI[card]
+                if card == EGG:
+                    v -= 2.0 * _p_at_least(1, exp[SALMON] + exp[SQUID])
+                return v
+            return float(NIGIRI[card])
+        if card == WASABI:
+            if picks_left < 2:
+                return 0.0
+            e_n = exp[EGG] + exp[SALMON] + exp[SQUID]
+            if e_n <= 0:
+                return 0.0
+            avg = (exp[EGG] * 1 + exp[SALMON] * 2 + exp[SQUID] * 3) / e_n
+            owed = free  # wasabi already waiting take the first nigiri
+            return 2.0 * avg * _p_at_least(owed + 1, e_n * 0.9)
+        if ICONS[card]:
+            e_icons = sum(exp[c] * ICONS[c] for c in (3, 4, 5))
+            return self._maki_value(obs, seat, ICONS[card], e_icons / max(1, obs.players - 1) * 1.2)
+        if card == PUDDING:
+            return self._pudding_value(obs, seat, unseen)
+        if card == CHOPSTICKS:
+            if counts[CHOPSTICKS]:
+                return 0.3 if picks_left >= 4 else 0.0
+            return 3.0 if picks_left >= 4 else (1.0 if picks_left >= 3 else 0.0)
+        if card == SOY:
+            if counts[SOY]:
+                return 0.0
+            tab = obs.tableaux
+            mine = _colours([*tab[seat], SOY]) + min(picks_left, 3) * 0.5
+            others = max(
+                (_colours(t) + min(picks_left, 3) * 0.5 for i, t in enumerate(tab) if i != seat), default=0
+            )
+            return 4.0 * (0.75 if mine >= others + 1 else 0.45 if mine >= others else 0.15)
+        return 0.0
+
+    def own_value(self, obs: Observation, seat: int, cards: Sequence[int], ctx: dict[str, Any]) -> float:
+        """Value of ``seat`` taking ``cards`` (one, or two with chopsticks)."""
+        t = obs.tableaux[seat]
+        counts = counts_of(t)
+        free = free_wasabi(t, obs.on_wasabi[seat])
+        value = 0.0
+        for i, card in enumerate(cards):
+            value += self.card_value(
+                obs, seat, card, counts, free, ctx["exp"], ctx["left"] - i, ctx["unseen"]
+            )
+            if card == WASABI:
+                free += 1
+            elif NIGIRI[card] and free > 0:
+                free -= 1
+            counts[card] += 1
+        if len(cards) == 2:
+            value -= 1.5 if ctx["left"] >= 4 else 0.5
+        nxt = ctx["next"]
+        if self.denial and nxt is not None and nxt != seat:
+            nt = obs.tableaux[nxt]
+            nc = counts_of(nt)
+            nf = free_wasabi(nt, obs.on_wasabi[nxt])
+            value += self.denial * max(marginal_points((c,), nc, nf) for c in cards) * 0.5
+        return value
+
+    def act(self, observation: Any, legal: Sequence[Any]) -> Any:
+        """Returns the legal pick with the highest heuristic value."""
+        obs: Observation = observation
+        self.memory.update(obs)
+        seat = obs.seat if obs.seat is not None else self.seat
+        exp, left = self._expectations(obs, seat)
+        unseen = unseen_counts(obs, self.memory)
+        if obs.config.dummy:
+            nxt: int | None = 1 - seat
+        else:
+            nxt = (seat + obs.config.direction(obs.round)) % obs.players
+        ctx = {"exp": exp, "left": left, "unseen": unseen, "next": nxt}
+        opp = 1 - seat if obs.config.dummy else None
+        cache: dict[tuple[int, ...], float] = {}
+        best: list[Pick] = []
+        best_v = float("-inf")
+        for pick in legal:
+            key = tuple(int(c) for c in pick.cards)
+            v = cache.get(key)
+            if v is None:
+                v = cache[key] = self.own_value(obs, seat, key, ctx)
+            if pick.dummy is not None and opp is not None:
+                d = int(pick.dummy)
+                ot = obs.tableaux[opp]
+                v += 0.6 * greedy_value((d,), counts_of(ot), free_wasabi(ot, obs.on_wasabi[opp]), 0.0)
+                if ICONS[d] or d == PUDDING:
+                    v -= 1.0 + ICONS[d] * 0.3
+            if v > best_v + 1e-9:
+                best, best_v = [pick], v
+            elif abs(v - best_v) <= 1e-9:
+                best.append(pick)
+        return best[self.rng.randrange(len(best))]
+
+
+def make_heuristic(seed: int | None = None, **options: Any) -> PerGameBot:
+    """Factory of the registered ``heuristic`` bot (Sushi Roll falls back to the Sushi Roll greedy)."""
+    impls: dict[str, Any] = {"sushi-go": HeuristicBot}
+    roll = roll_implementation("heuristic") or roll_implementation("greedy")
+    if roll is not None:
+        impls["sushi-roll"] = roll
+    return PerGameBot("heuristic", impls, seed=seed, **options)
+
+
+register("heuristic", make_heuristic, ("sushi-go", "sushi-roll"))
