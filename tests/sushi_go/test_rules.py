@@ -274,3 +274,28 @@ def test_clone_is_independent() -> None:
     copy = game.clone()
     game.apply_turn([game.legal_actions(s)[0] for s in range(3)])
     assert copy.turn == 0 and copy.to_record()["rounds"][0]["turns"] == []
+
+
+@pytest.mark.parametrize("options", [{"players": 4}, {"players": 2, "dummy": True}])
+def test_from_position_plays_out_the_round_like_the_game(options: dict) -> None:
+    game = new_game(seed=31, **options)
+    for _ in range(3):
+        game.apply_turn([game.legal_actions(s)[-1] for s in range(game.players)])
+    copy = State.from_position(
+        game.config,
+        round=game.round,
+        turn=game.turn,
+        hands=game.hands,
+        pile=game._pile,
+        tableaux=game.tableaux,
+        on_wasabi=game.on_wasabi,
+        puddings=game.puddings,
+        dummy_controller=game.controller,
+    )
+    assert copy.legal_actions(0) == game.legal_actions(0)
+    while game.round == 0:
+        picks = [game.legal_actions(s)[0] for s in range(game.players)]
+        game.apply_turn(picks)
+        copy.apply_turn(picks)
+    assert copy.round_points[0] == game.round_points[0]
+    assert copy.hands == game.hands and copy.puddings == game.puddings

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..sushi_go.actions import Pick, encode_action, single
-from ..sushi_go.cards import Card, full_deck
+from ..sushi_go.cards import Card
 from ..sushi_go.observation import Observation
 from ..sushi_go.rules import State, final_pudding_points
 from . import register
@@ -157,31 +157,20 @@ class _Node:
 def build_state(obs: Observation, hands: list[list[Card]], pile: list[Card]) -> State:
     """Builds a private :class:`State` for search from an observation and sampled hidden cards.
 
-    The state is made by the engine's own constructor (so every internal field exists) and then set to
-    the observed round, turn, tableaux and puddings, with ``hands`` and ``pile`` as sampled.
+    The position is the observed round, turn, tableaux and puddings, with ``hands`` and ``pile`` as
+    sampled (the engine's :meth:`State.from_position`).
     """
-    cfg = obs.config
-    st = State(cfg, full_deck(cfg.soy_sauce))
-    st._pile = pile
-    st.round = obs.round
-    st.turn = obs.turn
-    st.puddings = list(obs.puddings)
-    st.round_points = []
-    entry: dict[str, Any] = {"hands": [], "turns": []}
-    if cfg.dummy:
-        ctrl = obs.dummy_controller if obs.dummy_controller is not None else 0
-        entry["dummy_controller"] = (ctrl - obs.turn) % 2
-    st.history = [entry]
-    st.hands = hands
-    st.tableaux = [list(t) for t in obs.tableaux]
-    st.on_wasabi = [list(w) for w in obs.on_wasabi]
-    st.free_wasabi = [t.count(Card.WASABI) - sum(w) for t, w in zip(obs.tableaux, obs.on_wasabi)]
-    st.chopsticks = [t.count(Card.CHOPSTICKS) for t in obs.tableaux]
-    st._drawn = None
-    st._pending = [None] * cfg.players
-    if hasattr(st, "_public"):
-        st._public = None
-    return st
+    return State.from_position(
+        obs.config,
+        round=obs.round,
+        turn=obs.turn,
+        hands=hands,
+        pile=pile,
+        tableaux=obs.tableaux,
+        on_wasabi=obs.on_wasabi,
+        puddings=obs.puddings,
+        dummy_controller=obs.dummy_controller,
+    )
 
 
 def with_hidden(template: State, hands: list[list[Card]], pile: list[Card]) -> State:

@@ -117,6 +117,52 @@ class State:
         random.Random(seed).shuffle(pile)
         return cls(config, pile, rounds, controllers)
 
+    @classmethod
+    def from_position(
+        cls,
+        config: Config,
+        *,
+        round: int,  # noqa: A002 - the rules' own word
+        turn: int,
+        hands: Sequence[Sequence[Card]],
+        pile: Sequence[Card],
+        tableaux: Sequence[Sequence[Card]],
+        on_wasabi: Sequence[Sequence[bool]],
+        puddings: Sequence[int],
+        dummy_controller: int | None = None,
+    ) -> State:
+        """Sets up a position in the middle of a round, without its history.
+
+        Search code uses it to play out a sampled (determinized) deal: the position has the given hands
+        (the dummy pile last in the dummy variant; the controller's hand already holding its drawn card),
+        undealt ``pile``, tableaux with their wasabi marks and pudding counts. Earlier rounds' points are
+        not known to it, so its score report covers only the rounds it plays itself.
+        """
+        new = cls.__new__(cls)
+        new.config = config
+        new.players = config.players
+        new._pile = list(pile)
+        new._preset = []
+        new._controllers = []
+        new._over = False
+        new._drawn = None
+        new._public = None
+        new.round = round
+        new.turn = turn
+        new.puddings = list(puddings)
+        new.round_points = []
+        entry: dict[str, Any] = {"hands": [], "turns": []}
+        if config.dummy:
+            entry["dummy_controller"] = ((dummy_controller or 0) - turn) % 2
+        new.history = [entry]
+        new.hands = [list(h) for h in hands]
+        new.tableaux = [list(t) for t in tableaux]
+        new.on_wasabi = [list(w) for w in on_wasabi]
+        new.free_wasabi = [t.count(_WASABI) - sum(w) for t, w in zip(new.tableaux, new.on_wasabi)]
+        new.chopsticks = [t.count(_CHOPSTICKS) for t in new.tableaux]
+        new._pending = [None] * config.players
+        return new
+
     def clone(self) -> State:
         """Returns an independent copy (search code plays on copies)."""
         new = State.__new__(State)
