@@ -2,11 +2,50 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from ..errors import RecordError
+from ..errors import InvalidActionError, RecordError
 from .cards import WIRE_NAMES, Card, deck_counts
 from .options import Config
+
+ROUNDS = 3
+
+
+def read_header(doc: Mapping[str, Any], what: str) -> tuple[Config, list[Any]]:
+    """Reads the ``players``, ``options`` and ``rounds`` shared by records and scoring inputs.
+
+    :raises RecordError: for bad options or a missing, empty or too long list of rounds.
+    """
+    try:
+        config = Config.from_options(doc.get("players"), doc.get("options"))
+    except InvalidActionError as exc:
+        raise RecordError(str(exc)) from None
+    rounds = doc.get("rounds")
+    if not isinstance(rounds, list) or not rounds:
+        raise RecordError(f"{what} needs a non-empty list of rounds")
+    if len(rounds) > ROUNDS:
+        raise RecordError(f"a game has 3 rounds, not {len(rounds)}", round=ROUNDS)
+    return config, rounds
+
+
+class DeckCounter:
+    """Counts cards off one deck and refuses a copy more than the deck holds."""
+
+    def __init__(self, config: Config) -> None:
+        self.soy_sauce = config.soy_sauce
+        self.left = deck_counts(config.soy_sauce)
+
+    def take(self, card: Card, *, round: int, seat: int) -> None:  # noqa: A002
+        """Takes one ``card``; raises :class:`RecordError` at ``round`` and ``seat`` when none is left."""
+        self.left[card] -= 1
+        if self.left[card] < 0:
+            total = deck_counts(self.soy_sauce)[card]
+            if total == 0:
+                msg = f"{WIRE_NAMES[card]} is not in this deck (enable the soy_sauce option)"
+            else:
+                msg = f"too many copies of {WIRE_NAMES[card]}: the deck has only {total}"
+            raise RecordError(msg, round=round, seat=seat)
 
 
 def check_deals(config: Config, rounds: Sequence[Sequence[Sequence[Card]]]) -> None:
@@ -16,7 +55,7 @@ def check_deals(config: Config, rounds: Sequence[Sequence[Sequence[Card]]]) -> N
     """
     if len(rounds) > 3:
         raise RecordError(f"a game has 3 rounds, not {len(rounds)}")
-    left = deck_counts(config.soy_sauce)
+    deck = DeckCounter(config)
     k = 3 if config.dummy else config.players
     size = config.hand_size
     for r, hands in enumerate(rounds):
@@ -29,14 +68,7 @@ def check_deals(config: Config, rounds: Sequence[Sequence[Sequence[Card]]]) -> N
                     f"{who} is dealt {len(hand)} cards; the hand size is {size}", round=r, seat=s
                 )
             for c in hand:
-                left[c] -= 1
-                if left[c] < 0:
-                    total = deck_counts(config.soy_sauce)[c]
-                    if total == 0:
-                        msg = f"{WIRE_NAMES[c]} is not in this deck (enable the soy_sauce option)"
-                    else:
-                        msg = f"too many copies of {WIRE_NAMES[c]}: the deck has only {total}"
-                    raise RecordError(msg, round=r, seat=s)
+                deck.take(c, round=r, seat=s)
 
 
 def count_cards(cards: Sequence[Card]) -> list[int]:

@@ -13,9 +13,9 @@ from typing import Any
 from ..errors import IllegalActionError, InvalidActionError, RecordError
 from .actions import Pick
 from .cards import WIRE_NAMES, Card
-from .deals import check_deals
+from .deals import check_deals, read_header
 from .options import Config
-from .rules import ROUNDS, State
+from .rules import State
 
 FORMAT = "sushigo-record/1"
 
@@ -69,15 +69,7 @@ def load_record(doc: Mapping[str, Any]) -> State:
         raise RecordError(f"unknown record format {doc.get('format')!r}; expected {FORMAT!r}")
     if doc.get("game", "sushi-go") != "sushi-go":
         raise RecordError(f"not a sushi-go record: game is {doc.get('game')!r}")
-    try:
-        config = Config.from_options(doc.get("players"), doc.get("options"))
-    except InvalidActionError as exc:
-        raise RecordError(str(exc)) from None
-    rounds = doc.get("rounds")
-    if not isinstance(rounds, list) or not rounds:
-        raise RecordError("a record needs a non-empty list of rounds")
-    if len(rounds) > ROUNDS:
-        raise RecordError(f"a game has 3 rounds, not {len(rounds)}", round=ROUNDS)
+    config, rounds = read_header(doc, "a record")
     k = 3 if config.dummy else config.players
     deals: list[list[list[Card]]] = []
     controllers: list[int | None] = []

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InvalidActionError, RecordError
-from .cards import WIRE_NAMES, Card, deck_counts
-from .options import Config
+from .cards import Card
+from .deals import DeckCounter, read_header
 from .rules import ROUNDS, final_pudding_points
 from .score import game_winners, score_round
 
@@ -20,17 +20,9 @@ def score_input(doc: Mapping[str, Any]) -> dict[str, Any]:
 
     :raises RecordError: with the round and seat of the first problem.
     """
-    try:
-        config = Config.from_options(doc.get("players"), doc.get("options"))
-    except InvalidActionError as exc:
-        raise RecordError(str(exc)) from None
-    rounds = doc.get("rounds")
-    if not isinstance(rounds, list) or not rounds:
-        raise RecordError("a scoring input needs a non-empty list of rounds")
-    if len(rounds) > ROUNDS:
-        raise RecordError(f"a game has 3 rounds, not {len(rounds)}", round=ROUNDS)
+    config, rounds = read_header(doc, "a scoring input")
     k = config.tableaux
-    left = deck_counts(config.soy_sauce)
+    deck = DeckCounter(config)
     mask = [True, True, False] if (config.dummy and config.dummy_outside_majorities) else None
     sheets = []
     puddings = [0] * k
@@ -46,15 +38,7 @@ def score_input(doc: Mapping[str, Any]) -> dict[str, Any]:
             except InvalidActionError as exc:
                 raise RecordError(str(exc), round=r, seat=s) from None
             for c in cards:
-                left[c] -= 1
-                if left[c] < 0:
-                    have = deck_counts(config.soy_sauce)[c]
-                    why = (
-                        f"too many copies of {WIRE_NAMES[c]}: the deck has only {have}"
-                        if have
-                        else f"{WIRE_NAMES[c]} is not in this deck (enable the soy_sauce option)"
-                    )
-                    raise RecordError(why, round=r, seat=s)
+                deck.take(c, round=r, seat=s)
             puddings[s] += cards.count(Card.PUDDING)
             parsed.append(cards)
         sheets.append(score_round(parsed, in_majorities=mask))
