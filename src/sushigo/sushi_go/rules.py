@@ -16,10 +16,10 @@ from typing import Any
 from ..errors import IllegalActionError, InvalidActionError
 from .actions import Pick, single
 from .cards import NIGIRI_VALUE, WIRE_NAMES, Card, full_deck
+from .deals import ROUNDS
 from .options import Config
 from .score import game_pudding_points, game_winners, score_round
 
-ROUNDS = 3
 _WASABI = Card.WASABI
 _CHOPSTICKS = Card.CHOPSTICKS
 _PUDDING = Card.PUDDING
