@@ -1,0 +1,134 @@
+"""Load benchmark: many four-player bot-vs-bot tables played over real WebSockets on loopback.
+
+Starts ``sushigo serve`` as a subprocess (SQLite in a temporary folder unless ``--database``), creates
+``--tables`` tables whose seats are all "human" seats played by random clients in this process, plays
+them all at once and reports tables per second, action latency (send → ack, which includes the database
+commit) p50/p99, and the server's memory per table (peak RSS growth / tables).
+
+    python benchmarks/load_tables.py --tables 200 --think 0.5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from sushigo.server.testing import ServerProcess, create_table, join, play_seat
+
+
+def cpu_s(pid: int) -> float:
+    """Returns the user + system CPU seconds a process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, object]:
+    assert server.proc is not None
+    pid = server.proc.pid
+    base_rss = rss_kib(pid)
+    tables = []
+    for _ in range(args.tables):
+        t = create_table(server.base, {"game": args.game, "seats": [{"kind": "human"}] * args.players})
+        tokens = [join(server.base, t["id"], f"P{s}", s)["token"] for s in range(args.players)]
+        tables.append((t["id"], tokens))
+    latencies: list[float] = []
+    peak = base_rss
+    done = False
+
+    async def sample() -> None:
+        nonlocal peak
+        while not done:
+            peak = max(peak, rss_kib(pid))
+            await asyncio.sleep(0.2)
+
+    sampler = asyncio.create_task(sample())
+    server_cpu0 = cpu_s(pid)
+    usage0 = resource.getrusage(resource.RUSAGE_SELF)
+    start = time.perf_counter()
+    results = await asyncio.gather(
+        *(
+            play_seat(
+                server.ws_base,
+                tid,
+                tok,
+                latencies=latencies,
+                seed=i * 10 + s,
+                think=args.think,
+                timeout=args.timeout,
+            )
+            for i, (tid, tokens) in enumerate(tables)
+            for s, tok in enumerate(tokens)
+        ),
+        return_exceptions=True,
+    )
+    wall = time.perf_counter() - start
+    server_cpu = cpu_s(pid) - server_cpu0
+    usage1 = resource.getrusage(resource.RUSAGE_SELF)
+    client_cpu = (usage1.ru_utime + usage1.ru_stime) - (usage0.ru_utime + usage0.ru_stime)
+    done = True
+    await sampler
+    failures = [r for r in results if isinstance(r, BaseException)]
+    finished = (
+        sum(1 for r in results if isinstance(r, dict) and r.get("view", {}).get("is_over")) // args.players
+    )
+    lat = sorted(latencies)
+    return {
+        "game": args.game,
+        "tables": args.tables,
+        "players": args.players,
+        "think_mean_s": args.think,
+        "finished_tables": finished,
+        "failed_clients": len(failures),
+        "first_failure": repr(failures[0])[:200] if failures else None,
+        "wall_s": round(wall, 2),
+        "tables_per_s": round(finished / wall, 2),
+        "actions": len(lat),
+        "actions_per_s": round(len(lat) / wall, 1),
+        "latency_p50_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
+        "latency_p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 2) if lat else None,
+        "latency_max_ms": round(lat[-1] * 1000, 2) if lat else None,
+        "server_cpu_share": round(server_cpu / wall, 2),
+        "client_cpu_share": round(client_cpu / wall, 2),
+        "server_rss_base_mib": round(base_rss / 1024, 1),
+        "server_rss_peak_mib": round(peak / 1024, 1),
+        "memory_per_table_kib": round((peak - base_rss) / max(1, args.tables), 1),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=50)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--game", default="sushi-go", choices=["sushi-go", "sushi-roll"])
+    ap.add_argument("--think", type=float, default=0.5, help="Mean seconds a client waits before acting.")
+    ap.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite in a temp folder).")
+    ap.add_argument("--timeout", type=float, default=600.0)
+    ap.add_argument("--ws", default="auto", help="Uvicorn WebSocket implementation of the server.")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        server = ServerProcess(tmp, database=args.database, extra_args=["--ws", args.ws]).start()
+        try:
+            report = asyncio.run(run(args, server))
+        finally:
+            server.stop()
+    print(json.dumps(report, indent=2))
+    return 0 if report["failed_clients"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

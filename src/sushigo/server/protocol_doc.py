@@ -1,0 +1,63 @@
+"""Generates the reference parts of ``docs/protocol.md`` from the code, so the document cannot drift.
+
+``python -m sushigo.server.protocol_doc docs/protocol.md`` rewrites the text between the
+``<!-- http:begin/end -->`` and ``<!-- ws-schemas:begin/end -->`` markers; a test checks it is current.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .schemas import CLIENT_MESSAGES, ws_message_schemas
+
+
+def http_section() -> str:
+    """Returns the Markdown table of every HTTP endpoint in the OpenAPI schema."""
+    from .app import create_app
+
+    with tempfile.TemporaryDirectory() as tmp:
+        schema: dict[str, Any] = create_app(data_dir=tmp).openapi()
+    lines = ["| Method | Path | Summary |", "|---|---|---|"]
+    for path, ops in schema["paths"].items():
+        for method, op in ops.items():
+            summary = (op.get("description") or op.get("summary") or "").strip().splitlines()[0]
+            lines.append(f"| {method.upper()} | `{path}` | {summary} |")
+    return "\n".join(lines)
+
+
+def ws_section() -> str:
+    """Returns every WebSocket message with its JSON schema."""
+    client = {m.model_fields["type"].annotation.__args__[0] for m in CLIENT_MESSAGES}  # type: ignore[union-attr]
+    out = []
+    for kind, schema in ws_message_schemas().items():
+        direction = "client → server" if kind in client else "server → client"
+        doc = (schema.get("description") or "").strip()
+        out.append(
+            f"### `{kind}` ({direction})\n\n{doc}\n\n```json\n{json.dumps(schema, indent=2, sort_keys=True)}\n```"
+        )
+    return "\n\n".join(out)
+
+
+def render(text: str) -> str:
+    """Returns ``text`` with both generated sections replaced by the current ones."""
+    for name, body in (("http", http_section()), ("ws-schemas", ws_section())):
+        pattern = re.compile(rf"(<!-- {name}:begin -->\n).*?(<!-- {name}:end -->)", re.S)
+        if not pattern.search(text):
+            raise ValueError(f"markers for {name} are missing")
+        text = pattern.sub(lambda m, body=body: m.group(1) + body + "\n" + m.group(2), text)  # type: ignore[misc]
+    return text
+
+
+def main(argv: list[str]) -> int:
+    path = Path(argv[0] if argv else "docs/protocol.md")
+    path.write_text(render(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,291 @@
+"""Persistence of tables and games through SQLAlchemy: SQLite by default, PostgreSQL by URL.
+
+A table is stored as one ``tables`` row (game, options, seats with *hashes* of their tokens, the secret
+seed, status, result) plus one ``actions`` row per accepted action, in order. A game is rebuilt exactly
+by ``new_game(game, players, seed, **options)`` followed by re-submitting every stored action: both
+games draw all chance from the seed, so a reloaded game deals and rolls exactly as before. Every
+accepted action is committed here before the server acknowledges it.
+
+The seed and the token hashes never leave this module's callers on the server side.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection
+
+metadata = MetaData()
+
+tables_t = Table(
+    "sushigo_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("seed", String(40), nullable=False),
+    Column("seats", Text, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("turn_timer", Float, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True),
+    Column("result", Text, nullable=True),
+)
+
+actions_t = Table(
+    "sushigo_actions",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(200), nullable=False),
+    Column("by", String(16), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+
+@dataclass
+class SeatRow:
+    """A stored seat: ``token_hash`` is the SHA-256 of the seat token (the token itself is never stored)."""
+
+    kind: str
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "bot": self.bot, "token_hash": self.token_hash}
+
+
+@dataclass
+class TableRow:
+    """A stored table, with its accepted actions as ``(seat, action text)`` in order."""
+
+    id: str
+    name: str
+    game: str
+    players: int
+    options: dict[str, bool]
+    seed: int
+    seats: list[SeatRow]
+    status: str
+    turn_timer: float | None
+    created_at: float
+    finished_at: float | None = None
+    result: dict[str, Any] | None = None
+    actions: list[tuple[int, str]] = field(default_factory=list)
+
+
+def normalise_url(url: str) -> str:
+    """Returns a SQLAlchemy URL: ``postgresql://`` and ``postgres://`` use the psycopg 3 driver."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def default_url(data_dir: str | Path = "data") -> str:
+    """Returns the embedded default: a SQLite file ``sushigo.sqlite3`` in ``data_dir`` (created)."""
+    path = Path(data_dir)
+    path.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(path / 'sushigo.sqlite3').resolve()}"
+
+
+class Store:
+    """The SQLAlchemy store. Methods are synchronous; the server calls them from one worker thread."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalise_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        kwargs: dict[str, Any] = {}
+        if self.is_sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.is_sqlite:
+
+            @event.listens_for(self.engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                # WAL + NORMAL survives a killed process (not a power cut) and keeps commits cheap.
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA busy_timeout=5000")
+                cur.close()
+
+        metadata.create_all(self.engine)
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Connection]:
+        with self._lock, self.engine.begin() as conn:
+            yield conn
+
+    def close(self) -> None:
+        """Releases the connection pool."""
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------------------- writes
+
+    def create_table(self, row: TableRow) -> None:
+        """Inserts a new table (committed on return)."""
+        with self._tx() as conn:
+            conn.execute(
+                insert(tables_t).values(
+                    id=row.id,
+                    name=row.name,
+                    game=row.game,
+                    players=row.players,
+                    options=json.dumps(row.options),
+                    seed=str(row.seed),
+                    seats=json.dumps([s.to_json() for s in row.seats]),
+                    status=row.status,
+                    turn_timer=row.turn_timer,
+                    created_at=row.created_at,
+                )
+            )
+
+    def update_table(
+        self,
+        table_id: str,
+        *,
+        seats: Sequence[SeatRow] | None = None,
+        status: str | None = None,
+        result: dict[str, Any] | None = None,
+    ) -> None:
+        """Updates a table's seats, status or result (committed on return)."""
+        values: dict[str, Any] = {}
+        if seats is not None:
+            values["seats"] = json.dumps([s.to_json() for s in seats])
+        if status is not None:
+            values["status"] = status
+            if status == "finished":
+                values["finished_at"] = time.time()
+        if result is not None:
+            values["result"] = json.dumps(result)
+        with self._tx() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+
+    def append_action(
+        self,
+        table_id: str,
+        seq: int,
+        seat: int,
+        action: str,
+        by: str,
+        *,
+        status: str | None = None,
+        result: dict[str, Any] | None = None,
+    ) -> None:
+        """Stores accepted action number ``seq`` (and, when it ends the game, the result) in one commit."""
+        with self._tx() as conn:
+            conn.execute(
+                insert(actions_t).values(
+                    table_id=table_id, seq=seq, seat=seat, action=action, by=by, created_at=time.time()
+                )
+            )
+            if status is not None:
+                values: dict[str, Any] = {"status": status}
+                if status == "finished":
+                    values["finished_at"] = time.time()
+                if result is not None:
+                    values["result"] = json.dumps(result)
+                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+
+    def append_actions(self, items: Sequence[dict[str, Any]]) -> None:
+        """Stores many accepted actions in one commit (group commit); each item holds the arguments of
+        :meth:`append_action` by name."""
+        now = time.time()
+        with self._tx() as conn:
+            conn.execute(
+                insert(actions_t),
+                [
+                    {
+                        "table_id": i["table_id"],
+                        "seq": i["seq"],
+                        "seat": i["seat"],
+                        "action": i["action"],
+                        "by": i["by"],
+                        "created_at": now,
+                    }
+                    for i in items
+                ],
+            )
+            for i in items:
+                if i.get("status") is not None:
+                    values: dict[str, Any] = {"status": i["status"]}
+                    if i["status"] == "finished":
+                        values["finished_at"] = now
+                    if i.get("result") is not None:
+                        values["result"] = json.dumps(i["result"])
+                    conn.execute(update(tables_t).where(tables_t.c.id == i["table_id"]).values(**values))
+
+    # -------------------------------------------------------------------------------- reads
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        """Returns the table with its actions, or ``None``."""
+        with self._tx() as conn:
+            r = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
+            if r is None:
+                return None
+            acts = conn.execute(
+                select(actions_t.c.seat, actions_t.c.action)
+                .where(actions_t.c.table_id == table_id)
+                .order_by(actions_t.c.seq)
+            ).all()
+        row = _row(r)
+        row.actions = [(int(a.seat), str(a.action)) for a in acts]
+        return row
+
+    def list_tables(self, status: str, limit: int = 50) -> list[TableRow]:
+        """Returns the newest tables with ``status`` (without their actions)."""
+        order = tables_t.c.finished_at.desc() if status == "finished" else tables_t.c.created_at.desc()
+        with self._tx() as conn:
+            rows = (
+                conn.execute(select(tables_t).where(tables_t.c.status == status).order_by(order).limit(limit))
+                .mappings()
+                .all()
+            )
+        return [_row(r) for r in rows]
+
+
+def _row(r: Any) -> TableRow:
+    return TableRow(
+        id=r["id"],
+        name=r["name"],
+        game=r["game"],
+        players=int(r["players"]),
+        options=json.loads(r["options"]),
+        seed=int(r["seed"]),
+        seats=[SeatRow(**s) for s in json.loads(r["seats"])],
+        status=r["status"],
+        turn_timer=r["turn_timer"],
+        created_at=float(r["created_at"]),
+        finished_at=r["finished_at"],
+        result=json.loads(r["result"]) if r["result"] else None,
+    )

@@ -1,0 +1,230 @@
+"""Helpers to run a real server and play it over WebSockets: used by the tests and the load benchmark.
+
+:class:`ServerProcess` starts ``sushigo serve`` as a subprocess on a free loopback port;
+:func:`play_seat` plays one seat to the end (or for a number of actions) with random legal actions,
+waiting for each ``ack`` before acting again, and can record every message it receives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+def free_port() -> int:
+    """Returns a free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def http(method: str, url: str, body: Any = None, timeout: float = 10.0) -> tuple[int, Any]:
+    """Sends one JSON request; returns ``(status, decoded JSON body)``."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return resp.status, json.loads(resp.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"null")
+
+
+class ServerProcess:
+    """``sushigo serve`` in a subprocess; :meth:`kill` sends SIGKILL (no clean shutdown)."""
+
+    def __init__(
+        self,
+        data_dir: str | Path,
+        *,
+        database: str | None = None,
+        port: int | None = None,
+        grace: float = 30.0,
+        bot_delay: float = 0.0,
+        extra_env: dict[str, str] | None = None,
+        extra_args: list[str] | None = None,
+    ) -> None:
+        self.data_dir = str(data_dir)
+        self.database = database
+        self.port = port or free_port()
+        self.grace = grace
+        self.bot_delay = bot_delay
+        self.env = {**os.environ, **(extra_env or {})}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.extra_args = list(extra_args or [])
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        cmd = [
+            sys.executable,
+            "-m",
+            "sushigo.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--data-dir",
+            self.data_dir,
+            "--grace",
+            str(self.grace),
+            "--bot-delay",
+            str(self.bot_delay),
+        ]
+        if self.database:
+            cmd += ["--database", self.database]
+        cmd += self.extra_args
+        # The log goes to a file: a pipe nobody reads would block the server once full.
+        self.log_path = Path(self.data_dir) / f"server-{self.port}.log"
+        self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()/kill()
+        self.proc = subprocess.Popen(cmd, env=self.env, stdout=subprocess.DEVNULL, stderr=self._log)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.log_path.read_text(errors="replace")
+                raise RuntimeError(f"server exited with {self.proc.returncode}: {err[-2000:]}")
+            try:
+                if http("GET", self.base + "/api/health", timeout=1.0)[0] == 200:
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.1)
+        self.kill()
+        raise RuntimeError("server did not start in time")
+
+    def kill(self) -> None:
+        """Kills the server with SIGKILL and waits for it."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+        self._close_log()
+
+    def _close_log(self) -> None:
+        log = getattr(self, "_log", None)
+        if log is not None:
+            log.close()
+
+    def stop(self) -> None:
+        """Stops the server with SIGTERM (SIGKILL after 10 s)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._close_log()
+
+    def log_text(self) -> str:
+        """Returns what the server wrote to its log so far."""
+        return self.log_path.read_text(errors="replace") if hasattr(self, "log_path") else ""
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def create_table(base: str, body: dict[str, Any]) -> dict[str, Any]:
+    status, data = http("POST", base + "/api/tables", body)
+    if status != 201:
+        raise RuntimeError(f"create table: {status} {data}")
+    out: dict[str, Any] = data
+    return out
+
+
+def join(base: str, table_id: str, name: str, seat: int | None = None) -> dict[str, Any]:
+    status, data = http("POST", f"{base}/api/tables/{table_id}/join", {"name": name, "seat": seat})
+    if status != 200:
+        raise RuntimeError(f"join: {status} {data}")
+    out: dict[str, Any] = data
+    return out
+
+
+async def play_seat(
+    ws_base: str,
+    table_id: str,
+    token: str | None,
+    *,
+    log: list[dict[str, Any]] | None = None,
+    max_actions: int | None = None,
+    choose: Callable[[list[str]], str] | None = None,
+    latencies: list[float] | None = None,
+    seed: int | None = None,
+    timeout: float = 120.0,
+    think: float = 0.0,
+    debug: bool = False,
+) -> dict[str, Any]:
+    """Plays one seat (``token``; ``None`` watches) until the game ends or ``max_actions`` are acknowledged.
+
+    Returns the last ``state`` message. ``latencies`` collects seconds from sending an action to its ack;
+    ``think`` is the mean of a random pause before each action (uniform on 0 to twice it); ``debug`` also
+    logs the messages sent (as ``_sent``).
+    """
+    import websockets
+
+    rng = random.Random(seed)
+    pick = choose or (lambda legal: legal[rng.randrange(len(legal))])
+    acted = 0
+    waiting_since: float | None = None
+    min_state = 0
+    sent: str | None = None
+    last: dict[str, Any] = {}
+    async with websockets.connect(f"{ws_base}/ws/tables/{table_id}", max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        async with asyncio.timeout(timeout):
+            async for raw in ws:
+                msg = json.loads(raw)
+                if log is not None:
+                    log.append(msg)
+                kind = msg["type"]
+                if kind == "error":
+                    if waiting_since is None:
+                        raise RuntimeError(f"unexpected error {msg}")
+                    if msg["code"] == "rate/limited" and sent is not None:
+                        await asyncio.sleep(0.5)  # too fast: the action was dropped, send it again
+                        await ws.send(sent)
+                        continue
+                    waiting_since = None  # e.g. a stale pick after a timer: try again on the next state
+                    continue
+                if kind == "ack":
+                    if latencies is not None and waiting_since is not None:
+                        latencies.append(time.perf_counter() - waiting_since)
+                    waiting_since = None
+                    acted += 1
+                    min_state = msg["state_id"]
+                    if max_actions is not None and acted >= max_actions:
+                        return last
+                    continue
+                if kind != "state":
+                    continue
+                last = msg
+                if msg["view"].get("is_over"):
+                    return msg
+                if token and msg["legal"] and waiting_since is None and msg["state_id"] >= min_state:
+                    if think:
+                        await asyncio.sleep(rng.uniform(0, 2 * think))
+                    action = pick(msg["legal"])
+                    waiting_since = time.perf_counter()
+                    sent = json.dumps({"type": "action", "action": action, "state_id": msg["state_id"]})
+                    await ws.send(sent)
+                    if log is not None and debug:
+                        log.append({"type": "_sent", "text": sent})
+    return last

@@ -1,0 +1,156 @@
+"""The HTTP API in process: validation, lobby lists, OpenAPI, docs/protocol.md, bots, timers, stand-ins."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+pytest.importorskip("sqlalchemy")
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from sushigo.server.app import create_app
+from sushigo.server.protocol_doc import render
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(f"sqlite:///{tmp_path / 'api.sqlite3'}", grace=0.2, bot_delay=0.0)
+    with TestClient(app) as c:
+        yield c
+
+
+def wait_status(client: TestClient, tid: str, status: str, timeout: float = 20.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        t: dict[str, Any] = client.get(f"/api/tables/{tid}").json()
+        if t["status"] == status:
+            return t
+        time.sleep(0.05)
+    raise AssertionError(f"table {tid} did not reach {status}")
+
+
+def test_every_endpoint_is_in_the_openapi_schema(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {
+        "/api/games",
+        "/api/tables",
+        "/api/tables/{table_id}",
+        "/api/tables/{table_id}/join",
+        "/api/tables/{table_id}/record",
+        "/api/tables/{table_id}/replay",
+        "/",
+        "/t/{table_id}",
+        "/replay/{table_id}",
+        "/api/health",
+    } <= set(paths)
+
+
+def test_protocol_doc_matches_the_code() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    assert render(text) == text, "run: python -m sushigo.server.protocol_doc docs/protocol.md"
+    for kind in ("hello", "action", "ping", "welcome", "state", "ack", "error", "pong"):
+        assert f"### `{kind}`" in text
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({"game": "sushi-go", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "nobody"}]}, 400),
+        ({"game": "sushi-roll", "seats": [{"kind": "human"}] * 2, "options": {"dummy": True}}, 400),
+        ({"game": "sushi-go", "seats": [{"kind": "human"}] * 3, "options": {"dummy": True}}, 400),
+        ({"game": "sushi-go", "seats": [{"kind": "human"}] * 6}, 422),
+        ({"game": "chess", "seats": [{"kind": "human"}] * 2}, 422),
+        ({"game": "sushi-go", "seats": [{"kind": "human"}] * 2, "turn_timer": 1}, 422),
+    ],
+)
+def test_bad_tables_are_refused(client: TestClient, body: dict[str, Any], status: int) -> None:
+    assert client.post("/api/tables", json=body).status_code == status
+
+
+def test_seats_are_taken_once_and_bot_seats_never(client: TestClient) -> None:
+    t = client.post(
+        "/api/tables", json={"game": "sushi-go", "seats": [{"kind": "human"}, {"kind": "bot"}]}
+    ).json()
+    assert t["status"] == "open"
+    assert client.post(f"/api/tables/{t['id']}/join", json={"name": "A", "seat": 1}).status_code == 400
+    assert t["id"] in [x["id"] for x in client.get("/api/tables").json()["open"]]
+    assert client.get(f"/api/tables/{t['id']}/record").status_code == 409
+    j = client.post(f"/api/tables/{t['id']}/join", json={"name": "A"}).json()
+    assert j["seat"] == 0 and len(j["token"]) >= 32
+    assert client.post(f"/api/tables/{t['id']}/join", json={"name": "B"}).status_code == 409
+    assert client.get("/api/tables/nope").status_code == 404
+    assert client.get(f"/api/tables/{t['id']}").json()["status"] == "playing"
+
+
+def test_an_absent_player_is_replaced_by_a_bot_and_the_game_can_be_replayed(client: TestClient) -> None:
+    t = client.post(
+        "/api/tables", json={"game": "sushi-go", "seats": [{"kind": "human"}, {"kind": "bot"}]}
+    ).json()
+    client.post(f"/api/tables/{t['id']}/join", json={"name": "Away"})
+    done = wait_status(client, t["id"], "finished")
+    assert done["winners"] is not None and len(done["totals"]) == 2
+    record = client.get(f"/api/tables/{t['id']}/record")
+    assert record.status_code == 200 and "attachment" in record.headers["content-disposition"]
+    assert "seed" not in record.json()
+    replay = client.get(f"/api/tables/{t['id']}/replay").json()
+    assert len(replay["frames"]) == 1 + 3 * 9 and replay["frames"][-1]["view"]["is_over"]
+    assert t["id"] in [x["id"] for x in client.get("/api/tables").json()["finished"]]
+
+
+def test_the_turn_timer_lets_a_bot_pick_for_a_connected_but_idle_player(client: TestClient) -> None:
+    t = client.post(
+        "/api/tables",
+        json={"game": "sushi-roll", "seats": [{"kind": "human"}, {"kind": "bot"}], "turn_timer": 5},
+    ).json()
+    j = client.post(f"/api/tables/{t['id']}/join", json={"name": "Idle"}).json()
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    hub.rooms[t["id"]].row.turn_timer = 0.02
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        ws.send_json({"type": "hello", "token": j["token"]})
+        assert ws.receive_json()["type"] == "welcome"
+        seen_deadline = False
+        while True:
+            msg = ws.receive_json()
+            assert msg["type"] == "state"
+            assert not msg["table"]["seats"][0]["standin"]
+            seen_deadline |= msg["deadline"] is not None
+            if msg["view"]["is_over"]:
+                break
+    assert seen_deadline
+
+
+def test_static_pages_are_served(client: TestClient) -> None:
+    for path in ("/", "/t/x", "/replay/x", "/static/table.js", "/static/art.js", "/static/style.css"):
+        assert client.get(path).status_code == 200
+
+
+def test_a_disconnected_player_gets_a_stand_in_and_takes_the_seat_back(client: TestClient) -> None:
+    t = client.post(
+        "/api/tables", json={"game": "sushi-roll", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    ).json()
+    tok = [client.post(f"/api/tables/{t['id']}/join", json={"name": n}).json()["token"] for n in "AB"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    room = hub.rooms[t["id"]]
+    # Seat 1 never connects: after the grace period a bot plays for it whenever it is its turn.
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as a:
+        a.send_json({"type": "hello", "token": tok[0]})
+        deadline = time.monotonic() + 10
+        while not room.is_standin(1):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert client.get(f"/api/tables/{t['id']}").json()["seats"][1]["standin"]
+        with client.websocket_connect(f"/ws/tables/{t['id']}") as b:
+            b.send_json({"type": "hello", "token": tok[1]})
+            assert b.receive_json()["type"] == "welcome"
+            assert not room.is_standin(1)
+            seats = client.get(f"/api/tables/{t['id']}").json()["seats"]
+            assert seats[1]["connected"] and not seats[1]["standin"]
