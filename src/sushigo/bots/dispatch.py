@@ -69,3 +69,24 @@ def roll_implementation(name: str) -> Callable[..., Any] | None:
         return None
     factory: Callable[..., Any] | None = roll_bots.BOTS.get(name)
     return factory
+
+
+def register_per_game(name: str, sushi_go: Callable[..., Any], *roll_names: str) -> None:
+    """Registers ``name`` as one bot for both games.
+
+    It plays Sushi Go! with ``sushi_go`` and Sushi Roll with the first available of the Sushi Roll bots
+    ``roll_names`` (by default the one called ``name``), so ``--bots greedy`` works in either game.
+    """
+    from . import register
+
+    def factory(seed: int | None = None, **options: Any) -> PerGameBot:
+        impls: dict[str, Any] = {"sushi-go": sushi_go}
+        for roll_name in roll_names or (name,):
+            roll = roll_implementation(roll_name)
+            if roll is not None:
+                impls["sushi-roll"] = roll
+                break
+        return PerGameBot(name, impls, seed=seed, **options)
+
+    factory.__doc__ = f"Creates the registered ``{name}`` bot."
+    register(name, factory, ("sushi-go", "sushi-roll"))

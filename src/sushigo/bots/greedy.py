@@ -14,9 +14,8 @@ from typing import Any
 
 from ..sushi_go.actions import Pick
 from ..sushi_go.observation import Observation
-from . import register
 from .base import BaseBot
-from .dispatch import PerGameBot, roll_implementation
+from .dispatch import register_per_game
 from .sg_tools import ICONS, counts_of, free_wasabi, greedy_value, maki_points
 
 
@@ -65,13 +64,4 @@ class GreedyBot(BaseBot):
         return best[self.rng.randrange(len(best))]
 
 
-def make_greedy(seed: int | None = None, **options: Any) -> PerGameBot:
-    """Factory of the registered ``greedy`` bot (Sushi Go! and, when available, Sushi Roll)."""
-    impls: dict[str, Any] = {"sushi-go": GreedyBot}
-    roll = roll_implementation("greedy")
-    if roll is not None:
-        impls["sushi-roll"] = roll
-    return PerGameBot("greedy", impls, seed=seed, **options)
-
-
-register("greedy", make_greedy, ("sushi-go", "sushi-roll"))
+register_per_game("greedy", GreedyBot)

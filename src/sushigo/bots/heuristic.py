@@ -29,9 +29,8 @@ from typing import Any
 from ..sushi_go.actions import Pick
 from ..sushi_go.observation import Observation
 from ..sushi_go.rules import final_pudding_points
-from . import register
 from .base import BaseBot
-from .dispatch import PerGameBot, roll_implementation
+from .dispatch import register_per_game
 from .sg_tools import (
     CHOPSTICKS,
     DUMPLING,
@@ -273,13 +272,4 @@ class HeuristicBot(BaseBot):
         return best[self.rng.randrange(len(best))]
 
 
-def make_heuristic(seed: int | None = None, **options: Any) -> PerGameBot:
-    """Factory of the registered ``heuristic`` bot (Sushi Roll falls back to the Sushi Roll greedy)."""
-    impls: dict[str, Any] = {"sushi-go": HeuristicBot}
-    roll = roll_implementation("heuristic") or roll_implementation("greedy")
-    if roll is not None:
-        impls["sushi-roll"] = roll
-    return PerGameBot("heuristic", impls, seed=seed, **options)
-
-
-register("heuristic", make_heuristic, ("sushi-go", "sushi-roll"))
+register_per_game("heuristic", HeuristicBot, "heuristic", "greedy")

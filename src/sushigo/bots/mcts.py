@@ -38,9 +38,8 @@ from ..sushi_go.actions import Pick, encode_action, single
 from ..sushi_go.cards import Card
 from ..sushi_go.observation import Observation
 from ..sushi_go.rules import State, final_pudding_points
-from . import register
 from .base import BaseBot
-from .dispatch import PerGameBot, roll_implementation
+from .dispatch import register_per_game
 from .sg_tools import (
     CHOPSTICKS,
     DUMPLING,
@@ -396,13 +395,4 @@ class MCTSBot(BaseBot):
         return by_key[best_key]
 
 
-def make_mcts(seed: int | None = None, **options: Any) -> PerGameBot:
-    """Factory of the registered ``mcts`` bot (Sushi Go! and, when available, Sushi Roll)."""
-    impls: dict[str, Any] = {"sushi-go": MCTSBot}
-    roll = roll_implementation("mcts")
-    if roll is not None:
-        impls["sushi-roll"] = roll
-    return PerGameBot("mcts", impls, seed=seed, **options)
-
-
-register("mcts", make_mcts, ("sushi-go", "sushi-roll"))
+register_per_game("mcts", MCTSBot)
