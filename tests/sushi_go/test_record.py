@@ -117,9 +117,21 @@ def test_short_hand_is_located() -> None:
 
 def test_too_many_copies_of_a_card_is_located() -> None:
     doc = finished().to_record()
-    doc["rounds"][1]["hands"][2] = ["squid_nigiri"] * 9
+    squid_before = sum(h.count("squid_nigiri") for h in doc["rounds"][0]["hands"])
+    doc["rounds"][1]["hands"][2] = ["squid_nigiri"] * 9  # the deck has only 5
     err = _error(doc)
-    assert err.round in (0, 1) and "too many copies of squid_nigiri" in err.message
+    if squid_before == 0:
+        # the 6th copy is the first one too many, and it is dealt to seat 2 in round 1
+        assert (err.round, err.seat) == (1, 2)
+    assert err.message == "too many copies of squid_nigiri: the deck has only 5"
+
+
+def test_too_many_copies_in_the_first_deal_is_located() -> None:
+    hands = [["tempura"] * 9, ["tempura"] * 6 + ["dumpling"] * 3, ["sashimi"] * 9]
+    doc = {"format": "sushigo-record/1", "players": 3, "rounds": [{"hands": hands, "turns": []}]}
+    err = _error(doc)
+    assert (err.round, err.turn, err.seat) == (0, None, 1)  # the 15th tempura is seat 1's sixth
+    assert err.message == "too many copies of tempura: the deck has only 14"
 
 
 def test_missing_turn_is_located() -> None:
