@@ -69,3 +69,12 @@ def test_card_names_can_be_abbreviated() -> None:
     assert resolve_card("4", hand) == "tempura"
     with pytest.raises(ValueError, match="could be"):
         resolve_card("nigiri", hand)
+
+
+def test_a_misspelt_card_is_refused_with_a_suggestion() -> None:
+    hand = ["sashimi", "dumpling", "wasabi"]
+    with pytest.raises(ValueError, match="did you mean sashimi"):
+        resolve_card("sahimi", hand)
+    with pytest.raises(ValueError, match="not in your hand") as err:
+        resolve_card("pudding", hand)
+    assert "did you mean" not in str(err.value)

@@ -9,6 +9,7 @@ read or is not legal now is explained, and the question is asked again.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -63,7 +64,9 @@ def resolve_card(text: str, hand: Sequence[str]) -> str:
         raise ValueError(
             f"{text.strip()!r} could be {' or '.join(_pretty(m) for m in matches)}; be more precise"
         )
-    raise ValueError(f"{text.strip()!r} is not in your hand ({_compact(hand)})")
+    close = difflib.get_close_matches(t, kinds, n=1, cutoff=0.7)
+    hint = f"; did you mean {_pretty(close[0])}?" if close else ""
+    raise ValueError(f"{text.strip()!r} is not in your hand ({_compact(hand)}){hint}")
 
 
 class TerminalGame:
