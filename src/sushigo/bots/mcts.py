@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,6 +38,7 @@ from ..sushi_go.cards import Card
 from ..sushi_go.observation import Observation
 from ..sushi_go.rules import State, final_pudding_points
 from .base import BaseBot
+from .budget import SearchBudget
 from .dispatch import register_per_game
 from .sg_tools import (
     CHOPSTICKS,
@@ -195,10 +195,9 @@ class MCTSBot(BaseBot):
         exact_nodes: int = 4000,
     ) -> None:
         super().__init__(seed)
-        if iterations is None and time_ms is None:
-            iterations = 400
-        self.iterations = None if iterations is None else int(iterations)
-        self.time_ms = None if time_ms is None else float(time_ms)
+        self.budget = SearchBudget.of(iterations, time_ms, default_iterations=400)
+        self.iterations = self.budget.iterations
+        self.time_ms = self.budget.time_ms
         self.c = float(c)
         self.epsilon = float(epsilon)
         self.exact_nodes = int(exact_nodes)
@@ -340,15 +339,8 @@ class MCTSBot(BaseBot):
         by_key = {encode_action(p): p for p in root_legal}
         root = _Node()
         c = self.c
-        deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000.0
-        limit = self.iterations
         it = 0
-        while True:
-            if limit is not None and it >= limit:
-                break
-            if deadline is not None and it >= 8 and time.perf_counter() >= deadline:
-                break
-            it += 1
+        for it in self.budget.count():  # noqa: B007 - `it` is reported after the loop
             st = self._sample(obs, known, slots, pool)
             r = st.round
             node = root

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,6 +34,7 @@ from ..sushi_roll.rules import State
 from ..sushi_roll.score import appetizer_points, score_round
 from . import register
 from .base import BaseBot
+from .budget import SearchBudget
 
 _APPETIZERS = ("dumpling", "tempura", "sashimi")
 
@@ -184,10 +184,9 @@ class RollMCTSBot(BaseBot):
         exact_nodes: int = 0,
     ) -> None:
         super().__init__(seed)
-        if iterations is None and time_ms is None:
-            iterations = 300
-        self.iterations = None if iterations is None else int(iterations)
-        self.time_ms = None if time_ms is None else float(time_ms)
+        self.budget = SearchBudget.of(iterations, time_ms, default_iterations=300)
+        self.iterations = self.budget.iterations
+        self.time_ms = self.budget.time_ms
         self.c = float(c)
         self.epsilon = float(epsilon)
         self.max_swaps = int(max_swaps)
@@ -235,15 +234,9 @@ class RollMCTSBot(BaseBot):
             self.last_info = {"mode": "forced"}
             return root_opts[0]
         root = _Node()
-        deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000.0
         it = 0
         rounds_done = len(obs.past_trays)
-        while True:
-            if self.iterations is not None and it >= self.iterations:
-                break
-            if deadline is not None and it >= 8 and time.perf_counter() >= deadline:
-                break
-            it += 1
+        for it in self.budget.count():  # noqa: B007 - `it` is reported after the loop
             st = build_roll_state(obs, random.Random(rng.getrandbits(64)))
             node = root
             path = [root]
