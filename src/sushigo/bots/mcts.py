@@ -196,8 +196,6 @@ class MCTSBot(BaseBot):
     ) -> None:
         super().__init__(seed)
         self.budget = SearchBudget.of(iterations, time_ms, default_iterations=400)
-        self.iterations = self.budget.iterations
-        self.time_ms = self.budget.time_ms
         self.c = float(c)
         self.epsilon = float(epsilon)
         self.exact_nodes = int(exact_nodes)

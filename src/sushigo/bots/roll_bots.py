@@ -185,8 +185,6 @@ class RollMCTSBot(BaseBot):
     ) -> None:
         super().__init__(seed)
         self.budget = SearchBudget.of(iterations, time_ms, default_iterations=300)
-        self.iterations = self.budget.iterations
-        self.time_ms = self.budget.time_ms
         self.c = float(c)
         self.epsilon = float(epsilon)
         self.max_swaps = int(max_swaps)
