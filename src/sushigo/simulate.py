@@ -42,7 +42,6 @@ def run_simulation(
     acc = Accumulator(game, players)
     handle: IO[str] | None = open(records_path, "w", encoding="utf-8") if records_path else None  # noqa: SIM115
     try:
-        iterator: Any = seeds
         bar = None
         if progress:
             from rich.progress import Progress
@@ -60,7 +59,6 @@ def run_simulation(
                 bar.update(task, completed=i + 1)
         if bar is not None:
             bar.stop()
-        del iterator
     finally:
         if handle is not None:
             handle.close()

@@ -198,6 +198,10 @@ class State:
         """The seat that controls the dummy this turn (dummy variant), else ``None``."""
         if not self.config.dummy or self._over:
             return None
+        return self._controller()
+
+    def _controller(self) -> int:
+        """The dummy's controller this turn: the round's first controller, alternating every turn."""
         return (self.history[-1]["dummy_controller"] + self.turn) % 2
 
     @property
@@ -397,7 +401,7 @@ class State:
     def _begin_turn(self) -> None:
         self._pending = [None] * self.players
         if self.config.dummy:
-            ctrl = (self.history[-1]["dummy_controller"] + self.turn) % 2
+            ctrl = self._controller()
             card = self.hands[2].pop(0)
             self.hands[ctrl].append(card)
             self._drawn = card
@@ -435,7 +439,7 @@ class State:
             if len(pick.cards) == 2:
                 users.append(seat)
         if dummy:
-            ctrl = (self.history[-1]["dummy_controller"] + self.turn) % 2
+            ctrl = self._controller()
             card = picks[ctrl].dummy
             assert card is not None
             hands[ctrl].remove(card)
