@@ -25,10 +25,14 @@ class IllegalActionError(SushigoError, ValueError):
     wrong without the game state at hand.
     """
 
-    def __init__(self, message: str, *, seat: int | None = None, card: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, seat: int | None = None, card: str | None = None, detail: str | None = None
+    ) -> None:
         super().__init__(message)
         self.seat = seat
         self.card = card
+        #: the reason without the seat ("squid_nigiri is not in the hand"), where a record error wants it
+        self.detail = detail
 
 
 class RecordError(SushigoError, ValueError):

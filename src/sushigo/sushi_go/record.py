@@ -149,19 +149,9 @@ def _replay_turn(state: State, config: Config, turn: object, r: int, t: int) -> 
         try:
             state.check(s, pick)
         except (IllegalActionError, InvalidActionError) as exc:
-            where = 2 if (config.dummy and pick.dummy is not None and "dummy" in str(exc)) else s
-            raise RecordError(_strip_seat(str(exc)), round=r, turn=t, seat=where) from None
+            detail = exc.detail if isinstance(exc, IllegalActionError) else None
+            raise RecordError(detail or str(exc), round=r, turn=t, seat=s) from None
     state.apply_turn(picks)
-
-
-def _strip_seat(message: str) -> str:
-    """Turns "seat 2 cannot play x: it is not in the hand" into "x is not in the hand" (formats.md style)."""
-    if message.startswith("seat ") and " cannot play " in message and ": " in message:
-        head, why = message.split(": ", 1)
-        card = head.split(" cannot play ", 1)[1]
-        if why == "it is not in the hand":
-            return f"{card} is not in the hand"
-    return message
 
 
 def replay(doc: Mapping[str, Any]) -> dict[str, Any]:

@@ -328,7 +328,10 @@ class State:
             if wanted[0] not in hand:
                 name = WIRE_NAMES[wanted[0]]
                 raise IllegalActionError(
-                    f"seat {seat} cannot play {name}: it is not in the hand", seat=seat, card=name
+                    f"seat {seat} cannot play {name}: it is not in the hand",
+                    seat=seat,
+                    card=name,
+                    detail=f"{name} is not in the hand",
                 )
             return
         for c in set(wanted):
@@ -337,7 +340,10 @@ class State:
                 name = WIRE_NAMES[c]
                 why = "it is not in the hand" if have == 0 else f"the hand holds only {have}"
                 raise IllegalActionError(
-                    f"seat {seat} cannot play {need} {name}: {why}", seat=seat, card=name
+                    f"seat {seat} cannot play {need} {name}: {why}",
+                    seat=seat,
+                    card=name,
+                    detail=f"{name} is not in the hand" if have == 0 else None,
                 )
 
     def submit(self, seat: int, pick: Pick) -> None:
