@@ -299,3 +299,34 @@ def test_from_position_plays_out_the_round_like_the_game(options: dict) -> None:
         copy.apply_turn(picks)
     assert copy.round_points[0] == game.round_points[0]
     assert copy.hands == game.hands and copy.puddings == game.puddings
+
+
+def test_withdraw_lets_a_seat_pick_again_and_only_the_new_pick_resolves() -> None:
+    from sushigo.errors import IllegalActionError
+    from sushigo.sushi_go.rules import new_game
+
+    state = new_game(3, seed=5)
+    first, second = state.legal_actions(0)[:2]
+    state.submit(0, first)
+    assert state.to_act() == (1, 2)
+    state.withdraw(0)
+    assert state.to_act() == (0, 1, 2)
+    with pytest.raises(IllegalActionError):
+        state.withdraw(0)
+    state.submit(0, second)
+    state.submit(1, state.legal_actions(1)[0])
+    state.submit(2, state.legal_actions(2)[0])
+    assert list(state.history[-1]["turns"][0][0]) == list(second.cards)
+
+
+def test_finished_rounds_keep_their_final_tableaux_with_the_forced_last_card() -> None:
+    from sushigo.sushi_go.rules import new_game
+
+    state = new_game(4, seed=9)
+    while state.round == 0:
+        for seat in state.to_act():
+            state.submit(seat, state.legal_actions(seat)[0])
+    (tableaux, marks), = state.finished
+    assert [len(t) for t in tableaux] == [state.config.hand_size] * 4
+    assert [len(m) for m in marks] == [state.config.hand_size] * 4
+    assert state.observe(1).earlier_tableaux == (tableaux,)

@@ -43,6 +43,10 @@ class Observation:
     dummy_controller: int | None
     is_over: bool
     scores: dict[str, Any] = field(compare=True, hash=False)
+    #: every finished round's final tableaux (``earlier_tableaux[r][t]``, the dummy last) and their wasabi
+    #: marks: public, and what a seat must remember to count the cards still in the deck
+    earlier_tableaux: tuple[tuple[tuple[Card, ...], ...], ...] = ()
+    earlier_on_wasabi: tuple[tuple[tuple[bool, ...], ...], ...] = ()
 
     @property
     def players(self) -> int:
@@ -72,6 +76,8 @@ class Observation:
             "dummy_controller": self.dummy_controller,
             "is_over": self.is_over,
             "scores": self.scores,
+            "earlier_tableaux": [[names(t) for t in rnd] for rnd in self.earlier_tableaux],
+            "earlier_on_wasabi": [[list(w) for w in rnd] for rnd in self.earlier_on_wasabi],
         }
 
 
@@ -124,4 +130,6 @@ def observe(state: State, seat: int | None) -> Observation:
         dummy_controller=state.controller,
         is_over=over,
         scores=scores,
+        earlier_tableaux=tuple(t for t, _ in state.finished),
+        earlier_on_wasabi=tuple(w for _, w in state.finished),
     )

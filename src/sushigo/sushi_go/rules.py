@@ -45,6 +45,7 @@ class State:
         "_public",
         "chopsticks",
         "config",
+        "finished",
         "free_wasabi",
         "hands",
         "history",
@@ -78,6 +79,7 @@ class State:
         self.puddings = [0] * k
         self.round_points: list[list[dict[str, int]]] = []
         self.history: list[dict[str, Any]] = []
+        self.finished: list[tuple[tuple[tuple[Card, ...], ...], tuple[tuple[bool, ...], ...]]] = []
         self.hands: list[list[Card]] = []
         self.tableaux: list[list[Card]] = []
         self.on_wasabi: list[list[bool]] = []
@@ -155,6 +157,7 @@ class State:
         if config.dummy:
             entry["dummy_controller"] = ((dummy_controller or 0) - turn) % 2
         new.history = [entry]
+        new.finished = []
         new.hands = [list(h) for h in hands]
         new.tableaux = [list(t) for t in tableaux]
         new.on_wasabi = [list(w) for w in on_wasabi]
@@ -179,6 +182,7 @@ class State:
         new.puddings = self.puddings[:]
         new.round_points = self.round_points[:]
         new.history = [{**h, "turns": h["turns"][:]} for h in self.history]
+        new.finished = self.finished[:]
         new.hands = [h[:] for h in self.hands]
         new.tableaux = [t[:] for t in self.tableaux]
         new.on_wasabi = [w[:] for w in self.on_wasabi]
@@ -357,6 +361,22 @@ class State:
             picks: list[Pick] = self._pending  # type: ignore[assignment]
             self._resolve(picks)
 
+    def withdraw(self, seat: int) -> None:
+        """Takes back ``seat``'s pending pick so that it can pick again before the turn resolves.
+
+        A pick is secret until the reveal, so changing one's mind is part of the game at a real table;
+        the turn resolves only when the last pick arrives, so a withdrawn pick never takes effect.
+
+        :raises IllegalActionError: (and changes nothing) when the seat has no pending pick.
+        """
+        if self._over:
+            raise IllegalActionError("the game is over", seat=seat)
+        if not (isinstance(seat, int) and 0 <= seat < self.players):
+            raise IllegalActionError(f"there is no seat {seat!r}", seat=seat)
+        if self._pending[seat] is None:
+            raise IllegalActionError(f"seat {seat} has no pending pick to withdraw", seat=seat)
+        self._pending[seat] = None
+
     def apply_turn(self, picks: Sequence[Pick]) -> None:
         """Checks every seat's pick, then resolves the turn.
 
@@ -505,6 +525,7 @@ class State:
         cfg = self.config
         mask = [True, True, False] if (cfg.dummy and cfg.dummy_outside_majorities) else None
         self.round_points.append(score_round(self.tableaux, self.on_wasabi, in_majorities=mask))
+        self.finished.append((tuple(tuple(t) for t in self.tableaux), tuple(tuple(w) for w in self.on_wasabi)))
         self.round += 1
         self._pending = [None] * self.players
         if self.round == ROUNDS:
