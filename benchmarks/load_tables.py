@@ -47,6 +47,8 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, obje
         tokens = [join(server.base, t["id"], f"P{s}", s)["token"] for s in range(args.players)]
         tables.append((t["id"], tokens))
     latencies: list[float] = []
+    # Every message of the first few tables' seats is kept to measure message sizes.
+    logs: dict[int, list[dict[str, object]]] = {i: [] for i in range(min(args.size_tables, len(tables)))}
     peak = base_rss
     done = False
 
@@ -70,6 +72,7 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, obje
                 seed=i * 10 + s,
                 think=args.think,
                 timeout=args.timeout,
+                log=logs.get(i) if s == 0 else None,
             )
             for i, (tid, tokens) in enumerate(tables)
             for s, tok in enumerate(tokens)
@@ -87,6 +90,12 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, obje
         sum(1 for r in results if isinstance(r, dict) and r.get("view", {}).get("is_over")) // args.players
     )
     lat = sorted(latencies)
+    sizes = sorted(
+        len(json.dumps(m, separators=(",", ":")).encode())
+        for log in logs.values()
+        for m in log
+        if m.get("type") == "state"
+    )
     return {
         "game": args.game,
         "tables": args.tables,
@@ -102,6 +111,8 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, obje
         "latency_p50_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
         "latency_p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 2) if lat else None,
         "latency_max_ms": round(lat[-1] * 1000, 2) if lat else None,
+        "state_msg_bytes_mean": round(statistics.mean(sizes)) if sizes else None,
+        "state_msg_bytes_max": sizes[-1] if sizes else None,
         "server_cpu_share": round(server_cpu / wall, 2),
         "client_cpu_share": round(client_cpu / wall, 2),
         "server_rss_base_mib": round(base_rss / 1024, 1),
@@ -118,6 +129,9 @@ def main() -> int:
     ap.add_argument("--think", type=float, default=0.5, help="Mean seconds a client waits before acting.")
     ap.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite in a temp folder).")
     ap.add_argument("--timeout", type=float, default=600.0)
+    ap.add_argument(
+        "--size-tables", type=int, default=5, help="Tables whose first seat's messages are measured."
+    )
     ap.add_argument("--ws", default="auto", help="Uvicorn WebSocket implementation of the server.")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

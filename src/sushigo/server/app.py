@@ -18,7 +18,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ..bots import bot_names
-from ..game import new_game, spec
+from .replay import build_replay
 from .rooms import GAME_TITLES, SUSHI_GO_OPTIONS, Hub, RoomError, table_public
 from .schemas import (
     ErrorBody,
@@ -26,7 +26,6 @@ from .schemas import (
     GamesResponse,
     JoinRequest,
     JoinResponse,
-    ReplayFrame,
     ReplayResponse,
     TableCreate,
     TableList,
@@ -163,29 +162,7 @@ async def get_replay(table_id: str, request: Request) -> ReplayResponse:
     """Steps through a finished game: the table after each turn (Sushi Go!) or action (Sushi Roll)."""
     room = await _room(request, table_id)
     row = _finished_row(room)
-    state = new_game(row.game, row.players, row.seed, **row.options)
-    parse = spec(row.game).parse_action
-
-    def frame(step: int, seat: int | None, action: str | None) -> ReplayFrame:
-        hands = None
-        if row.game == "sushi-go":
-            hands = [[c.wire for c in sorted(h)] for h in state.hands]  # type: ignore[attr-defined]
-        return ReplayFrame(
-            step=step, seat=seat, action=action, view=state.observe(None).to_json(), hands=hands
-        )
-
-    frames = [frame(0, None, None)]
-    picks: list[str] = []
-    for i, (seat, text) in enumerate(row.actions, start=1):
-        state.submit(seat, parse(text))
-        if row.game == "sushi-go":
-            picks.append(f"{row.seats[seat].name or seat}: {text}")
-            if len(state.to_act()) == row.players or state.is_over():
-                frames.append(frame(i, None, "; ".join(picks)))
-                picks = []
-        else:
-            frames.append(frame(i, seat, text))
-    return ReplayResponse(table=room.public(), frames=frames)
+    return ReplayResponse(table=room.public(), **build_replay(row, await room.chat_lines()))
 
 
 def create_app(

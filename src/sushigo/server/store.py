@@ -31,6 +31,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
@@ -64,6 +65,18 @@ actions_t = Table(
     Column("seat", Integer, nullable=False),
     Column("action", String(200), nullable=False),
     Column("by", String(16), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+#: Table chat (WEB9): one row per line, plain text as typed (pages escape it when they show it).
+chat_t = Table(
+    "sushigo_chat",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
     Column("created_at", Float, nullable=False),
 )
 
@@ -272,6 +285,40 @@ class Store:
                 .all()
             )
         return [_row(r) for r in rows]
+
+
+    # --------------------------------------------------------------------------------- chat (WEB9)
+
+    def append_chat(self, table_id: str, line: dict[str, Any]) -> None:
+        """Stores one chat line (``seat``, ``name``, ``text``, ``at``) after the table's others."""
+        with self._tx() as conn:
+            last = conn.execute(
+                select(func.max(chat_t.c.seq)).where(chat_t.c.table_id == table_id)
+            ).scalar()
+            conn.execute(
+                insert(chat_t).values(
+                    table_id=table_id,
+                    seq=0 if last is None else int(last) + 1,
+                    seat=line["seat"],
+                    name=line["name"],
+                    text=line["text"],
+                    created_at=line["at"],
+                )
+            )
+
+    def load_chat(self, table_id: str, limit: int = 100) -> list[dict[str, Any]]:
+        """Returns a table's last ``limit`` chat lines, oldest first."""
+        with self._tx() as conn:
+            rows = conn.execute(
+                select(chat_t)
+                .where(chat_t.c.table_id == table_id)
+                .order_by(chat_t.c.seq.desc())
+                .limit(limit)
+            ).mappings().all()
+        return [
+            {"seat": r["seat"], "name": r["name"], "text": r["text"], "at": float(r["created_at"])}
+            for r in reversed(rows)
+        ]
 
 
 def _row(r: Any) -> TableRow:

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from .rooms import Client, Hub, Room, RoomError
 from .schemas import MAX_MESSAGE_BYTES, ActionMessage, HelloMessage, PingMessage
+from .tablelog import ChatMessage
 
 #: Messages per second a connection may send on average, and the burst it may send at once.
 RATE = 10.0
@@ -28,7 +29,12 @@ FLOOD_CLOSE_AFTER = 200
 FLOOD_WINDOW = 10.0
 HELLO_TIMEOUT = 30.0
 
-_MODELS: dict[str, Any] = {"hello": HelloMessage, "action": ActionMessage, "ping": PingMessage}
+_MODELS: dict[str, Any] = {
+    "hello": HelloMessage,
+    "action": ActionMessage,
+    "ping": PingMessage,
+    "chat": ChatMessage,
+}
 
 
 class TokenBucket:
@@ -55,7 +61,7 @@ def error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
-def parse_message(text: str) -> ActionMessage | HelloMessage | PingMessage:
+def parse_message(text: str) -> ActionMessage | HelloMessage | PingMessage | ChatMessage:
     """Parses one client message.
 
     :raises RoomError: ``message/too_large``, ``message/malformed`` or ``message/unknown_type``.
@@ -72,7 +78,7 @@ def parse_message(text: str) -> ActionMessage | HelloMessage | PingMessage:
     if model is None:
         raise RoomError("message/unknown_type", f"unknown message type {data['type'][:40]!r}")
     try:
-        parsed: ActionMessage | HelloMessage | PingMessage = model.model_validate(data)
+        parsed: ActionMessage | HelloMessage | PingMessage | ChatMessage = model.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
@@ -162,6 +168,10 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                     async with room.lock:
                         client.send({"type": "welcome", "seat": seat, "table": room.public().model_dump()})
                     await room.attach(client)
+                elif isinstance(msg, ChatMessage):
+                    if client is None:
+                        raise RoomError("auth/required", "say hello first")
+                    await room.say(client, msg.text)
                 else:
                     if client is None:
                         raise RoomError("auth/required", "say hello with your seat token first")
