@@ -8,23 +8,67 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import click
 
-from .errors import RecordError, SushigoError
+from .commands.options import BotsOption, OutputPath
+from .errors import RecordError, SushigoError, missing_extra
 
 #: command name -> "module:attribute" of commands defined outside this module.
 LAZY_COMMANDS = {
     "play": ("sushigo.commands.play", "play"),
     "serve": ("sushigo.commands.serve", "serve"),
     "tournament": ("sushigo.commands.tournament", "tournament"),
+    "train": ("sushigo.commands.train", "train"),
 }
+
+#: set to 1 to let unexpected errors through with their traceback (for bug reports)
+DEBUG_VARIABLE = "SUSHIGO_DEBUG"
+
+
+def debugging() -> bool:
+    """Tells whether ``SUSHIGO_DEBUG`` asks for tracebacks instead of one-line errors."""
+    return os.environ.get(DEBUG_VARIABLE, "").strip() not in ("", "0", "false", "no")
+
+
+def one_line_error(exc: BaseException, command: str | None) -> click.ClickException | None:
+    """Turns an error that escaped a command into the one line a user sees, or ``None`` to let it be.
+
+    The specific cases come first: a missing optional dependency names its extra, a deliberate
+    :class:`~sushigo.errors.SushigoError` is its own message, a file system error names the file.
+    Anything else is a bug: one line with a hint to report it, and ``SUSHIGO_DEBUG=1`` shows the
+    traceback.
+    """
+    if isinstance(exc, (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit)):
+        return None
+    if not isinstance(exc, Exception):  # KeyboardInterrupt, SystemExit: click handles them
+        return None
+    where = f"'sushigo {command}'" if command else "sushigo"
+    if isinstance(exc, ImportError):
+        extra = missing_extra(exc, where)
+        if extra is not None:
+            return click.ClickException(str(extra))
+    if isinstance(exc, SushigoError):
+        return click.ClickException(str(exc))
+    if isinstance(exc, OSError) and exc.strerror:
+        target = f" {exc.filename}" if exc.filename else ""
+        return click.ClickException(f"{where} cannot use{target}: {exc.strerror}")
+    return click.ClickException(
+        f"{where} failed unexpectedly: {type(exc).__name__}: {exc} "
+        f"(this is a bug: run again with {DEBUG_VARIABLE}=1 for the traceback and please report it)"
+    )
 
 
 class LazyGroup(click.Group):
-    """A click group that imports a command's module only when the command runs or is listed."""
+    """A click group that imports a command's module only when the command runs or is listed.
+
+    It is also where every command's unexpected errors end: :meth:`invoke` turns them into one line
+    (see :func:`one_line_error`), so no traceback reaches a user whichever command raised.
+    """
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
@@ -34,25 +78,50 @@ class LazyGroup(click.Group):
             module_name, attr = LAZY_COMMANDS[cmd_name]
             try:
                 module = importlib.import_module(module_name)
-            except ModuleNotFoundError as exc:
-                missing = exc.name or module_name
-
-                @click.command(cmd_name, help=f"(unavailable: {missing} is not installed)")
-                def unavailable() -> None:
-                    raise click.ClickException(
-                        f"'sushigo {cmd_name}' needs {missing}; install the extras: pip install 'sushigo[all]'"
-                    )
-
-                return unavailable
+            except ImportError as exc:
+                return _unavailable(cmd_name, exc)
             command: click.Command = getattr(module, attr)
             return command
         return super().get_command(ctx, cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as exc:
+            if debugging():
+                raise
+            line = one_line_error(exc, ctx.invoked_subcommand)
+            if line is None:
+                raise
+            raise line from None
+
+
+def _unavailable(cmd_name: str, exc: ImportError) -> click.Command:
+    """A stand-in for a command whose module cannot be imported (an extra is not installed)."""
+    err = missing_extra(exc, f"'sushigo {cmd_name}'")
+    message = str(err) if err is not None else f"'sushigo {cmd_name}' cannot be loaded: {exc}"
+    short = f"pip install 'sushigo[{err.extra}]'" if err is not None else "cannot be loaded"
+
+    @click.command(
+        cmd_name,
+        help=f"(unavailable: {short})",
+        context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+        add_help_option=False,
+    )
+    def unavailable() -> None:
+        raise click.ClickException(message)
+
+    return unavailable
 
 
 @click.group(cls=LazyGroup)
 @click.version_option(package_name="sushigo")
 def main() -> None:
-    """Sushi Go! and Sushi Roll: play, score, replay, simulate and study."""
+    """Sushi Go! and Sushi Roll: play, score, replay, simulate and study.
+
+    Optional parts come as extras: web (serve, play in the browser), rl (environments), bots (ratings
+    and plots), ray, numba, train, or all of them: pip install 'sushigo[all]'.
+    """
 
 
 def _read_input(path: str) -> str:
@@ -63,20 +132,29 @@ def _read_input(path: str) -> str:
             return handle.read()
     except OSError as exc:
         raise click.ClickException(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise click.ClickException(f"cannot read {path}: it is not UTF-8 text (JSON is expected)") from None
 
 
-def _run_batch(path: str, as_json: bool, handler: Any) -> None:
+def _run_batch(
+    path: str,
+    as_json: bool,
+    handler: Callable[[Any], dict[str, Any]],
+    show: Callable[[int, dict[str, Any]], None],
+) -> tuple[int, int]:
+    """Runs ``handler`` on every document; returns (games, failures). Errors go to stderr for people."""
     from .io import read_documents
-    from .report import print_error, print_report
+    from .report import print_error
 
-    failed = False
+    games = failed = 0
     for index, doc in enumerate(read_documents(_read_input(path))):
+        games += 1
         try:
             if isinstance(doc, RecordError):
                 raise doc
             result = handler(doc)
         except SushigoError as exc:
-            failed = True
+            failed += 1
             err = exc if isinstance(exc, RecordError) else RecordError(str(exc))
             if as_json:
                 click.echo(json.dumps(err.to_json()))
@@ -86,8 +164,42 @@ def _run_batch(path: str, as_json: bool, handler: Any) -> None:
         if as_json:
             click.echo(json.dumps(result))
         else:
-            print_report(index, result)
-    sys.exit(1 if failed else 0)
+            show(index, result)
+    return games, failed
+
+
+def _is_record(doc: Any) -> bool:
+    return isinstance(doc, Mapping) and str(doc.get("format", "")).startswith("sushigo-record/")
+
+
+def _is_scoring_input(doc: Any) -> bool:
+    if not isinstance(doc, Mapping):
+        return False
+    fmt = doc.get("format")
+    if fmt is None:  # the Sushi Go! / Sushi Roll scoring input has no format: rounds of tableau lists
+        rounds = doc.get("rounds")
+        return isinstance(rounds, list) and all(isinstance(r, list) for r in rounds)
+    return isinstance(fmt, str) and fmt.endswith("-score/1")
+
+
+def _score_one(doc: Any) -> dict[str, Any]:
+    from .game import score_input
+
+    if _is_record(doc):
+        raise RecordError(
+            f"this is a game record ({doc.get('format')}), not a scoring input: use 'sushigo replay' on it"
+        )
+    return score_input(doc)
+
+
+def _replay_one(doc: Any) -> dict[str, Any]:
+    from .game import load_record
+
+    if _is_scoring_input(doc):
+        raise RecordError(
+            "this is a scoring input (tableaux only), not a game record: use 'sushigo score' on it"
+        )
+    return load_record(doc).score_report()
 
 
 @main.command()
@@ -95,19 +207,28 @@ def _run_batch(path: str, as_json: bool, handler: Any) -> None:
 @click.option("--json", "as_json", is_flag=True, help="One JSON result per game (JSON Lines).")
 def score(file: str, as_json: bool) -> None:
     """Score tableaux (Sushi Go!) or trays (Sushi Roll) given as JSON or JSON Lines (FILE or - for stdin)."""
-    from .game import score_input
+    from .report import print_report
 
-    _run_batch(file, as_json, score_input)
+    _, failed = _run_batch(file, as_json, _score_one, print_report)
+    sys.exit(1 if failed else 0)
 
 
 @main.command()
 @click.argument("file", default="-")
 @click.option("--json", "as_json", is_flag=True, help="One JSON result per game (JSON Lines).")
-def replay(file: str, as_json: bool) -> None:
-    """Replay sushigo-record/1 game records, checking every step, and print their scores."""
-    from .game import load_record
+@click.option("--verbose", "-v", is_flag=True, help="Print every game's table of points, not one line.")
+def replay(file: str, as_json: bool, verbose: bool) -> None:
+    """Replay sushigo-record/1 game records, checking every step, and print their scores.
 
-    _run_batch(file, as_json, lambda doc: load_record(doc).score_report())
+    Without --json each game is one line (its totals and winners), then a summary line; errors are
+    printed on standard error, numbered as the tables are (from 1).
+    """
+    from .report import print_game_line, print_replay_summary, print_report
+
+    games, failed = _run_batch(file, as_json, _replay_one, print_report if verbose else print_game_line)
+    if not as_json:
+        print_replay_summary(games, failed)
+    sys.exit(1 if failed else 0)
 
 
 @main.command()
@@ -125,12 +246,16 @@ def replay(file: str, as_json: bool) -> None:
     help="Sushi Roll dice set (JSON/TOML).",
 )
 @click.option(
-    "--bots", default="random", show_default=True, help="Comma-separated bots, one per seat or one for all."
+    "--bots",
+    cls=BotsOption,
+    default="random",
+    show_default=True,
+    help="Comma-separated bots, one per seat or one for all.",
 )
 @click.option(
     "--records",
-    type=click.Path(dir_okay=False, writable=True),
-    help="Write every game as a record (JSON Lines).",
+    type=OutputPath(),
+    help="Write every game as a record (JSON Lines); the folder must exist.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
@@ -161,6 +286,8 @@ def simulate(
             raise click.BadParameter("--pass-both-ways, --soy-sauce and --dummy are Sushi Go! variants")
         if dice_file:
             options["dice"] = dice_file
+    if "" not in sys.path:
+        sys.path.insert(0, "")  # let --bots mypkg.mybot:MyBot find modules in the working directory
     try:
         summary = run_simulation(
             game=game,
@@ -174,6 +301,8 @@ def simulate(
         )
     except (SimulationError, SushigoError) as exc:
         raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {exc.filename or records}: {exc.strerror}") from None
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:

@@ -68,3 +68,83 @@ class RecordError(SushigoError, ValueError):
     def __str__(self) -> str:
         where = [f"{k} {getattr(self, k)}" for k in ("round", "turn", "seat") if getattr(self, k) is not None]
         return f"{self.message} ({', '.join(where)})" if where else self.message
+
+
+#: top-level module -> the extra of pyproject.toml that installs it. NumPy is in several extras, so a
+#: caller that knows which feature it serves names the extra itself (see :func:`require`).
+EXTRA_OF_MODULE: dict[str, str] = {
+    "uvicorn": "web",
+    "fastapi": "web",
+    "starlette": "web",
+    "sqlalchemy": "web",
+    "psycopg": "web",
+    "websockets": "web",
+    "gymnasium": "rl",
+    "pettingzoo": "rl",
+    "pyspiel": "rl",
+    "open_spiel": "rl",
+    "numpy": "bots",
+    "openskill": "bots",
+    "matplotlib": "bots",
+    "ray": "ray",
+    "numba": "numba",
+    "torch": "train",
+}
+
+
+class MissingExtraError(SushigoError, ImportError):
+    """An optional dependency is not installed; the message names the extra that installs it.
+
+    It is an :class:`ImportError` too, so code that already falls back on a failed import keeps working.
+    """
+
+    def __init__(self, module: str, extra: str, what: str | None = None) -> None:
+        self.module = module
+        self.extra = extra
+        self.what = what
+        needs = f"{what} needs {module}" if what else f"{module} is needed"
+        super().__init__(f"{needs}, which is not installed: pip install 'sushigo[{extra}]'")
+
+    def __reduce__(self) -> tuple[Any, ...]:  # keeps the fields when sent back from a worker process
+        return (type(self), (self.module, self.extra, self.what))
+
+
+def extra_for(module_name: str | None) -> str | None:
+    """Returns the extra that installs ``module_name`` (a dotted name is looked up by its top level)."""
+    if not module_name:
+        return None
+    return EXTRA_OF_MODULE.get(module_name.split(".")[0])
+
+
+def missing_extra(
+    exc: ImportError, what: str | None = None, extra: str | None = None
+) -> MissingExtraError | None:
+    """Turns a failed import of an optional dependency into a :class:`MissingExtraError`.
+
+    Returns ``None`` when the missing module is not one an extra installs (a bug, not an install
+    problem), so the caller can let the original error through.
+    """
+    if isinstance(exc, MissingExtraError):
+        return exc
+    name = getattr(exc, "name", None)
+    found = extra or extra_for(name)
+    if name is None or found is None:
+        return None
+    return MissingExtraError(name.split(".")[0], found, what)
+
+
+def require(module: str, extra: str | None = None, what: str | None = None) -> Any:
+    """Imports and returns ``module``, or raises :class:`MissingExtraError` naming its extra.
+
+    Call it before the work starts (``require("matplotlib", "bots", "--plot")``) so that a missing
+    extra is reported at once rather than after a long run.
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        err = missing_extra(exc, what, extra or extra_for(module) or "all")
+        if err is None:  # pragma: no cover - missing_extra always finds an extra here
+            raise
+        raise err from None

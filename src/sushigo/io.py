@@ -30,4 +30,7 @@ def read_documents(text: str) -> Iterator[Any]:
         try:
             yield json.loads(line)
         except json.JSONDecodeError as exc:
-            yield RecordError(f"line {number} is not valid JSON: {exc.msg} at column {exc.colno}")
+            # json's messages may end in " at" ("Unterminated string starting at"): the column follows
+            what = exc.msg.removesuffix(" at")
+            what = what[:1].lower() + what[1:]
+            yield RecordError(f"line {number} is not valid JSON: {what} at column {exc.colno}")

@@ -1,9 +1,15 @@
-"""Readable tables for people: score reports, errors and simulation summaries (Rich)."""
+"""Readable output for people: score reports, errors and simulation summaries.
+
+Everything here numbers rounds, turns and seats from 1, as a person counts them; the JSON outputs keep
+formats.md's numbering from 0. Errors are plain lines on standard error (never wrapped by Rich), so a
+script can separate them from the results.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+import click
 from rich.console import Console
 from rich.table import Table
 
@@ -12,10 +18,27 @@ from .errors import RecordError
 _console = Console(highlight=False)
 
 
-def _seat_name(report: dict[str, Any], s: int) -> str:
+def seat_label(report: dict[str, Any], s: int) -> str:
+    """Names seat ``s`` (0-based) for people: ``seat 1``…, or ``dummy`` for the dummy's tableau."""
     if s >= report["players"]:
         return "dummy"
-    return f"seat {s}"
+    return f"seat {s + 1}"
+
+
+def category_label(category: str) -> str:
+    """The row name of a score category (``soy_sauce`` reads ``soy sauce``)."""
+    return category.replace("_", " ")
+
+
+def _shown_categories(report: dict[str, Any]) -> list[str]:
+    """The categories of the table: all but ``total``; soy sauce only when it scored (the variant)."""
+    rounds = report["rounds"]
+    if not rounds:
+        return []
+    cats = [c for c in rounds[0]["points"][0] if c != "total"]
+    if "soy_sauce" in cats and not any(p.get("soy_sauce") for rnd in rounds for p in rnd["points"]):
+        cats.remove("soy_sauce")
+    return cats
 
 
 def print_report(index: int, report: dict[str, Any]) -> None:
@@ -23,20 +46,19 @@ def print_report(index: int, report: dict[str, Any]) -> None:
     k = len(report["totals"])
     status = "complete" if report["complete"] else "in progress"
     table = Table(title=f"game {index + 1}: {report['game']}, {report['players']} players ({status})")
-    table.add_column("round / category")
+    table.add_column("round / category", no_wrap=True)
     for s in range(k):
-        table.add_column(_seat_name(report, s), justify="right")
+        table.add_column(seat_label(report, s), justify="right", no_wrap=True)
+    cats = _shown_categories(report)
     for r, rnd in enumerate(report["rounds"]):
-        for cat in rnd["points"][0]:
-            if cat == "total":
-                continue
-            table.add_row(f"round {r + 1} {cat}", *(str(p[cat]) for p in rnd["points"]))
+        for cat in cats:
+            table.add_row(f"round {r + 1} {category_label(cat)}", *(str(p[cat]) for p in rnd["points"]))
         table.add_row(
             f"[bold]round {r + 1} total[/]",
             *(f"[bold]{p['total']}[/]" for p in rnd["points"]),
             end_section=True,
         )
-    table.add_row("pudding cards/tokens", *(str(c) for c in report["pudding_counts"]))
+    table.add_row("pudding " + _pudding_unit(report), *(str(c) for c in report["pudding_counts"]))
     if report["pudding_points"] is not None:
         table.add_row("pudding points", *(str(p) for p in report["pudding_points"]))
     if report.get("token_points") is not None:
@@ -44,18 +66,50 @@ def print_report(index: int, report: dict[str, Any]) -> None:
     table.add_row("[bold]total[/]", *(f"[bold]{t}[/]" for t in report["totals"]))
     _console.print(table)
     if report["winners"] is not None:
-        names = ", ".join(_seat_name(report, s) for s in report["winners"])
-        verb = "share the victory" if len(report["winners"]) > 1 else "wins"
-        _console.print(f"{names} {verb}.")
+        _console.print(f"{_winners(report)}.")
+
+
+def _pudding_unit(report: dict[str, Any]) -> str:
+    return "tokens" if report.get("game") == "sushi-roll" else "cards"
+
+
+def _winners(report: dict[str, Any]) -> str:
+    winners = report["winners"]
+    names = ", ".join(seat_label(report, s) for s in winners)
+    return f"{names} {'share the victory' if len(winners) > 1 else 'wins'}"
+
+
+def print_game_line(index: int, report: dict[str, Any]) -> None:
+    """Prints one game as one line: game, players, totals per seat and the winners."""
+    totals = ", ".join(f"{seat_label(report, s)}: {t}" for s, t in enumerate(report["totals"]))
+    if report["complete"] and report["winners"] is not None:
+        outcome = _winners(report)
+    else:
+        outcome = f"in progress after {len(report['rounds'])} of 3 rounds"
+    click.echo(f"game {index + 1}: {report['game']}, {report['players']} players; {totals}; {outcome}")
+
+
+def print_replay_summary(games: int, failed: int) -> None:
+    """Prints the closing line of ``replay``: how many games replayed and how many failed."""
+    ok = games - failed
+    click.echo(f"{games} game{'s' * (games != 1)}: {ok} replayed, {failed} with errors")
+
+
+def error_location(err: RecordError) -> str:
+    """Locates an error for people: ``round 2, turn 5, seat 3`` (from 1, as the tables number them)."""
+    parts = []
+    for key in ("round", "turn", "seat"):
+        value = getattr(err, key)
+        if value is not None:
+            parts.append(f"{key} {value + 1}")
+    return ", ".join(parts)
 
 
 def print_error(index: int, err: RecordError) -> None:
-    """Prints a failed game's error as one plain sentence."""
-    where = ", ".join(
-        f"{k} {getattr(err, k)}" for k in ("round", "turn", "seat") if getattr(err, k) is not None
-    )
+    """Prints a failed game's error as one plain sentence on standard error."""
+    where = error_location(err)
     suffix = f" (at {where})" if where else ""
-    _console.print(f"game {index + 1}: error: {err.message}{suffix}")
+    click.echo(f"game {index + 1}: error: {err.message}{suffix}", err=True)
 
 
 def print_summary(summary: dict[str, Any]) -> None:
@@ -65,17 +119,20 @@ def print_summary(summary: dict[str, Any]) -> None:
     table = Table(
         title=f"{summary['games']} games of {summary['game']}, {players} players, bots {', '.join(summary['bots'])}"
     )
-    table.add_column("mean per game")
+    table.add_column("mean per game", no_wrap=True)
     for s in range(k):
-        table.add_column("dummy" if s >= players else f"seat {s}", justify="right")
+        table.add_column(seat_label(summary, s), justify="right", no_wrap=True)
+    soy = bool(summary.get("options", {}).get("soy_sauce"))
     for cat, values in summary["mean_by_category"].items():
-        if cat != "total":
-            table.add_row(cat, *(f"{v:.2f}" for v in values))
+        if cat == "total" or (cat == "soy_sauce" and not soy):
+            continue
+        table.add_row(category_label(cat), *(f"{v:.2f}" for v in values))
     pud = summary["pudding"]
+    unit = _pudding_unit(summary)
     table.add_row("pudding points", *(f"{v:.2f}" for v in pud["mean_points"]), end_section=True)
     table.add_row("[bold]total[/]", *(f"[bold]{v:.2f}[/]" for v in summary["mean_total"]))
     table.add_row("win share", *(f"{v:.1%}" for v in summary["win_share"]))
-    table.add_row("pudding cards/tokens", *(f"{v:.2f}" for v in pud["mean_count"]))
+    table.add_row(f"pudding {unit}", *(f"{v:.2f}" for v in pud["mean_count"]))
     table.add_row("most puddings", *(f"{v:.1%}" for v in pud["share_most"]))
     table.add_row("fewest puddings", *(f"{v:.1%}" for v in pud["share_fewest"]))
     _console.print(table)

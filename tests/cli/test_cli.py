@@ -48,7 +48,7 @@ def test_score_batch_keeps_order_and_reports_errors_with_exit_1() -> None:
 
 def test_score_error_is_one_plain_sentence_without_json() -> None:
     code, out = run(["score", "-"], json.dumps({"players": 3, "rounds": [[["sushi"], [], []]]}))
-    assert code == 1 and "error: unknown card 'sushi' (at round 0, seat 0)" in out
+    assert code == 1 and "error: unknown card 'sushi' (at round 1, seat 1)" in out
 
 
 def test_simulate_records_replay_to_the_same_scores(tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ def test_replay_reports_broken_record_and_continues(tmp_path: Path) -> None:
     code, out = run(["replay", "-", "--json"], "\n".join(json.dumps(d) for d in docs))
     assert code == 1
     first, second = (json.loads(x) for x in out.splitlines())
-    assert first == {"error": "seat 0 is dealt 9 cards; the hand size is 10", "round": 1, "seat": 0}
+    assert first == {"error": "the hand is dealt 9 cards; the hand size is 10", "round": 1, "seat": 0}
     assert second["complete"] is True
 
 

@@ -7,11 +7,13 @@ Each built-in bot is registered here by name with the games it plays; a user's b
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import SushigoError
+from ..errors import MissingExtraError, SushigoError, missing_extra
 from .base import BaseBot, Bot
+from .dispatch import signature_options
 from .random_bot import RandomBot
 
 #: name -> (factory taking ``seed`` and keyword options, games it supports)
@@ -29,14 +31,31 @@ def register(name: str, factory: Callable[..., Any], games: tuple[str, ...]) -> 
     REGISTRY[name] = (factory, games)
 
 
+#: bot module -> why it could not be loaded (an optional dependency is missing)
+UNAVAILABLE: dict[str, MissingExtraError] = {}
+_loaded = False
+
+
 def _load_builtin() -> None:
-    # Built-in bots beyond ``random`` live in their own modules; importing them registers them.
-    for module in ("greedy", "heuristic", "mcts", "roll_bots"):
+    # Built-in bots beyond ``random`` live in their own modules; importing them registers them. A
+    # module whose optional dependency is missing is left out and remembered, so that asking for that
+    # bot names the extra to install while every other bot keeps working.
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in ("greedy", "heuristic", "mcts", "roll_bots", "neural", "alpha"):
+        if module in UNAVAILABLE:
+            continue
         try:
             importlib.import_module(f"{__name__}.{module}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{module}":
+        except ImportError as exc:
+            if getattr(exc, "name", None) == f"{__name__}.{module}":
+                continue
+            err = missing_extra(exc, f"the {module} bot")
+            if err is None:
                 raise
+            UNAVAILABLE[module] = err
 
 
 def bot_names(game: str | None = None) -> list[str]:
@@ -45,33 +64,78 @@ def bot_names(game: str | None = None) -> list[str]:
     return sorted(n for n, (_, games) in REGISTRY.items() if game is None or game in games)
 
 
+def _accepted_options(factory: Callable[..., Any], game: str) -> frozenset[str] | None:
+    per_game = getattr(factory, "options_for", None)
+    if per_game is not None:
+        accepted: frozenset[str] | None = per_game(game)
+        return accepted
+    return signature_options(factory)[0]
+
+
+def _check_options(spec: str, factory: Callable[..., Any], game: str, options: dict[str, Any]) -> None:
+    accepted = _accepted_options(factory, game)
+    if accepted is None:
+        return
+    unknown = [k for k in options if k not in accepted]
+    if unknown:
+        known = ", ".join(sorted(accepted)) or "none"
+        raise BotError(f"bot {spec!r} has no option {unknown[0]!r} (for {game}); its options: {known}")
+
+
+def _load_user_factory(spec: str) -> Callable[..., Any]:
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise BotError(f"bot {spec!r}: write a built-in name or module:Class")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise BotError(f"cannot import bot module {module_name!r}: {exc}") from None
+    except Exception as exc:  # the user's module itself fails (SyntaxError, ...)
+        raise BotError(f"cannot import bot module {module_name!r}: {type(exc).__name__}: {exc}") from None
+    factory = getattr(module, attr, None)
+    if factory is None:
+        raise BotError(f"module {module_name!r} has no bot {attr!r}")
+    if inspect.ismodule(factory) or not callable(factory):
+        kind = "a module" if inspect.ismodule(factory) else f"a {type(factory).__name__}"
+        raise BotError(f"{spec!r} is not a bot class: {attr} in {module_name} is {kind}")
+    return factory
+
+
 def make_bot(spec: str, *, seed: int | None = None, game: str = "sushi-go", **options: Any) -> Any:
     """Creates a bot from a built-in name (``"random"``) or a ``"module:Class"`` path.
 
-    :raises BotError: when the name is unknown, the module cannot be imported, or the bot does not
-        support ``game``.
+    Options are checked against the constructor's parameters before it is called, so a misspelt
+    ``--bot-option`` is an error naming the bot and the option instead of a game played without it.
+    A user class is called with ``seed=`` and the options; one whose constructor takes no ``seed``
+    is called without it (it must then be reproducible on its own).
+
+    :raises BotError: when the name is unknown, the module cannot be imported, an option is unknown,
+        the constructor fails, or the bot does not support ``game``.
+    :raises MissingExtraError: when a built-in bot needs an optional dependency that is not installed.
     """
     _load_builtin()
     if ":" in spec:
-        module_name, _, attr = spec.partition(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as exc:
-            raise BotError(f"cannot import bot module {module_name!r}: {exc}") from None
-        factory = getattr(module, attr, None)
-        if factory is None:
-            raise BotError(f"module {module_name!r} has no bot {attr!r}")
-        try:
-            bot = factory(seed=seed, **options)
-        except TypeError:
-            bot = factory()
+        factory = _load_user_factory(spec)
+        _check_options(spec, factory, game, options)
+        kwargs = dict(options)
+        if signature_options(factory)[1]:
+            kwargs["seed"] = seed
     else:
         if spec not in REGISTRY:
+            if spec in UNAVAILABLE:
+                raise MissingExtraError(UNAVAILABLE[spec].module, UNAVAILABLE[spec].extra, f"bot {spec!r}")
             raise BotError(f"unknown bot {spec!r}; choose one of {', '.join(bot_names())} or module:Class")
         factory, games = REGISTRY[spec]
         if game not in games:
             raise BotError(f"bot {spec!r} does not play {game}; it plays {', '.join(games)}")
-        bot = factory(seed=seed, **options)
+        _check_options(spec, factory, game, options)
+        kwargs = {"seed": seed, **options}
+    try:
+        bot = factory(**kwargs)
+    except SushigoError:
+        raise
+    except Exception as exc:  # a bad option value, or a bug in the bot's constructor
+        raise BotError(f"bot {spec!r} could not be created: {type(exc).__name__}: {exc}") from None
     if not isinstance(bot, Bot):
         raise BotError(
             f"{spec!r} is not a bot: it needs a name, reset(seat, game, players) and act(observation, legal)"
@@ -79,4 +143,14 @@ def make_bot(spec: str, *, seed: int | None = None, game: str = "sushi-go", **op
     return bot
 
 
-__all__ = ["REGISTRY", "BaseBot", "Bot", "BotError", "RandomBot", "bot_names", "make_bot", "register"]
+__all__ = [
+    "REGISTRY",
+    "UNAVAILABLE",
+    "BaseBot",
+    "Bot",
+    "BotError",
+    "RandomBot",
+    "bot_names",
+    "make_bot",
+    "register",
+]

@@ -7,6 +7,7 @@ implementation for that game and then forwards every :meth:`act` to it.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,12 +31,15 @@ class PerGameBot(BaseBot):
         self.instances: dict[str, Any] = {}
         self.errors: dict[str, str] = {}
         for game, factory in implementations.items():
-            try:
-                self.instances[game] = factory(seed=seed, **options)
-            except TypeError as exc:
-                self.errors[game] = str(exc)
+            unknown = unknown_options(factory, options)
+            if unknown:
+                self.errors[game] = f"it has no option {unknown[0]!r} there"
+                continue
+            self.instances[game] = factory(seed=seed, **options)
         if not self.instances:
-            raise TypeError(f"bot {name!r}: {next(iter(self.errors.values()), 'no implementation')}")
+            from . import BotError
+
+            raise BotError(f"bot {name!r}: {next(iter(self.errors.values()), 'no implementation')}")
         self.inner: Any = None
 
     def reset(self, seat: int, game: str, players: int) -> None:
@@ -57,6 +61,36 @@ class PerGameBot(BaseBot):
             game = "sushi-roll" if hasattr(observation, "belts") else "sushi-go"
             self.reset(observation.seat if observation.seat is not None else 0, game, observation.players)
         return self.inner.act(observation, legal)
+
+
+def signature_options(factory: Callable[..., Any]) -> tuple[frozenset[str] | None, bool]:
+    """Returns the keyword options ``factory`` accepts besides ``seed`` (``None``: any) and whether it
+    takes ``seed``.
+
+    Reading the signature, rather than calling and catching ``TypeError``, tells a misspelt option
+    apart from a bug inside the constructor.
+    """
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # no signature to read (a C type): accept what it is given
+        return None, True
+    names: set[str] = set()
+    takes_seed = False
+    for p in params:
+        if p.kind is inspect.Parameter.VAR_KEYWORD:
+            return None, True
+        if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY):
+            if p.name == "seed":
+                takes_seed = True
+            else:
+                names.add(p.name)
+    return frozenset(names), takes_seed
+
+
+def unknown_options(factory: Callable[..., Any], options: dict[str, Any]) -> list[str]:
+    """Returns the names in ``options`` that ``factory`` does not accept."""
+    accepted = signature_options(factory)[0]
+    return [] if accepted is None else [k for k in options if k not in accepted]
 
 
 def roll_implementation(name: str) -> Callable[..., Any] | None:
@@ -88,5 +122,14 @@ def register_per_game(name: str, sushi_go: Callable[..., Any], *roll_names: str)
                 break
         return PerGameBot(name, impls, seed=seed, **options)
 
+    def options_for(game: str) -> frozenset[str] | None:
+        impl = (
+            sushi_go
+            if game == "sushi-go"
+            else next((r for r in map(roll_implementation, roll_names or (name,)) if r is not None), None)
+        )
+        return frozenset() if impl is None else signature_options(impl)[0]
+
+    factory.options_for = options_for  # type: ignore[attr-defined]
     factory.__doc__ = f"Creates the registered ``{name}`` bot."
     register(name, factory, ("sushi-go", "sushi-roll"))

@@ -12,7 +12,8 @@ from typing import Any
 
 import click
 
-from ..errors import SushigoError
+from ..errors import MissingExtraError, SushigoError, require
+from .options import BotsOption, OutputPath
 
 
 def _parse_value(text: str) -> Any:
@@ -49,9 +50,10 @@ def bot_options_from(
 @click.option("--players", "-p", type=click.IntRange(2, 5), default=4, show_default=True)
 @click.option(
     "--bots",
+    cls=BotsOption,
     default="heuristic,greedy,random",
     show_default=True,
-    help="Comma-separated built-in bot names or module:Class paths; rotated and permuted over the seats.",
+    help="Comma-separated bots, rotated and permuted over the seats.",
 )
 @click.option("--games", "-n", type=click.IntRange(1), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole run.")
@@ -67,7 +69,7 @@ def bot_options_from(
     help="Run on Ray: --ray alone starts a local Ray, --ray ADDRESS joins a cluster.",
 )
 @click.option(
-    "--results", type=click.Path(dir_okay=False), help="JSON Lines results file; resumes if it exists."
+    "--results", type=OutputPath(), help="JSON Lines results file; resumes the same tournament if it exists."
 )
 @click.option("--pass-both-ways", is_flag=True, help="Round 2 passes right (Sushi Go!).")
 @click.option("--soy-sauce", is_flag=True, help="Add the soy sauce promo cards (Sushi Go!).")
@@ -80,9 +82,9 @@ def bot_options_from(
 @click.option(
     "--bot-option", "bot_option", multiple=True, help="BOT.KEY=VALUE option of one bot (repeatable)."
 )
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Write the per-bot table as CSV.")
+@click.option("--csv", "csv_path", type=OutputPath(), help="Write the per-bot table as CSV.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Save a PNG plot.")
+@click.option("--plot", "plot_path", type=OutputPath(), help="Save a PNG plot (needs the bots extra).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def tournament(
     game: str,
@@ -141,6 +143,11 @@ def tournament(
         options=options,
         bot_options=bot_options_from(specs, mcts_ms, mcts_iterations, bot_option),
     )
+    try:
+        if plot_path:  # checked now, not after the whole tournament has run
+            require("matplotlib", "bots", "--plot")
+    except MissingExtraError as exc:
+        raise click.ClickException(str(exc)) from None
     if "" not in sys.path:
         sys.path.insert(0, "")  # let --bots mypkg.mybot:MyBot find modules in the working directory
     try:
@@ -155,10 +162,15 @@ def tournament(
     except SushigoError as exc:
         raise click.ClickException(str(exc)) from None
     summary = summarize(res, list(dict.fromkeys(specs)))
-    if csv_path:
-        write_csv(summary, csv_path)
-    if plot_path:
-        write_plot(summary, plot_path)
+    if summary.get("ratings_missing"):
+        click.echo(f"sushigo: ratings left out: {summary['ratings_missing']}", err=True)
+    try:
+        if csv_path:
+            write_csv(summary, csv_path)
+        if plot_path:
+            write_plot(summary, plot_path)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {exc.filename or 'the output'}: {exc.strerror}") from None
     if as_json:
         cfg = config.header()["config"]
         cfg["games"] = games

@@ -60,10 +60,10 @@ def check_deals(config: Config, rounds: Sequence[Sequence[Sequence[Card]]]) -> N
     size = config.hand_size
     for r, hands in enumerate(rounds):
         if len(hands) != k:
-            raise RecordError(f"round {r} deals {len(hands)} hands; {k} are required", round=r)
+            raise RecordError(f"the round deals {len(hands)} hands; {k} are required", round=r)
         for s, hand in enumerate(hands):
             if len(hand) != size:
-                who = "the dummy pile" if config.dummy and s == 2 else f"seat {s}"
+                who = "the dummy pile" if config.dummy and s == 2 else "the hand"
                 raise RecordError(
                     f"{who} is dealt {len(hand)} cards; the hand size is {size}", round=r, seat=s
                 )

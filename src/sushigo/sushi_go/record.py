@@ -93,10 +93,10 @@ def load_record(doc: Mapping[str, Any]) -> State:
     size = config.hand_size
     for r, turns in enumerate(turn_lists):
         if len(turns) > size:
-            raise RecordError(f"round {r} has {len(turns)} turns; a round has {size}", round=r, turn=size)
+            raise RecordError(f"the round has {len(turns)} turns; a round has {size}", round=r, turn=size)
         if r < len(turn_lists) - 1 and len(turns) != size:
             raise RecordError(
-                f"turn {len(turns)} of round {r} is missing: a finished round has {size} turns",
+                f"a turn is missing: the round has {len(turns)} of its {size} turns and another round follows",
                 round=r,
                 turn=len(turns),
             )
@@ -123,7 +123,7 @@ def _replay_turn(state: State, config: Config, turn: object, r: int, t: int) -> 
             if cards != done[t][s]:
                 name = "+".join(WIRE_NAMES[c] for c in cards) or "nothing"
                 raise RecordError(
-                    f"the last card of seat {s} is {WIRE_NAMES[done[t][s][0]]}, not {name}",
+                    f"the seat's forced last card is {WIRE_NAMES[done[t][s][0]]}, not {name}",
                     round=r,
                     turn=t,
                     seat=s,
@@ -136,7 +136,7 @@ def _replay_turn(state: State, config: Config, turn: object, r: int, t: int) -> 
         cards = entries[s]
         if not 1 <= len(cards) <= 2:
             raise RecordError(
-                f"seat {s} must add one or two cards, not {len(cards)}", round=r, turn=t, seat=s
+                f"a seat adds one or two cards a turn, not {len(cards)}", round=r, turn=t, seat=s
             )
         dummy_card = None
         if config.dummy:

@@ -16,7 +16,9 @@ def score_input(doc: Mapping[str, Any]) -> dict[str, Any]:
     """Scores the tableaux of up to three rounds.
 
     Nigiri go onto wasabi by play order (the strict-wasabi option needs turn boundaries, which a
-    tableau does not have, so it is ignored here). The cards of all rounds must fit in one deck.
+    tableau does not have, so it is ignored here). The cards of all rounds must fit in one deck, and a
+    tableau cannot hold more cards than the round had turns (the hand size): a seat adds one card a
+    turn, or two with chopsticks, which then leave the tableau.
 
     :raises RecordError: with the round and seat of the first problem.
     """
@@ -37,6 +39,13 @@ def score_input(doc: Mapping[str, Any]) -> dict[str, Any]:
                 cards = [Card.parse(x) for x in items]
             except InvalidActionError as exc:
                 raise RecordError(str(exc), round=r, seat=s) from None
+            if len(cards) > config.hand_size:  # one card a turn; used chopsticks go back to the hand
+                raise RecordError(
+                    f"a tableau holds at most {config.hand_size} cards, one per turn of the round, "
+                    f"not {len(cards)}",
+                    round=r,
+                    seat=s,
+                )
             for c in cards:
                 deck.take(c, round=r, seat=s)
             puddings[s] += cards.count(Card.PUDDING)

@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import scoring
 from ..errors import RecordError
+from .dice import dice_per_player
 from .faces import APPETIZERS, NIGIRI_VALUES, parse_face
 
 #: Points for a set of 1, 2 or 3 icons of each appetizer (index 0 is an empty set).
@@ -138,7 +139,7 @@ def score_input(doc: Mapping[str, Any]) -> dict[str, Any]:
     trays_by_round: list[list[list[str]]] = []
     for r, trays in enumerate(rounds):
         if not isinstance(trays, list) or len(trays) != players:
-            raise RecordError(f"round {r} must list {players} trays", round=r)
+            raise RecordError(f"a round must list {players} trays", round=r)
         checked: list[list[str]] = []
         for seat, tray in enumerate(trays):
             if not isinstance(tray, list):
@@ -149,6 +150,13 @@ def score_input(doc: Mapping[str, Any]) -> dict[str, Any]:
                     faces.append(parse_face(name).name)
                 except ValueError as exc:
                     raise RecordError(str(exc), round=r, seat=seat) from None
+            if len(faces) > dice_per_player(players):  # a seat moves one die to its tray a turn
+                raise RecordError(
+                    f"a tray holds at most {dice_per_player(players)} dice, one per turn of the round, "
+                    f"not {len(faces)}",
+                    round=r,
+                    seat=seat,
+                )
             checked.append(faces)
         trays_by_round.append(checked)
     tokens = doc.get("tokens")

@@ -8,16 +8,18 @@ head-to-head matrix, and :mod:`.output` prints and saves them (table, CSV, JSON,
 
 from __future__ import annotations
 
-from .execute import TournamentConfig, load_results, play_game, run_tournament
+from .execute import GameFailed, TournamentConfig, load_results, play_game, replay_game, run_tournament
 from .schedule import GameTask, schedule
 from .stats import head_to_head, summarize, wilson_interval
 
 __all__ = [
+    "GameFailed",
     "GameTask",
     "TournamentConfig",
     "head_to_head",
     "load_results",
     "play_game",
+    "replay_game",
     "run_tournament",
     "schedule",
     "summarize",

@@ -14,12 +14,15 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import SushigoError
+from ..errors import SushigoError, require
 from .schedule import GameTask, schedule
+
+RESULTS_FORMAT = "sushigo-tournament/1"
 
 
 class TournamentError(SushigoError, ValueError):
@@ -43,11 +46,67 @@ class TournamentConfig:
         out = asdict(self)
         out["bots"] = list(self.bots)
         del out["games"]
-        return {"type": "header", "format": "sushigo-tournament/1", "config": out}
+        return {"type": "header", "format": RESULTS_FORMAT, "config": out}
+
+
+class GameFailed(TournamentError):
+    """A game of the tournament raised: the message names the game id, its seed and the seat.
+
+    The game can be played again alone, in this process and with the full traceback, with
+    :func:`replay_game` (the schedule depends on the configuration only).
+    """
+
+
+class _SeatGuard:
+    """Wraps one seat's bot so that an exception it raises says which seat and bot raised it."""
+
+    def __init__(self, bot: Any, seat: int, spec: str) -> None:
+        self._bot = bot
+        self._seat = seat
+        self._spec = spec
+        self.name = getattr(bot, "name", spec)
+
+    def reset(self, seat: int, game: str, players: int) -> None:
+        try:
+            self._bot.reset(seat, game, players)
+        except Exception as exc:
+            raise _BotCrash(self._spec, self._seat, exc) from exc
+
+    def act(self, observation: Any, legal: Any) -> Any:
+        try:
+            return self._bot.act(observation, legal)
+        except Exception as exc:
+            raise _BotCrash(self._spec, self._seat, exc) from exc
+
+    def __getattr__(self, attr: str) -> Any:  # anything else a runner may look for on the bot
+        return getattr(self._bot, attr)
+
+
+class _BotCrash(Exception):
+    def __init__(self, spec: str, seat: int, exc: BaseException) -> None:
+        super().__init__(f"bot {spec!r} in seat {seat + 1} raised {type(exc).__name__}: {exc}")
 
 
 def play_game(config: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
-    """Plays one scheduled game and returns its result line (runs in workers: plain dicts in and out)."""
+    """Plays one scheduled game and returns its result line (runs in workers: plain dicts in and out).
+
+    :raises GameFailed: naming the game id and seed (and the bot and seat, when a bot raised) of a
+        game that could not be played; the original traceback stays chained for ``SUSHIGO_DEBUG=1``.
+    """
+    try:
+        return _play_game(config, task)
+    except GameFailed:
+        raise
+    except Exception as exc:
+        what = str(exc) if isinstance(exc, _BotCrash) else f"{type(exc).__name__}: {exc}"
+        raise GameFailed(
+            f"game {task['id']} (deal {task['deal']}, seed {task['seed']}, "
+            f"bots {','.join(task['lineup'])}) failed: {what}; "
+            f"replay it alone with sushigo.tournament.replay_game(config, {task['id']})"
+        ) from exc
+
+
+def _play_game(config: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
     from ..bots import make_bot
     from ..game import new_game
     from ..runner import play
@@ -56,8 +115,10 @@ def play_game(config: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
     game, players = config["game"], config["players"]
     state = new_game(game, players, seed=task["seed"], **config.get("options", {}))
     bots = [
-        make_bot(spec, seed=bseed, game=game, **config.get("bot_options", {}).get(spec, {}))
-        for spec, bseed in zip(task["lineup"], task["bot_seeds"])
+        _SeatGuard(
+            make_bot(spec, seed=bseed, game=game, **config.get("bot_options", {}).get(spec, {})), s, spec
+        )
+        for s, (spec, bseed) in enumerate(zip(task["lineup"], task["bot_seeds"]))
     ]
     play(state, bots)
     report = state.score_report()
@@ -75,40 +136,85 @@ def play_game(config: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def load_results(path: str | Path) -> tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]:
-    """Reads a results file: its header (``None`` if absent) and the games by id (last one wins).
+def replay_game(config: TournamentConfig, game_id: int) -> dict[str, Any]:
+    """Plays game ``game_id`` of the tournament ``config`` alone, in this process.
 
-    A torn last line (the run was killed while writing) is ignored.
+    The bots' exceptions propagate unwrapped, with their traceback, so a game reported by
+    :class:`GameFailed` can be debugged (same deal, same bot seeds).
+    """
+    tasks = schedule(config.bots, config.players, max(config.games, game_id + 1), config.seed)
+    return _play_game(config.header()["config"], _task_dict(tasks[game_id]))
+
+
+def load_results(path: str | Path) -> tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]:
+    """Reads a results file: its header (``None`` if absent or empty) and the games by id (last wins).
+
+    A line that is not JSON at all was torn by an interruption (the run was killed while writing)
+    and is ignored.
+
+    :raises TournamentError: when the file is not a ``sushigo-tournament/1`` results file: its first
+        line is not the header, or another line is not a game result. Appending to such a file (a
+        game record, say) would damage it.
     """
     header = None
     games: dict[int, dict[str, Any]] = {}
     p = Path(path)
     if not p.exists():
         return None, games
-    with p.open(encoding="utf-8") as handle:
-        for line in handle:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                doc = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if doc.get("type") == "header":
-                header = doc
-            elif doc.get("type") == "game":
-                games[int(doc["id"])] = doc
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TournamentError(f"cannot read the results file {path}: {exc}") from None
+    numbered = [(n, line.strip()) for n, line in enumerate(lines, start=1) if line.strip()]
+    for i, (number, line) in enumerate(numbered):
+        try:
+            doc = json.loads(line)
+        except json.JSONDecodeError:
+            if header is not None:
+                continue  # a line torn by an interruption (a resumed run goes on after it)
+            doc = None
+        if i == 0:
+            if (
+                not isinstance(doc, dict)
+                or doc.get("type") != "header"
+                or doc.get("format") != RESULTS_FORMAT
+            ):
+                raise TournamentError(
+                    f"{path} is not a tournament results file (line 1 is not a {RESULTS_FORMAT} header); "
+                    "name a new file or one written by sushigo tournament --results"
+                )
+            header = doc
+            continue
+        if not isinstance(doc, dict) or doc.get("type") != "game" or not _is_game_line(doc):
+            raise TournamentError(f"line {number} of {path} is not a tournament game result")
+        games[int(doc["id"])] = doc
     return header, games
+
+
+def _is_game_line(doc: dict[str, Any]) -> bool:
+    return (
+        isinstance(doc.get("id"), int)
+        and not isinstance(doc.get("id"), bool)
+        and doc["id"] >= 0
+        and isinstance(doc.get("lineup"), list)
+        and isinstance(doc.get("scores"), list)
+        and isinstance(doc.get("seed"), int)
+    )
 
 
 def _check_bots(config: TournamentConfig) -> None:
     from ..bots import BotError, make_bot
+    from ..errors import MissingExtraError
 
     for spec in dict.fromkeys(config.bots):
         try:
             bot = make_bot(spec, seed=0, game=config.game, **config.bot_options.get(spec, {}))
             bot.reset(0, config.game, config.players)
-        except (BotError, TypeError, ValueError) as exc:
+        except BotError as exc:
+            raise TournamentError(str(exc)) from None
+        except MissingExtraError:
+            raise
+        except Exception as exc:  # reset() refusing the game or the player count
             raise TournamentError(f"bot {spec!r}: {exc}") from None
 
 
@@ -130,7 +236,14 @@ def _run_local(cfg: dict[str, Any], tasks: list[dict[str, Any]], workers: int) -
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
-                yield fut.result()
+                try:
+                    result = fut.result()
+                except BrokenProcessPool:
+                    raise TournamentError(
+                        "a worker process died while playing (killed, out of memory or a crash in native "
+                        "code); run again to resume from --results, or with --workers 1 to see which game"
+                    ) from None
+                yield result
                 nxt = next(queue, None)
                 if nxt is not None:
                     pending.add(pool.submit(play_game, cfg, nxt))
@@ -141,10 +254,7 @@ def _run_local(cfg: dict[str, Any], tasks: list[dict[str, Any]], workers: int) -
 def _run_ray(
     cfg: dict[str, Any], tasks: list[dict[str, Any]], address: str | None
 ) -> Iterator[dict[str, Any]]:
-    try:
-        import ray
-    except ImportError:  # pragma: no cover - depends on the install
-        raise TournamentError("--ray needs Ray: pip install 'sushigo[ray]'") from None
+    ray = require("ray", "ray", "--ray")
     if not ray.is_initialized():
         if address in (None, "", "local"):
             ray.init(include_dashboard=False, log_to_driver=False)
@@ -201,9 +311,17 @@ def run_tournament(
         old_header, done = load_results(results)
         if old_header is not None and old_header.get("config") != header["config"]:
             raise TournamentError(
-                f"{results} holds results of another tournament ({old_header.get('config')}); "
+                f"{results} holds results of another tournament ({_config_difference(old_header, header)}); "
                 "use another --results file"
             )
+        by_id = {t.id: t for t in tasks}
+        for gid, res in done.items():
+            task = by_id.get(gid)
+            if task is not None and (list(task.lineup) != res["lineup"] or task.seed != res["seed"]):
+                raise TournamentError(
+                    f"{results}: game {gid} was not played by this tournament's schedule "
+                    "(its bots or seed differ); use another --results file"
+                )
         path = Path(results)
         if path.parent and not path.parent.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -237,6 +355,15 @@ def run_tournament(
         if bar is not None:
             bar[0].stop()
     return [all_results[k] for k in sorted(all_results)]
+
+
+def _config_difference(old: dict[str, Any], new: dict[str, Any]) -> str:
+    """Names the settings in which a results file's tournament differs from this one."""
+    a, b = old.get("config"), new["config"]
+    if not isinstance(a, dict):
+        return "its header has no configuration"
+    diffs = [f"{k} {a.get(k)!r} there, {b.get(k)!r} here" for k in b if a.get(k) != b.get(k)]
+    return "; ".join(diffs) or "its header differs"
 
 
 def _repair_tail(path: Path) -> None:

@@ -5,7 +5,7 @@ shared by ``k`` seats counts ``1/k`` to each. The 95% interval of the win share 
 interval with the fractional win count. The *margin* of a seat is its score minus the best score of
 the other seats. Ratings are OpenSkill Plackett-Luce ratings fitted game by game (in id order) from
 each game's ranking of the bots (a bot in several seats of one game enters once, at its mean rank);
-``rating`` is the conservative ordinal ``mu - 3 sigma``. The head-to-head entry ``[a][b]`` is the
+``rating`` is the conservative ordinal ``mu - 3 sigma`` (``None`` without OpenSkill, the ``bots`` extra). The head-to-head entry ``[a][b]`` is the
 share of seat pairs, over the games with both, in which ``a`` outscored ``b`` (ties count half).
 """
 
@@ -68,12 +68,25 @@ def head_to_head(
     }
 
 
-def ratings(results: Sequence[dict[str, Any]], bots: Sequence[str]) -> dict[str, dict[str, float]]:
-    """Fits OpenSkill Plackett-Luce ratings from each game's ranking (see the module docstring)."""
+def ratings_missing() -> str | None:
+    """Returns why ratings cannot be computed here (OpenSkill is not installed), or ``None``."""
+    from ..errors import MissingExtraError, require
+
     try:
-        from openskill.models import PlackettLuce
-    except ImportError:  # pragma: no cover - depends on the install
-        return {b: {"mu": float("nan"), "sigma": float("nan"), "ordinal": float("nan")} for b in bots}
+        require("openskill.models", "bots", "rating the bots")
+    except MissingExtraError as exc:
+        return str(exc)
+    return None
+
+
+def ratings(results: Sequence[dict[str, Any]], bots: Sequence[str]) -> dict[str, dict[str, float]]:
+    """Fits OpenSkill Plackett-Luce ratings from each game's ranking (see the module docstring).
+
+    :raises MissingExtraError: when OpenSkill is not installed (``pip install 'sushigo[bots]'``).
+    """
+    from ..errors import require
+
+    PlackettLuce = require("openskill.models", "bots", "rating the bots").PlackettLuce
     model = PlackettLuce()
     current = {b: model.rating(name=b) for b in bots}
     for res in sorted(results, key=lambda r: r["id"]):
@@ -92,7 +105,11 @@ def ratings(results: Sequence[dict[str, Any]], bots: Sequence[str]) -> dict[str,
 
 
 def summarize(results: Sequence[dict[str, Any]], bots: Sequence[str] | None = None) -> dict[str, Any]:
-    """Returns the tournament summary: ``{"games", "bots": {name: {...}}, "head_to_head"}``."""
+    """Returns the tournament summary: ``{"games", "bots": {name: {...}}, "head_to_head", "ratings_missing"}``.
+
+    Without OpenSkill the ratings are ``None`` (never NaN, which is not JSON) and ``ratings_missing``
+    says which extra to install; every other figure is still computed.
+    """
     if bots is None:
         bots = list(dict.fromkeys(b for r in results for b in r["lineup"]))
     per: dict[str, dict[str, float]] = {
@@ -108,7 +125,12 @@ def summarize(results: Sequence[dict[str, Any]], bots: Sequence[str] | None = No
             others = [s for k, s in enumerate(scores) if k != seat]
             row["score"] += scores[seat]
             row["margin"] += scores[seat] - (max(others) if others else 0)
-    rates = ratings(results, list(per))
+    missing = ratings_missing()
+    rates: dict[str, dict[str, Any]] = (
+        {b: {"mu": None, "sigma": None, "ordinal": None} for b in per}
+        if missing
+        else ratings(results, list(per))
+    )
     out: dict[str, Any] = {}
     for b, row in per.items():
         n = int(row["games"])
@@ -124,4 +146,9 @@ def summarize(results: Sequence[dict[str, Any]], bots: Sequence[str] | None = No
             "rating_mu": rates[b]["mu"],
             "rating_sigma": rates[b]["sigma"],
         }
-    return {"games": len(results), "bots": out, "head_to_head": head_to_head(results, list(per))}
+    return {
+        "games": len(results),
+        "bots": out,
+        "head_to_head": head_to_head(results, list(per)),
+        "ratings_missing": missing,
+    }
