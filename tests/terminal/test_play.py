@@ -26,7 +26,7 @@ def test_a_full_sushi_go_game_forgives_typos_and_prints_the_final_scores() -> No
 def test_the_dummy_variant_asks_for_the_dummys_card() -> None:
     code, out = run(["--players", "2", "--dummy", "--bots", "random", "--seed", "2"], ["1"] * 80)
     assert code == 0, out
-    assert "Card for the dummy" in out and "Dummy" in out and "Final scores" in out
+    assert "Card for the dummy" in out and "dummy" in out and "Final scores" in out
 
 
 @pytest.mark.parametrize("variant", [{"pass_both_ways": True}, {"soy_sauce": True}])

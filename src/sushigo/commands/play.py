@@ -13,9 +13,10 @@ import click
 @click.option(
     "--bots",
     default=None,
-    help="Comma-separated bots for the other seats, one for all or one per seat "
-    "(default: the strongest quick bot available).",
+    help="Comma-separated bots for the other seats, one for all or one per seat, each a built-in "
+    "bot (see --list-bots) or module:Class (default: the strongest quick bot available).",
 )
+@click.option("--list-bots", is_flag=True, help="List the bots that play the chosen game, and exit.")
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
 @click.option("--seed", type=int, default=None, help="Deal or roll the same game again.")
 @click.option("--pass-both-ways", is_flag=True, help="Round 2 passes right (Sushi Go!).")
@@ -43,12 +44,13 @@ def play(
     dummy: bool,
     strict_wasabi: bool,
     dice_file: str | None,
+    list_bots: bool,
 ) -> None:
     """Play Sushi Go! or Sushi Roll against bots in the terminal (you are seat 1)."""
     from ..bots import BotError, bot_names, make_bot
     from ..errors import SushigoError
     from ..game import new_game
-    from ..terminal.play import InputClosed, TerminalGame
+    from ..terminal.play import InputClosed, QuitGame, TerminalGame
 
     options: dict[str, Any] = {}
     if game == "sushi-go":
@@ -72,12 +74,24 @@ def play(
         if dice_file:
             options["dice"] = dice_file
     available = bot_names(game)
+    if list_bots:
+        click.echo(f"Bots that play {game}: {', '.join(available)}")
+        click.echo("Choose with --bots NAME (one for all) or --bots A,B,... (one per seat).")
+        return
     default = next((b for b in ("heuristic", "greedy", "random") if b in available), "random")
     specs = [b.strip() for b in (bots or default).split(",") if b.strip()] or [default]
     if len(specs) == 1:
         specs = specs * (players - 1)
     if len(specs) != players - 1:
-        raise click.BadParameter(f"give one bot for all or {players - 1} bots", param_hint="--bots")
+        raise click.BadParameter(
+            f"give one bot for all or {players - 1} bots, one per other seat", param_hint="--bots"
+        )
+    for spec in specs:
+        if ":" not in spec and spec not in available:
+            raise click.BadParameter(
+                f"no bot {spec!r} plays {game}; choose from {', '.join(available)} or module:Class",
+                param_hint="--bots",
+            )
     try:
         state = new_game(game, players, seed, **options)
         seated = {
@@ -86,10 +100,14 @@ def play(
         }
     except (SushigoError, BotError) as exc:
         raise click.ClickException(str(exc)) from None
-    names = [name] + [f"{spec} bot {s}" for s, spec in enumerate(specs, 2)]
+    names = [name] + [spec.rpartition(":")[2] or spec for spec in specs]
     runner = TerminalGame(state, seated, names)
+    others = [b for b in available if b not in specs]
+    runner.intro(others)
     try:
         runner.run()
+    except QuitGame:
+        click.echo("You left the game.")
     except (InputClosed, KeyboardInterrupt):
         click.echo("\nGame abandoned.")
         raise SystemExit(1) from None

@@ -1,49 +1,56 @@
 """A full game in the terminal against bots, drawn with Rich.
 
-The human plays seat 0; every other seat is a bot that sees only its observation. Input is forgiving:
-Sushi Go! picks are card numbers or (parts of) card names, ``a+b`` takes two cards with chopsticks, and
-the dummy's card is asked for separately; Sushi Roll takes ``take N``/``N``, ``reroll N,N``/``r N N`` and
-``swap N with SEAT:N``/``s N SEAT:N`` with 1-based positions and seats as shown. Anything that cannot be
-read or is not legal now is explained, and the question is asked again.
+The human plays seat 1 on screen (seat 0 of the engine); every other seat is a bot that sees only its
+observation. Input is forgiving: Sushi Go! picks are card numbers or (parts of) card names, ``a+b``
+takes two cards with chopsticks, and the dummy's card is asked for separately; Sushi Roll takes
+``take N``/``N``, ``reroll N,N``/``r N N``/``r all`` and ``swap N with SEAT:N``/``s N SEAT:N``. Every
+number a player types or reads is the one on screen (from 1) and every card has its on-screen name:
+input is checked here against what is shown, so an engine message with its 0-based seats and wire
+names never reaches the player (:func:`friendly` rewrites any that would). ``help``, ``rules`` and
+``quit`` work at every prompt.
+
+After each reveal the terminal announces who took what (:mod:`.announce`); when a round ends it shows
+every final tableau or tray, the last card included, before the round's scores, and waits for the
+player to continue.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
+from rich.text import Text
 
 from ..errors import SushigoError
 from ..game import GameState
-
-GO_CATEGORIES = ("maki", "tempura", "sashimi", "dumpling", "nigiri", "soy_sauce")
-ROLL_CATEGORIES = ("maki", "nigiri", "dumpling", "tempura", "sashimi")
+from . import announce, views
+from .guide import help_text, rules_text
+from .names import CARD_NAMES, card_name, face_name
 
 
 class InputClosed(Exception):
     """Standard input ended before the game did."""
 
 
-def _pretty(name: str) -> str:
-    return name.replace("_", " ")
+class QuitGame(Exception):
+    """The player typed ``quit``."""
 
 
-def _compact(cards: Sequence[str]) -> str:
-    if not cards:
-        return "—"
-    counts = Counter(cards)
-    return ", ".join(f"{_pretty(c)}×{n}" if n > 1 else _pretty(c) for c, n in counts.items())
+_HELP = {"help", "h", "?"}
+_RULES = {"rules", "rule"}
+_QUIT = {"quit", "q", "exit"}
 
 
 def resolve_card(text: str, hand: Sequence[str]) -> str:
-    """Returns the card of ``hand`` that ``text`` means: a 1-based number, a name or an unambiguous part of one.
+    """Returns the card (wire name) of ``hand`` that ``text`` means: a 1-based number, a name or a part of one.
 
-    :raises ValueError: with a reason a person can act on.
+    Names are matched as shown on screen (``maki 2``, ``squid nigiri``, ``squid``), and the wire names
+    work too.
+
+    :raises ValueError: with a reason a person can act on, naming cards as the screen does.
     """
     t = text.strip().lower().replace("-", "_").replace(" ", "_")
     if not t:
@@ -62,15 +69,123 @@ def resolve_card(text: str, hand: Sequence[str]) -> str:
         return matches[0]
     if len(matches) > 1:
         raise ValueError(
-            f"{text.strip()!r} could be {' or '.join(_pretty(m) for m in matches)}; be more precise"
+            f"{text.strip()!r} could be {' or '.join(card_name(m) for m in matches)}; be more precise"
         )
     close = difflib.get_close_matches(t, kinds, n=1, cutoff=0.7)
-    hint = f"; did you mean {_pretty(close[0])}?" if close else ""
-    raise ValueError(f"{text.strip()!r} is not in your hand ({_compact(hand)}){hint}")
+    hint = f"; did you mean {card_name(close[0])}?" if close else ""
+    raise ValueError(f"{text.strip()!r} is not in your hand{hint or f'; type 1 to {len(hand)} or a name'}")
+
+
+_WIRE = re.compile(r"\b(" + "|".join(sorted(CARD_NAMES, key=len, reverse=True)) + r"|[a-z]+_\d+)\b")
+
+
+def friendly(message: str, players: int | None = None) -> str:
+    """Rewrites an engine message in the screen's terms: seats, positions and dice from 1, shown names.
+
+    The terminal checks input against the screen before the engine sees it, so this is a safety net
+    for a message it did not foresee.
+
+    >>> friendly("seat 0's belt has no die at position 8 (it holds 5)")
+    "seat 1's belt has no die at position 9 (it holds 5)"
+    >>> friendly("seat 2 cannot play squid_nigiri: it is not in the hand")
+    'seat 3 cannot play squid nigiri: it is not in the hand'
+    """
+
+    def plus_one(m: re.Match[str]) -> str:
+        return f"{m.group(1)} {int(m.group(2)) + 1}"
+
+    out = re.sub(r"\b(seat|position|die)\s+(\d+)", plus_one, message)
+    out = re.sub(r"\b(\d+):(\d+)\b", lambda m: f"{int(m.group(1)) + 1}:{int(m.group(2)) + 1}", out)
+
+    def shown(m: re.Match[str]) -> str:
+        word = m.group(1)
+        if word in CARD_NAMES:
+            return card_name(word)
+        try:
+            return face_name(word)
+        except ValueError:
+            return word
+
+    return _WIRE.sub(shown, out)
+
+
+def _belt_range(n: int, whose: str) -> str:
+    if n == 0:
+        return f"{whose} belt is empty"
+    return f"{whose} belt holds {n} {'die' if n == 1 else 'dice'}: choose " + (
+        "1" if n == 1 else f"1 to {n}"
+    )
+
+
+def parse_roll_move(text: str, obs: Any, seat: int = 0) -> Any:
+    """Reads a Sushi Roll move typed by ``seat`` and checks it against the table on screen.
+
+    Positions and seats are the 1-based numbers shown; the result is the engine's action.
+
+    :raises ValueError: naming the problem in the screen's numbers and names.
+    """
+    from ..sushi_roll.actions import Reroll, Swap, Take
+
+    t = " ".join(text.lower().replace(",", " ").split())
+    if not t:
+        raise ValueError("type a move, e.g. 'take 1'")
+    belt = obs.belts[seat]
+    words = t.split()
+    word = words[0]
+    if t.isdigit() or word in ("t", "take"):
+        nums = re.findall(r"\d+", t)
+        if len(nums) != 1 or (not t.isdigit() and len(words) != 2):
+            raise ValueError("take one die of your belt: 'take N'")
+        n = int(nums[0])
+        if not 1 <= n <= len(belt):
+            raise ValueError(f"there is no die {n} on your belt; {_belt_range(len(belt), 'your')}")
+        return Take(n - 1)
+    if word in ("r", "re", "reroll", "re-roll"):
+        rest = words[1:]
+        if rest == ["all"]:
+            positions = list(range(1, len(belt) + 1))
+        elif not rest or not all(w.isdigit() for w in rest):
+            raise ValueError("name the dice of your belt to re-roll: 'reroll 1,3' or 'reroll all'")
+        else:
+            positions = [int(w) for w in rest]
+        if obs.menu[seat] <= 0:
+            raise ValueError("you have no menu token left, so you cannot re-roll")
+        for n in positions:
+            if not 1 <= n <= len(belt):
+                raise ValueError(f"there is no die {n} on your belt; {_belt_range(len(belt), 'your')}")
+        if len(set(positions)) != len(positions):
+            raise ValueError("name each die once")
+        return Reroll(tuple(n - 1 for n in positions))
+    if word in ("s", "swap"):
+        m = re.fullmatch(r"(?:s|swap) (\d+) (?:with )?(\d+)(?::| |: )(\d+)", t.replace(" :", ":"))
+        if m is None:
+            raise ValueError("a swap names your die, then a seat and its die: 'swap 1 with 2:3'")
+        own, other_seat, other = (int(g) for g in m.groups())
+        if obs.chopsticks[seat] <= 0:
+            raise ValueError("you have no chopsticks token left, so you cannot swap")
+        if not 1 <= own <= len(belt):
+            raise ValueError(f"there is no die {own} on your belt; {_belt_range(len(belt), 'your')}")
+        if not 1 <= other_seat <= obs.players:
+            raise ValueError(f"there is no seat {other_seat}; seats are 1 to {obs.players}")
+        if other_seat - 1 == seat:
+            raise ValueError(f"seat {other_seat} is you: swap with another seat's belt")
+        target = obs.belts[other_seat - 1]
+        if not target:
+            raise ValueError(f"seat {other_seat}'s belt is empty; swap with a belt that has dice")
+        if not 1 <= other <= len(target):
+            raise ValueError(
+                f"there is no die {other} on seat {other_seat}'s belt; "
+                + _belt_range(len(target), f"seat {other_seat}'s")
+            )
+        return Swap(own - 1, other_seat - 1, other - 1)
+    raise ValueError(f"cannot read {text.strip()!r}; write take N, reroll N,N or swap N with SEAT:N")
 
 
 class TerminalGame:
-    """Runs one game: the human at seat 0, bots elsewhere. ``ask`` reads one line (default: the console)."""
+    """Runs one game: the human at seat 1 on screen, bots elsewhere.
+
+    ``ask`` reads one line (default: the console); ``names`` are the seats' names in seat order.
+    """
 
     def __init__(
         self,
@@ -87,207 +202,295 @@ class TerminalGame:
         self.console = console or Console(highlight=False)
         self._ask = ask
         self.rounds_shown = 0
+        obs = state.observe(0)
+        tableaux = len(obs.tableaux) if state.game == "sushi-go" else state.players
+        self.labels = views.seat_labels(names, tableaux)
+        self._seen = (0, 0)  # Sushi Go!: (round, turns) of the reveals announced so far
+
+    # ------------------------------------------------------------------------------------ input
 
     def ask(self, prompt: str) -> str:
-        try:
-            if self._ask is not None:
-                return self._ask(prompt)
-            return self.console.input(f"[bold]{prompt}[/] ")
-        except EOFError:
-            raise InputClosed from None
+        """Reads one line; ``help`` and ``rules`` are answered here, ``quit`` ends the game."""
+        while True:
+            try:
+                if self._ask is not None:
+                    text = self._ask(prompt)
+                else:
+                    text = self.console.input(f"[bold]{prompt}[/] ")
+            except EOFError:
+                raise InputClosed from None
+            word = text.strip().lower()
+            if word in _HELP:
+                self.show_help()
+            elif word in _RULES:
+                self.show_rules()
+            elif word in _QUIT:
+                raise QuitGame
+            else:
+                return text
 
     def say_error(self, reason: str) -> None:
-        self.console.print(f"[red]✗ {reason}[/] — try again.")
+        """Explains why the input was refused; the question is asked again."""
+        self.console.print(Text.assemble(("✗ ", "red"), (reason, "red"), " — try again."))
 
-    # ---------------------------------------------------------------------------------- loop
+    def show_help(self) -> None:
+        """Prints how to play a turn of this game and read the table."""
+        self.console.rule("help", style="dim")
+        self.console.print(help_text(self.state.game))
+
+    def show_rules(self) -> None:
+        """Prints the current game's rules in one screenful."""
+        options: dict[str, Any] = {}
+        if self.state.game == "sushi-go":
+            options = self.state.observe(0).config.to_options()
+        self.console.rule("rules", style="dim")
+        self.console.print(rules_text(self.state.game, options))
+
+    def intro(self, other_bots: Sequence[str] = ()) -> None:
+        """Prints who plays which seat, the other bots on offer, and the commands."""
+        title = "Sushi Go!" if self.state.game == "sushi-go" else "Sushi Roll"
+        seats = ", ".join(self.labels)
+        self.console.print(Text.assemble((title, "bold"), f" for {self.state.players}: {seats}."))
+        if other_bots:
+            self.console.print(
+                f"Other bots: {', '.join(other_bots)} (choose with --bots).", style="dim"
+            )
+        self.console.print("Type help, rules or quit at any prompt.", style="dim")
+        if self.state.game == "sushi-roll":
+            obs = self.state.observe(0)
+            self.console.print(
+                Text.assemble(
+                    ("Round 1: ", "bold magenta"),
+                    f"the dice are drawn and rolled; seat {obs.red_belt + 1} has the red belt and starts.",
+                )
+            )
+
+    def pause(self, prompt: str) -> None:
+        """Waits for Enter (any text but ``quit`` continues), so a round's end can be read."""
+        self.ask(prompt)
+
+    # ------------------------------------------------------------------------------------- loop
 
     def run(self) -> dict[str, Any]:
-        """Plays to the end and returns the score report."""
+        """Plays to the end and returns the score report.
+
+        :raises QuitGame: when the player types ``quit``.
+        :raises InputClosed: when the input ends first.
+        """
         for seat, bot in self.bots.items():
             bot.reset(seat, self.state.game, self.state.players)
         while not self.state.is_over():
-            seats = self.state.to_act()
-            choices: list[tuple[int, Any]] = []
-            for seat in seats:
-                if seat in self.bots:
-                    obs = self.state.observe(seat)
-                    choices.append((seat, self.bots[seat].act(obs, self.state.legal_actions(seat))))
-            if 0 in seats:
-                self.show()
-                choices.insert(0, (0, self.human_action()))
-            for seat, action in choices:
-                self.state.submit(seat, action)
-            self.show_round_end()
+            if self.state.game == "sushi-go":
+                self._go_turn()
+            else:
+                self._roll_step()
         self.show_final()
         report: dict[str, Any] = self.state.score_report()
         return report
 
+    def _bot_action(self, seat: int) -> Any:
+        return self.bots[seat].act(self.state.observe(seat), self.state.legal_actions(seat))
+
+    # -------------------------------------------------------------------------------- Sushi Go!
+
+    def _go_turn(self) -> None:
+        seats = self.state.to_act()
+        choices = [(seat, self._bot_action(seat)) for seat in seats if seat in self.bots]
+        if 0 in seats:
+            self.show()
+            choices.insert(0, (0, self.human_action()))
+        for seat, action in choices:
+            self.state.submit(seat, action)
+        self._announce_go()
+
+    def _announce_go(self) -> None:
+        """Announces every turn revealed since the last call, and the end of each finished round."""
+        history = self.state.history  # type: ignore[attr-defined]
+        obs = self.state.observe(0)
+        r, seen = self._seen
+        while r < len(history):
+            turns = [[[c.wire for c in cards] for cards in turn] for turn in history[r]["turns"]]
+            finished = r < len(obs.earlier_tableaux)
+            if finished:
+                tabs, marks = obs.earlier_tableaux[r], obs.earlier_on_wasabi[r]
+            else:
+                tabs, marks = obs.tableaux, obs.on_wasabi
+            wires = [views.go_wires(t) for t in tabs]
+            for i in range(seen, len(turns)):
+                self.console.print(
+                    announce.go_turn(
+                        turns[i],
+                        announce.go_marks(turns, i, wires, marks),
+                        self.labels,
+                        turn=i,
+                        last=finished and i == len(turns) - 1 and not obs.config.dummy,
+                        dummy_chooser=self._dummy_chooser(history[r], i),
+                    )
+                )
+            if not finished:
+                self._seen = (r, len(turns))
+                break
+            self.show_round_end(r)
+            r, seen = r + 1, 0
+            self._seen = (r, 0)
+
+    def _dummy_chooser(self, entry: dict[str, Any], turn: int) -> str | None:
+        """Returns who chose the dummy's card on ``turn`` (public: control alternates by the rules)."""
+        first = entry.get("dummy_controller")
+        if first is None:
+            return None
+        return self.labels[(first + turn) % 2]
+
     def human_action(self) -> Any:
+        """Asks until the human's input is a legal move, explaining each refusal in the screen's terms."""
         while True:
             try:
                 if self.state.game == "sushi-go":
                     return self._go_action()
                 return self._roll_action()
-            except (ValueError, SushigoError) as exc:
+            except SushigoError as exc:
+                self.say_error(friendly(str(exc)))
+            except ValueError as exc:
                 self.say_error(str(exc))
-
-    # -------------------------------------------------------------------------------- Sushi Go!
 
     def _go_action(self) -> Any:
         from ..sushi_go.actions import parse_action
 
-        obs = self.state.observe(0).to_json()
-        hand = obs["hand"]
-        legal = {a.to_text() for a in self.state.legal_actions(0)}
-        ctrl = obs["dummy_controller"] == 0 and obs["options"].get("dummy")
-        can_chop = any("+" in a.split(" ")[0] for a in legal)
+        obs = self.state.observe(0)
+        hand = views.go_wires(obs.hand)
+        legal = self.state.legal_actions(0)
+        ctrl = obs.config.dummy and obs.dummy_controller == 0
+        can_chop = any(len(p.cards) == 2 for p in legal)
         hint = "card number or name" + (", or a+b to use chopsticks" if can_chop else "")
         text = self.ask(f"Your pick ({hint}):")
-        parts = [p for p in text.split("+")]
+        parts = text.split("+")
         if len(parts) > 2:
             raise ValueError("you can take at most two cards")
         if len(parts) == 2 and not can_chop:
-            raise ValueError(
-                "you can take two cards only with chopsticks on your table and two cards in hand"
-            )
+            if "chopsticks" not in views.go_wires(obs.tableaux[0]):
+                raise ValueError("you can take two cards only with chopsticks already on your table")
+            raise ValueError("you need more cards in hand to use chopsticks now")
         own = [resolve_card(p, hand) for p in parts]
         if len(own) == 2 and own[0] == own[1] and hand.count(own[0]) < 2:
-            raise ValueError(f"you hold only one {_pretty(own[0])}")
+            raise ValueError(f"you hold only one {card_name(own[0])}")
         pick = "+".join(own)
         if ctrl:
             rest = list(hand)
             for c in own:
                 rest.remove(c)
-            self.console.print(
-                "Cards left for the dummy: " + "  ".join(f"[{i}] {_pretty(c)}" for i, c in enumerate(rest, 1))
-            )
-            dummy = resolve_card(self.ask("Card for the dummy:"), rest)
-            pick += f" dummy={dummy}"
+            pick += f" dummy={self._dummy_card(rest)}"
         action = parse_action(pick)
         self.state.check(0, action)  # type: ignore[attr-defined]
-        if pick not in legal:  # pragma: no cover - check() explains first
-            raise ValueError(f"{pick} is not legal now")
         return action
 
-    def _show_go(self) -> None:
-        obs = self.state.observe(0).to_json()
-        dummy = obs["options"].get("dummy")
-        c = self.console
-        c.rule(f"Sushi Go! — round {obs['round'] + 1} of 3, turn {obs['turn'] + 1}")
-        table = Table(show_header=True, header_style="bold")
-        table.add_column("Seat")
-        table.add_column("Tableau")
-        table.add_column("Puddings", justify="right")
-        table.add_column("Points", justify="right")
-        for s, tab in enumerate(obs["tableaux"]):
-            name = "Dummy" if dummy and s == 2 else self.names[s]
-            table.add_row(name, _compact(tab), str(obs["puddings"][s]), str(obs["scores"]["totals"][s]))
-        c.print(table)
-        if dummy:
-            c.print(
-                f"You {'control' if obs['dummy_controller'] == 0 else 'do not control'} the dummy this turn."
-            )
-        c.print(
-            "Your hand: "
-            + "  ".join(f"[bold cyan][{i}][/] {_pretty(x)}" for i, x in enumerate(obs["hand"], 1))
+    def _dummy_card(self, rest: list[str]) -> str:
+        shown = views.Entries(
+            views.numbered([card_name(c) for c in rest]), sep="  ", prefix="Cards left for the dummy: "
         )
+        while True:
+            self.console.print(shown)
+            try:
+                return resolve_card(self.ask("Card for the dummy:"), rest)
+            except ValueError as exc:
+                self.say_error(str(exc))
+
+    def _show_go(self) -> None:
+        obs = self.state.observe(0)
+        c = self.console
+        title, subtitle = views.go_heading(obs)
+        c.rule(title, style="dim")
+        c.print(subtitle, style="dim")
+        c.print(views.go_table(obs, self.labels))
+        if obs.config.dummy:
+            if obs.dummy_controller == 0:
+                c.print(
+                    "You control the dummy this turn: you drew the top card of its pile "
+                    f"({obs.hand_sizes[2]} left); pick a card for yourself, then one for the dummy."
+                )
+            else:
+                c.print("Your opponent controls the dummy this turn.")
+        c.print(views.go_hand(obs))
 
     # ------------------------------------------------------------------------------- Sushi Roll
 
-    def _roll_action(self) -> Any:
-        from ..sushi_roll.actions import parse_action
-
-        text = " ".join(self.ask("Your move (take N, reroll N,N, swap N with SEAT:N):").lower().split())
-        if not text:
-            raise ValueError("type a move, e.g. 'take 1'")
-        nums = [int(x) for x in re.findall(r"\d+", text)]
-        word = text.split()[0]
-        if text.isdigit() or word in ("t", "take"):
-            if len(nums) != 1:
-                raise ValueError("take one die: 'take N'")
-            wire = f"take {nums[0] - 1}"
-        elif word in ("r", "re", "reroll", "re-roll"):
-            if not nums:
-                raise ValueError("name the dice to re-roll: 'reroll 1,3'")
-            wire = "reroll " + ",".join(str(n - 1) for n in nums)
-        elif word in ("s", "swap"):
-            if len(nums) != 3:
-                raise ValueError("a swap names your die, a seat and its die: 'swap 1 with 2:3'")
-            wire = f"swap {nums[0] - 1} with {nums[1] - 1}:{nums[2] - 1}"
+    def _roll_step(self) -> None:
+        seat = self.state.to_act()[0]
+        before = self.state.observe(0)
+        if seat in self.bots:
+            action = self.state.check(seat, self._bot_action(seat))  # type: ignore[attr-defined]
         else:
-            raise ValueError(f"cannot read {text!r}; write take N, reroll N,N or swap N with SEAT:N")
-        if any(n < 1 for n in nums):
-            raise ValueError("positions and seats start at 1")
-        action = parse_action(wire)
+            self.show()
+            action = self.human_action()
+        self.state.submit(seat, action)
+        after = self.state.observe(0)
+        for line in announce.roll_action(before, seat, action, after, self.labels):
+            self.console.print(line)
+        while self.rounds_shown < len(after.past_trays):
+            self.show_round_end(self.rounds_shown)
+        if len(after.past_trays) > len(before.past_trays) and not after.is_over:
+            self.console.print(
+                Text.assemble(
+                    (f"Round {after.round + 1}: ", "bold magenta"),
+                    "fresh dice are drawn and rolled; ",
+                    f"seat {after.red_belt + 1} has the red belt and starts.",
+                )
+            )
+
+    def _roll_action(self) -> Any:
+        obs = self.state.observe(0)
+        text = self.ask("Your move (take N, reroll N,N, swap N with SEAT:N):")
+        action = parse_roll_move(text, obs, 0)
         return self.state.check(0, action)  # type: ignore[attr-defined]
 
     def _show_roll(self) -> None:
-        obs = self.state.observe(0).to_json()
+        obs = self.state.observe(0)
         c = self.console
-        c.rule(f"Sushi Roll — round {min(obs['round'], 2) + 1} of 3, cycle {obs['cycle'] + 1}")
-        table = Table(show_header=True, header_style="bold")
-        for col in ("Seat", "Belt", "Tray", "Menu", "Chop.", "Pudding", "Points"):
-            table.add_column(col)
-        for s in range(obs["players"]):
-            belt = "  ".join(f"[{i}] {_pretty(f)}" for i, f in enumerate(obs["belts"][s], 1))
-            red = " (red)" if obs["red_belt"] == s else ""
-            table.add_row(
-                f"{s + 1} {self.names[s]}{red}",
-                belt or "—",
-                _compact(obs["trays"][s]),
-                str(obs["menu"][s]),
-                str(obs["chopsticks"][s]),
-                str(obs["pudding"][s]),
-                str(obs["scores"][s]),
-            )
-        c.print(table)
+        c.rule(views.roll_heading(obs), style="dim")
+        c.print(views.roll_table(obs, self.labels))
+        c.print(views.roll_legend(obs), style="dim")
 
     # -------------------------------------------------------------------------------- screens
 
     def show(self) -> None:
+        """Prints the table as the human's seat sees it, before it is asked to move."""
         if self.state.game == "sushi-go":
             self._show_go()
         else:
             self._show_roll()
 
-    def _labels(self, n: int) -> list[str]:
-        return [self.names[s] if s < len(self.names) else "Dummy" for s in range(n)]
-
-    def show_round_end(self) -> None:
+    def show_round_end(self, round_index: int) -> None:
+        """Prints a finished round's final tableaux (or trays), last card included, then its scores."""
         report = self.state.score_report()
-        rounds = report["rounds"]
-        while self.rounds_shown < len(rounds):
-            points = rounds[self.rounds_shown]["points"]
-            cats = GO_CATEGORIES if self.state.game == "sushi-go" else ROLL_CATEGORIES
-            table = Table(title=f"Round {self.rounds_shown + 1} scores", header_style="bold")
-            table.add_column("")
-            labels = self._labels(len(points))
-            for label in labels:
-                table.add_column(label, justify="right")
-            for cat in cats:
-                if any(p.get(cat) for p in points):
-                    table.add_row(_pretty(cat), *(str(p.get(cat, 0)) for p in points))
-            table.add_row("[bold]total[/]", *(f"[bold]{p['total']}[/]" for p in points))
-            self.console.print(table)
-            self.rounds_shown += 1
+        obs = self.state.observe(0)
+        points = report["rounds"][round_index]["points"]
+        c = self.console
+        c.rule(f"End of round {round_index + 1}", style="bold")
+        if self.state.game == "sushi-go":
+            c.print(
+                views.go_final_tableaux(
+                    obs.earlier_tableaux[round_index],
+                    obs.earlier_on_wasabi[round_index],
+                    self.labels,
+                    points,
+                    round_index,
+                )
+            )
+        else:
+            c.print(views.roll_final_trays(obs.past_trays[round_index], self.labels, points, round_index))
+        c.print(views.round_scores(self.state.game, report, round_index, self.labels))
+        self.rounds_shown = max(self.rounds_shown, round_index + 1)
+        more = "the final scores" if round_index == 2 else f"round {round_index + 2}"
+        self.pause(f"Press Enter for {more}:")
 
     def show_final(self) -> None:
+        """Prints the final table (rounds, puddings, tokens, totals that are their sums) and the winner."""
         report = self.state.score_report()
-        totals = report["totals"]
-        table = Table(title="Final scores", header_style="bold")
-        table.add_column("Seat")
-        table.add_column("Puddings", justify="right")
-        table.add_column("Pudding points", justify="right")
-        table.add_column("Total", justify="right")
-        labels = self._labels(len(totals))
-        for s, total in enumerate(totals):
-            pp = report.get("pudding_points") or [0] * len(totals)
-            table.add_row(labels[s], str(report["pudding_counts"][s]), str(pp[s]), str(total))
-        self.console.print(table)
+        c = self.console
+        c.print(views.final_table(self.state.game, report, self.labels))
+        c.print(views.final_notes(self.state.game, report), style="dim")
         winners = report.get("winners") or []
-        who = " and ".join("you" if w == 0 else labels[w] for w in winners)
-        self.console.print(
-            f"[bold green]Winner: {who}[/]"
-            if 0 not in winners or len(winners) > 1
-            else "[bold green]You win![/]"
-        )
+        who = " and ".join("you" if w == 0 else self.labels[w] for w in winners)
+        if winners == [0]:
+            c.print("[bold green]You win![/]")
+        else:
+            c.print(f"[bold green]Winner: {who}[/]" if len(winners) == 1 else f"[bold green]Shared win: {who}[/]")

@@ -1,0 +1,161 @@
+"""The names the terminal shows for cards and die faces, and tableaux grouped as players lay them out.
+
+Every message of the terminal game uses these names, so that what a player reads in an error, an
+announcement or a score table is exactly what the hand, belt or tableau on screen shows; the formats.md
+wire names (``squid_nigiri``, ``maki_2``) never reach the screen.
+
+A grouped tableau keeps each nigiri with the wasabi it sits on (``wasabi+squid``), because that pairing
+is what the nigiri scores and it cannot be seen once cards are merged by kind.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from ..sushi_roll.faces import NIGIRI_VALUES, parse_face
+
+#: Sushi Go! card wire name -> the name shown on screen.
+CARD_NAMES: dict[str, str] = {
+    "tempura": "tempura",
+    "sashimi": "sashimi",
+    "dumpling": "dumpling",
+    "maki_1": "maki 1",
+    "maki_2": "maki 2",
+    "maki_3": "maki 3",
+    "egg_nigiri": "egg nigiri",
+    "salmon_nigiri": "salmon nigiri",
+    "squid_nigiri": "squid nigiri",
+    "wasabi": "wasabi",
+    "chopsticks": "chopsticks",
+    "pudding": "pudding",
+    "soy_sauce": "soy sauce",
+}
+
+_MAKI_ICONS = {"maki_1": 1, "maki_2": 2, "maki_3": 3}
+_NIGIRI = ("squid_nigiri", "salmon_nigiri", "egg_nigiri")
+#: The order of a grouped tableau: the scoring categories first, then cards that score nothing.
+_GO_ORDER = ("tempura", "sashimi", "dumpling", "chopsticks", "pudding", "soy_sauce")
+
+
+def card_name(wire: str) -> str:
+    """Returns the on-screen name of a Sushi Go! card (``squid_nigiri`` -> ``squid nigiri``)."""
+    return CARD_NAMES.get(wire, wire.replace("_", " "))
+
+
+def short_nigiri(wire: str) -> str:
+    """Returns a nigiri's kind alone (``squid``), as written on top of its wasabi."""
+    return wire.split("_", 1)[0]
+
+
+def face_name(face: str) -> str:
+    """Returns the on-screen name of a Sushi Roll die face (``maki_2`` -> ``maki 2``, ``menu`` -> ``menu``).
+
+    A face showing several icons carries their number, as on the die.
+    """
+    parsed = parse_face(face)
+    base = card_name(parsed.symbol)
+    return f"{base} {parsed.icons}" if parsed.symbol == "maki" or parsed.icons != 1 else base
+
+
+def _times(name: str, n: int) -> str:
+    return f"{name}×{n}" if n > 1 else name
+
+
+def _maki(icons: int) -> str:
+    return f"{icons} maki icon" + ("s" if icons != 1 else "")
+
+
+def group_tableau(cards: Sequence[str], on_wasabi: Sequence[bool]) -> list[str]:
+    """Returns a Sushi Go! tableau as grouped entries: maki icons, sets by kind, each nigiri on its wasabi.
+
+    ``on_wasabi[i]`` tells whether card ``i`` (in play order) is a nigiri the engine put on a wasabi.
+    Each wasabi holds one nigiri, so every marked nigiri pairs with one wasabi and the other wasabi are
+    still free.
+
+    >>> group_tableau(["wasabi", "squid_nigiri", "maki_3", "maki_2", "tempura", "wasabi"],
+    ...               [False, True, False, False, False, False])
+    ['5 maki icons', 'tempura', 'wasabi+squid', 'wasabi']
+    """
+    counts = Counter(cards)
+    out: list[str] = []
+    icons = sum(_MAKI_ICONS.get(c, 0) for c in cards)
+    if icons:
+        out.append(_maki(icons))
+    for kind in ("tempura", "sashimi", "dumpling"):
+        if counts[kind]:
+            out.append(_times(card_name(kind), counts[kind]))
+    on = Counter(c for c, w in zip(cards, on_wasabi) if w)
+    off = Counter(c for c, w in zip(cards, on_wasabi) if not w and c in _NIGIRI)
+    for kind in _NIGIRI:
+        if on[kind]:
+            out.append(_times(f"wasabi+{short_nigiri(kind)}", on[kind]))
+    for kind in _NIGIRI:
+        if off[kind]:
+            out.append(_times(card_name(kind), off[kind]))
+    free = counts["wasabi"] - sum(on.values())
+    if free > 0:
+        out.append(_times("wasabi", free))
+    for kind in _GO_ORDER[3:]:
+        if counts[kind]:
+            out.append(_times(card_name(kind), counts[kind]))
+    return out
+
+
+def tray_on_wasabi(faces: Sequence[str]) -> list[bool]:
+    """Returns, for each die of a Sushi Roll tray in the order taken, whether it is a nigiri on a wasabi.
+
+    A nigiri goes onto a wasabi taken before it that has nothing on it (rules.md §2.4).
+    """
+    free = 0
+    out = []
+    for face in faces:
+        symbol = parse_face(face).symbol
+        on = False
+        if symbol == "wasabi":
+            free += 1
+        elif symbol in NIGIRI_VALUES and free:
+            free -= 1
+            on = True
+        out.append(on)
+    return out
+
+
+def group_tray(faces: Sequence[str]) -> list[str]:
+    """Returns a Sushi Roll tray as grouped entries: icons per symbol, each nigiri on its wasabi.
+
+    Appetizers, puddings and tokens count icons (``tempura×3`` is three tempura icons), which is what
+    scores; maki are summed as on the score sheet.
+
+    >>> group_tray(["wasabi", "maki_2", "squid_nigiri", "tempura", "maki_1", "egg_nigiri"])
+    ['3 maki icons', 'tempura', 'wasabi+squid', 'egg nigiri']
+    """
+    marks = tray_on_wasabi(faces)
+    icons: Counter[str] = Counter()
+    on: Counter[str] = Counter()
+    off: Counter[str] = Counter()
+    for face, mark in zip(faces, marks):
+        parsed = parse_face(face)
+        if parsed.symbol in NIGIRI_VALUES:
+            (on if mark else off)[parsed.symbol] += 1
+        else:
+            icons[parsed.symbol] += parsed.icons
+    out: list[str] = []
+    if icons["maki"]:
+        out.append(_maki(icons["maki"]))
+    for symbol in ("tempura", "sashimi", "dumpling"):
+        if icons[symbol]:
+            out.append(_times(symbol, icons[symbol]))
+    for kind in _NIGIRI:
+        if on[kind]:
+            out.append(_times(f"wasabi+{short_nigiri(kind)}", on[kind]))
+    for kind in _NIGIRI:
+        if off[kind]:
+            out.append(_times(card_name(kind), off[kind]))
+    free = icons["wasabi"] - sum(on.values())
+    if free > 0:
+        out.append(_times("wasabi", free))
+    for symbol in ("chopsticks", "menu", "pudding"):
+        if icons[symbol]:
+            out.append(_times(symbol, icons[symbol]))
+    return out
