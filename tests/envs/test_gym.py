@@ -79,7 +79,7 @@ def test_the_vector_is_built_from_the_seat_observation_and_the_mask_is_exactly_t
     obs, info = env.reset(seed=4)
     rng = np.random.default_rng(0)
     for _ in range(12):
-        state = env.state
+        state = env.core
         np.testing.assert_array_equal(obs, encode_observation(state.observe(1)))
         np.testing.assert_array_equal(info["action_mask"], action_mask(state.legal_actions(1)))
         assert env.action_masks().sum() == len(state.legal_actions(1))
@@ -109,7 +109,7 @@ def test_illegal_actions_terminate_or_raise() -> None:
 def test_sushi_roll_learner_only_acts_on_its_turns() -> None:
     env = SushiRollEnv(players=3, seat=1)
     _obs, info = env.reset(seed=8)
-    assert env.state.to_act() == (1,)
+    assert env.core.to_act() == (1,)
     assert info["action_mask"].any()
 
 

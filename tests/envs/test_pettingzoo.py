@@ -53,7 +53,7 @@ def test_parallel_sushi_go_plays_every_seat_at_once_to_the_end() -> None:
     steps = 0
     while env.agents:
         for i, agent in enumerate(env.agents):
-            np.testing.assert_array_equal(obs[agent]["observation"], encode_observation(env.state.observe(i)))
+            np.testing.assert_array_equal(obs[agent]["observation"], encode_observation(env.core.observe(i)))
         actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents}
         obs, rewards, _terms, _, infos = env.step(actions)
         steps += 1

@@ -53,8 +53,6 @@ def test_win_reward_policy_opponents_and_illegal_actions() -> None:
         if terminated.all():
             break
     assert set(np.unique(rewards)) <= {-1.0, 0.0, 1.0}
-    with pytest.raises(ValueError, match="vectorization_mode='sync'"):
-        SushiGoVectorEnv(num_envs=2, opponents="heuristic")
 
 
 def test_same_seed_same_episodes() -> None:

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..envs.encoding import ROUNDS, TURNS, obs_size
+from ..envs.encoding import ROUNDS, TURNS, deck_vector, obs_size
 from ..sushi_go.cards import WIRE_NAMES
 from ..sushi_go.options import Config
 from ..sushi_go.score import CATEGORIES
@@ -182,6 +182,8 @@ class SushiGoBatch:
         self.free_wasabi = np.zeros(shape, dtype=np.int16)
         self.nigiri_points = np.zeros(shape, dtype=np.int16)
         self.drawn = np.zeros(size, dtype=np.int64)
+        #: cards played in the finished rounds before the one the tableaux show, ``(B, 13)``
+        self.earlier = np.zeros((size, N_KINDS), dtype=np.int16)
         self.round = 0
         self.turn = 0
         self.over = False
@@ -329,6 +331,13 @@ class SushiGoBatch:
             if ctrl is not None:
                 extra[:, ctrl, ROUNDS + TURNS + 1] = 1.0
         parts.append(extra)
+        earlier = np.broadcast_to(self.earlier.astype(np.float32)[:, None, :], (b, p, N_KINDS))
+        located = hands if not self.over else np.zeros_like(hands)
+        located = (
+            located + known[:, :, :, 1:].sum(axis=2) + self.tableaux.sum(axis=1, dtype=np.float32)[:, None, :]
+        )
+        parts.append(earlier)
+        parts.append(deck_vector(cfg)[None, None, :] - earlier - located)
         out = np.concatenate(parts, axis=2)
         assert out.shape[2] == obs_size(cfg)
         return out
@@ -477,6 +486,7 @@ class SushiGoBatch:
         if self.round == ROUNDS:
             self.over = True
             return
+        self.earlier += self.tableaux.sum(axis=1, dtype=np.int16)
         self._start_round()
 
     def pudding_points(self) -> np.ndarray:

@@ -1,7 +1,8 @@
 """One small adapter per game, so that every environment wrapper is written once for both games.
 
-An adapter knows how to start a game, encode a seat's observation as a vector, list the legal action
-codes of a seat and decode a code back into a core action. It only ever looks at
+An adapter knows how to start a game, encode a seat's observation as a vector (raw or normalised),
+encode the global state for centralised critics, list the legal action codes of a seat (dense or
+compact) and decode a code back into a core action. Observations only ever come from
 ``state.observe(seat)`` and ``state.legal_actions(seat)``: the wrappers are thin by construction.
 """
 
@@ -13,18 +14,34 @@ import numpy as np
 
 from ..game import GameState
 
+ACTION_ENCODINGS = ("dense", "compact")
+
 
 class GameAdapter:
-    """Base adapter: ``game``, ``players``, ``obs_size``, ``action_size`` and the conversions."""
+    """Base adapter: ``game``, ``players``, ``obs_size``, ``action_size``, ``state_size`` and the conversions.
+
+    ``actions`` is ``"dense"`` (the core's codes) or ``"compact"``; ``normalized`` selects the
+    normalised observation vector.
+    """
 
     game: str = ""
     env_name: str = ""
 
-    def __init__(self, players: int, **options: Any) -> None:
+    def __init__(
+        self, players: int, *, actions: str = "dense", normalized: bool = False, **options: Any
+    ) -> None:
+        if actions not in ACTION_ENCODINGS:
+            raise ValueError(f"unknown action encoding {actions!r}; expected dense or compact")
         self.players = players
         self.options = dict(options)
+        self.actions = actions
+        self.normalized = bool(normalized)
         self.obs_size = 0
         self.action_size = 0
+        self.state_size = 0
+        #: bounds of every observation entry (raw, or normalised)
+        self.obs_low = -100.0
+        self.obs_high = 1000.0
 
     def new_state(self, seed: int) -> GameState:
         """Starts a game dealt (or rolled) from ``seed``."""
@@ -34,6 +51,10 @@ class GameAdapter:
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:  # pragma: no cover - abstract
         """Returns ``seat``'s observation vector."""
+        raise NotImplementedError
+
+    def encode_state(self, state: GameState) -> np.ndarray:  # pragma: no cover - abstract
+        """Returns the global state vector (hidden information included: for critics only)."""
         raise NotImplementedError
 
     def encode_action(self, action: Any) -> int:  # pragma: no cover - abstract
@@ -74,32 +95,50 @@ class GameAdapter:
 
 
 class SushiGoAdapter(GameAdapter):
-    """Sushi Go!: the :mod:`.encoding` vector and the core's dense pick codes."""
+    """Sushi Go!: the :mod:`.encoding` vector and the dense or compact pick codes."""
 
     game = "sushi-go"
     env_name = "SushiGo"
 
-    def __init__(self, players: int, **options: Any) -> None:
+    def __init__(
+        self, players: int, *, actions: str = "dense", normalized: bool = False, **options: Any
+    ) -> None:
         from ..sushi_go.actions import ACTION_SPACE_SIZE
         from ..sushi_go.options import Config
-        from .encoding import obs_size
+        from .encoding import NORM_HIGH, NORM_LOW, compact_size, obs_size, state_size
 
-        super().__init__(players, **options)
+        super().__init__(players, actions=actions, normalized=normalized, **options)
         self.config = Config.from_options(players, options)
         self.obs_size = obs_size(self.config)
-        self.action_size = ACTION_SPACE_SIZE
+        self.state_size = state_size(self.config)
+        self.action_size = ACTION_SPACE_SIZE if actions == "dense" else compact_size(self.config)
+        if self.normalized:
+            self.obs_low, self.obs_high = NORM_LOW, NORM_HIGH
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
         from .encoding import encode_observation
 
-        return encode_observation(state.observe(seat))
+        return encode_observation(state.observe(seat), normalized=self.normalized)
+
+    def encode_state(self, state: GameState) -> np.ndarray:
+        from .encoding import encode_state
+
+        return encode_state(state)
 
     def encode_action(self, action: Any) -> int:
+        if self.actions == "compact":
+            from .encoding import encode_compact
+
+            return encode_compact(action, self.config)
         from ..sushi_go.actions import encode_action
 
         return encode_action(action)
 
     def decode(self, code: int) -> Any:
+        if self.actions == "compact":
+            from .encoding import decode_compact
+
+            return decode_compact(int(code), self.config)
         from ..sushi_go.actions import decode_action
 
         return decode_action(int(code))
@@ -109,23 +148,36 @@ class SushiGoAdapter(GameAdapter):
 
 
 class SushiRollAdapter(GameAdapter):
-    """Sushi Roll: the :mod:`.roll_encoding` vector and the core's action ids."""
+    """Sushi Roll: the :mod:`.roll_encoding` vector and the core's action ids.
+
+    The ids are already compact (every one can be legal), so both encodings are the same there.
+    """
 
     game = "sushi-roll"
     env_name = "SushiRoll"
 
-    def __init__(self, players: int, **options: Any) -> None:
+    def __init__(
+        self, players: int, *, actions: str = "dense", normalized: bool = False, **options: Any
+    ) -> None:
         from ..sushi_roll.actions import action_space_size
-        from .roll_encoding import obs_size
+        from .roll_encoding import NORM_HIGH, NORM_LOW, obs_size, state_size
 
-        super().__init__(players, **options)
+        super().__init__(players, actions=actions, normalized=normalized, **options)
         self.obs_size = obs_size(players)
+        self.state_size = state_size(players)
         self.action_size = action_space_size(players)
+        if self.normalized:
+            self.obs_low, self.obs_high = NORM_LOW, NORM_HIGH
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
         from .roll_encoding import encode_observation
 
-        return encode_observation(state.observe(seat))
+        return encode_observation(state.observe(seat), normalized=self.normalized)
+
+    def encode_state(self, state: GameState) -> np.ndarray:
+        from .roll_encoding import encode_state
+
+        return encode_state(state.observe(None))
 
     def encode_action(self, action: Any) -> int:
         from ..sushi_roll.actions import encode_action
@@ -138,13 +190,15 @@ class SushiRollAdapter(GameAdapter):
         return decode_action(int(code), self.players)
 
 
-def make_adapter(game: str, players: int, **options: Any) -> GameAdapter:
+def make_adapter(
+    game: str, players: int, *, actions: str = "dense", normalized: bool = False, **options: Any
+) -> GameAdapter:
     """Returns the adapter of ``game`` ("sushi-go" or "sushi-roll").
 
-    :raises ValueError: for an unknown game.
+    :raises ValueError: for an unknown game or action encoding.
     """
     if game == "sushi-go":
-        return SushiGoAdapter(players, **options)
+        return SushiGoAdapter(players, actions=actions, normalized=normalized, **options)
     if game == "sushi-roll":
-        return SushiRollAdapter(players, **options)
+        return SushiRollAdapter(players, actions=actions, normalized=normalized, **options)
     raise ValueError(f"unknown game {game!r}; expected sushi-go or sushi-roll")

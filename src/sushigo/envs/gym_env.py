@@ -4,9 +4,12 @@
 sushigo.envs``, which registers the ids; or ``gymnasium.make("sushigo.envs:sushigo/SushiGo-v0")``).
 
 * Observation: a ``Box`` vector built from the learning seat's observation only
-  (:mod:`.encoding`, :mod:`.roll_encoding`).
-* Action: ``Discrete`` over the core's dense codes; ``info["action_mask"]`` (and :meth:`SushiEnv.action_masks`)
-  marks exactly the legal ones (chopsticks pairs and the dummy's card included).
+  (:mod:`.encoding`, :mod:`.roll_encoding`); ``normalized=True`` gives the normalised vector.
+* Action: ``Discrete`` over the core's dense codes, or the compact ones (``actions="compact"``);
+  ``info["action_mask"]`` (and :meth:`SushiEnv.action_masks`, which wrappers reach through
+  ``env.get_wrapper_attr("action_masks")``, as sb3-contrib does) marks exactly the legal ones
+  (chopsticks pairs and the dummy's card included).
+* Opponents: any bot by name with its options (:mod:`.opponents`).
 * Reward, given once at the end: ``"margin"`` is the seat's total minus the best other seat's total;
   ``"win"`` is +1 for a sole win, 0 for a shared win and -1 for a loss.
 * An illegal action ends the episode with ``illegal_reward`` (``illegal_action="terminate"``, the
@@ -25,9 +28,10 @@ from gymnasium import spaces
 
 from ..errors import IllegalActionError
 from .adapters import GameAdapter, make_adapter
-from .opponents import bot_actions, make_opponents, opponent_names
+from .opponents import OpponentSpec, bot_actions, check_specs, make_opponents, opponent_specs
 
 Reward = Literal["margin", "win"]
+#: bounds of the raw observation vectors (scores of finished rounds are the largest entries)
 OBS_LOW = -100.0
 OBS_HIGH = 1000.0
 
@@ -49,7 +53,9 @@ class SushiEnv(gym.Env[np.ndarray, np.int64]):
     """One learning ``seat`` plays ``game`` against bots named by ``opponents``.
 
     Game options (``pass_both_ways``, ``soy_sauce``, ``dummy``... for Sushi Go!, ``dice`` for Sushi
-    Roll) are passed as keywords.
+    Roll) are passed as keywords. The core game is ``core`` (``None`` before the first ``reset``).
+
+    :raises ValueError: for a bad seat, reward, encoding or opponent (unknown bot or option).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
@@ -58,15 +64,19 @@ class SushiEnv(gym.Env[np.ndarray, np.int64]):
         self,
         game: str = "sushi-go",
         players: int = 4,
-        opponents: str | Sequence[str] = "random",
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
         seat: int = 0,
         reward: Reward = "margin",
         illegal_action: Literal["terminate", "raise"] = "terminate",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        *,
+        opponent_options: dict[str, Any] | None = None,
+        actions: Literal["dense", "compact"] = "dense",
+        normalized: bool = False,
         **options: Any,
     ) -> None:
-        self.adapter = make_adapter(game, players, **options)
+        self.adapter = make_adapter(game, players, actions=actions, normalized=normalized, **options)
         if not 0 <= seat < players:
             raise ValueError(f"there is no seat {seat} in a {players}-player game")
         if reward not in ("margin", "win"):
@@ -81,12 +91,14 @@ class SushiEnv(gym.Env[np.ndarray, np.int64]):
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.opponent_seats = [s for s in range(players) if s != seat]
-        self.opponent_names = opponent_names(opponents, players - 1)
+        self.opponent_specs = opponent_specs(opponents, players - 1, opponent_options)
+        self.opponent_names = [name for name, _ in self.opponent_specs]
+        check_specs(self.opponent_specs, game)
         self.observation_space = spaces.Box(
-            OBS_LOW, OBS_HIGH, shape=(self.adapter.obs_size,), dtype=np.float32
+            self.adapter.obs_low, self.adapter.obs_high, shape=(self.adapter.obs_size,), dtype=np.float32
         )
         self.action_space = spaces.Discrete(self.adapter.action_size)
-        self.state: Any = None
+        self.core: Any = None
         self.bots: dict[int, Any] = {}
         self._done = True
 
@@ -97,9 +109,9 @@ class SushiEnv(gym.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deals a new game (from ``seed`` when given) and plays the bots up to the seat's first decision."""
         super().reset(seed=seed)
-        self.state = self.adapter.new_state(int(self.np_random.integers(1 << 31)))
+        self.core = self.adapter.new_state(int(self.np_random.integers(1 << 31)))
         self.bots = make_opponents(
-            self.opponent_names, self.opponent_seats, self.game, self.players, self.np_random
+            self.opponent_specs, self.opponent_seats, self.game, self.players, self.np_random
         )
         self._done = False
         self._advance()
@@ -111,10 +123,12 @@ class SushiEnv(gym.Env[np.ndarray, np.int64]):
         :raises IllegalActionError: for an illegal action when ``illegal_action="raise"``.
         :raises RuntimeError: when called after the episode ended.
         """
-        if self._done or self.state is None:
+        if self.core is None:
+            raise RuntimeError("call reset() before step()")
+        if self._done:
             raise RuntimeError("the episode is over; call reset()")
         code = int(action)
-        mask = self.adapter.mask(self.state, self.seat)
+        mask = self.adapter.mask(self.core, self.seat)
         if not (0 <= code < len(mask)) or not mask[code]:
             if self.illegal_action == "raise":
                 raise IllegalActionError(
@@ -124,7 +138,7 @@ class SushiEnv(gym.Env[np.ndarray, np.int64]):
             info = self._info()
             info["illegal_action"] = True
             return self._obs(), self.illegal_reward, True, False, info
-        state = self.state
+        state = self.core
         others = [s for s in state.to_act() if s != self.seat] if self.adapter.is_simultaneous() else []
         choices = bot_actions(state, self.bots, others)
         state.submit(self.seat, self.adapter.decode(code))
@@ -139,18 +153,26 @@ class SushiEnv(gym.Env[np.ndarray, np.int64]):
 
     def render(self) -> str | None:
         """Returns the seat's observation as JSON text (``render_mode="ansi"``)."""
-        if self.render_mode != "ansi" or self.state is None:
+        if self.render_mode != "ansi" or self.core is None:
             return None
-        return json.dumps(self.state.observe(self.seat).to_json(), default=str)
+        return json.dumps(self.core.observe(self.seat).to_json(), default=str)
 
     def action_masks(self) -> np.ndarray:
-        """Returns the boolean mask of legal actions (the sb3-contrib ``MaskablePPO`` convention)."""
-        return self.adapter.mask(self.state, self.seat).astype(bool)
+        """Returns the boolean mask of legal actions (the sb3-contrib ``MaskablePPO`` convention).
+
+        Through ``gymnasium.make``'s wrappers call ``env.get_wrapper_attr("action_masks")()``, which is
+        how sb3-contrib finds it.
+
+        :raises RuntimeError: before the first ``reset()``, when there is no game to mask.
+        """
+        if self.core is None:
+            raise RuntimeError("action_masks() needs a game: call reset() first")
+        return self.adapter.mask(self.core, self.seat).astype(bool)
 
     # ---------------------------------------------------------------- internals
 
     def _advance(self) -> None:
-        state = self.state
+        state = self.core
         while not state.is_over() and self.seat not in state.to_act():
             for s, a in bot_actions(state, self.bots, state.to_act()):
                 state.submit(s, a)
@@ -158,25 +180,29 @@ class SushiEnv(gym.Env[np.ndarray, np.int64]):
             self._done = True
 
     def _obs(self) -> np.ndarray:
-        return self.adapter.encode(self.state, self.seat)
+        return self.adapter.encode(self.core, self.seat)
 
     def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.adapter.mask(self.state, self.seat)}
-        if self.state.is_over():
-            info["totals"] = self.adapter.totals(self.state)
-            info["winners"] = self.adapter.winners(self.state)
+        info: dict[str, Any] = {"action_mask": self.adapter.mask(self.core, self.seat)}
+        if self.core.is_over():
+            info["totals"] = self.adapter.totals(self.core)
+            info["winners"] = self.adapter.winners(self.core)
         return info
 
 
 class SushiGoEnv(SushiEnv):
     """``sushigo/SushiGo-v0``: Sushi Go! for one learning seat."""
 
-    def __init__(self, players: int = 4, opponents: str | Sequence[str] = "random", **kwargs: Any) -> None:
+    def __init__(
+        self, players: int = 4, opponents: OpponentSpec | Sequence[OpponentSpec] = "random", **kwargs: Any
+    ) -> None:
         super().__init__("sushi-go", players, opponents, **kwargs)
 
 
 class SushiRollEnv(SushiEnv):
     """``sushigo/SushiRoll-v0``: Sushi Roll for one learning seat."""
 
-    def __init__(self, players: int = 4, opponents: str | Sequence[str] = "random", **kwargs: Any) -> None:
+    def __init__(
+        self, players: int = 4, opponents: OpponentSpec | Sequence[OpponentSpec] = "random", **kwargs: Any
+    ) -> None:
         super().__init__("sushi-roll", players, opponents, **kwargs)

@@ -81,7 +81,7 @@ class _SushiSpielGame(pyspiel.Game):
         values = {**self.defaults, **(params or {})}
         players = int(values["players"])
         self.deals = int(values["deals"])
-        options = {k: bool(v) for k, v in values.items() if k not in ("players", "deals")}
+        options: dict[str, Any] = {k: bool(v) for k, v in values.items() if k not in ("players", "deals")}
         self.adapter: GameAdapter = make_adapter(self.game_name, players, **options)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.adapter.action_size,

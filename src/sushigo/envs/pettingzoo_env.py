@@ -8,6 +8,10 @@ end, then ``"margin"`` (own total minus the best other total) or ``"win"`` (+1 s
 
 * :class:`SushiParallelEnv` fits Sushi Go!'s simultaneous picks: every agent acts on every step. In
   Sushi Roll only the agent to act has a non-empty mask; the other agents' actions are ignored.
+* ``state()`` returns the documented global state (every hidden card included, for centralised
+  critics: :func:`.encoding.encode_state`, :func:`.roll_encoding.encode_state`) in ``state_space``;
+  the core game is the attribute ``core``.
+* ``actions="compact"`` uses the compact action codes, ``normalized=True`` the normalised vector.
 * :class:`SushiAECEnv` asks one agent at a time. Sushi Go! picks are collected secretly and the turn
   resolves after the last agent's pick (no agent ever sees another's pending pick).
 
@@ -28,7 +32,8 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from ..errors import IllegalActionError
 from .adapters import GameAdapter, make_adapter
-from .gym_env import OBS_HIGH, OBS_LOW, final_reward
+from .encoding import STATE_HIGH, STATE_LOW
+from .gym_env import final_reward
 
 Reward = Literal["margin", "win"]
 
@@ -36,7 +41,9 @@ Reward = Literal["margin", "win"]
 def _spaces(adapter: GameAdapter) -> tuple[spaces.Dict, spaces.Discrete]:
     obs = spaces.Dict(
         {
-            "observation": spaces.Box(OBS_LOW, OBS_HIGH, shape=(adapter.obs_size,), dtype=np.float32),
+            "observation": spaces.Box(
+                adapter.obs_low, adapter.obs_high, shape=(adapter.obs_size,), dtype=np.float32
+            ),
             "action_mask": spaces.Box(0, 1, shape=(adapter.action_size,), dtype=np.int8),
         }
     )
@@ -47,7 +54,7 @@ class _Common:
     """What both PettingZoo flavours share: agents, spaces, observations and final rewards."""
 
     adapter: GameAdapter
-    state: Any
+    core: Any
     reward_kind: Reward
     render_mode: str | None
 
@@ -61,6 +68,8 @@ class _Common:
         illegal_reward: float,
         options: dict[str, Any],
     ) -> None:
+        actions = options.pop("actions", "dense")
+        normalized = bool(options.pop("normalized", False))
         if reward not in ("margin", "win"):
             raise ValueError(f"unknown reward {reward!r}; expected margin or win")
         if illegal_action not in ("terminate", "raise"):
@@ -68,14 +77,27 @@ class _Common:
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.illegal_agent: str | None = None
-        self.adapter = make_adapter(game, players, **options)
+        self.adapter = make_adapter(game, players, actions=actions, normalized=normalized, **options)
         self.reward_kind = reward
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         obs_space, act_space = _spaces(self.adapter)
         self._obs_spaces = {a: obs_space for a in self.possible_agents}
         self._act_spaces = {a: act_space for a in self.possible_agents}
-        self.state = None
+        self.state_space = spaces.Box(
+            STATE_LOW, STATE_HIGH, shape=(self.adapter.state_size,), dtype=np.float32
+        )
+        self.core = None
+
+    def state(self) -> np.ndarray:
+        """Returns the global state vector (docs/environments.md), for centralised critics only: it holds
+        every hidden card, so it must never be a policy's input.
+
+        :raises RuntimeError: before ``reset()``.
+        """
+        if self.core is None:
+            raise RuntimeError("state() needs a game: call reset() first")
+        return self.adapter.encode_state(self.core)
 
     def observation_space(self, agent: str) -> spaces.Space:
         """Returns the agent's ``Dict`` observation space."""
@@ -91,14 +113,14 @@ class _Common:
     def _observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat(agent)
         return {
-            "observation": self.adapter.encode(self.state, seat),
-            "action_mask": self.adapter.mask(self.state, seat),
+            "observation": self.adapter.encode(self.core, seat),
+            "action_mask": self.adapter.mask(self.core, seat),
         }
 
     def _is_legal(self, seat: int, code: int) -> bool:
         if not 0 <= code < self.adapter.action_size:
             return False
-        return bool(self.adapter.mask(self.state, seat)[code])
+        return bool(self.adapter.mask(self.core, seat)[code])
 
     def _refuse(self, agent: str, code: int) -> None:
         if self.illegal_action == "raise":
@@ -106,31 +128,31 @@ class _Common:
         self.illegal_agent = agent
 
     def _is_over(self) -> bool:
-        return self.illegal_agent is not None or bool(self.state.is_over())
+        return self.illegal_agent is not None or bool(self.core.is_over())
 
     def _final_rewards(self) -> dict[str, float]:
         if self.illegal_agent is not None:
             return {a: self.illegal_reward if a == self.illegal_agent else 0.0 for a in self.possible_agents}
         return {
-            a: final_reward(self.adapter, self.state, i, self.reward_kind)
+            a: final_reward(self.adapter, self.core, i, self.reward_kind)
             for i, a in enumerate(self.possible_agents)
         }
 
     def _final_info(self, agent: str) -> dict[str, Any]:
         if self.illegal_agent is not None:
             return {"illegal_action": agent == self.illegal_agent}
-        return {"totals": self.adapter.totals(self.state)}
+        return {"totals": self.adapter.totals(self.core)}
 
     def _new_state(self, seed: int | None) -> None:
         self.illegal_agent = None
         rng = np.random.default_rng(seed)
-        self.state = self.adapter.new_state(int(rng.integers(1 << 31)))
+        self.core = self.adapter.new_state(int(rng.integers(1 << 31)))
 
     def render(self) -> str | None:
         """Returns the spectator's view as JSON text (``render_mode="ansi"``)."""
-        if self.render_mode != "ansi" or self.state is None:
+        if self.render_mode != "ansi" or self.core is None:
             return None
-        return json.dumps(self.state.observe(None).to_json(), default=str)
+        return json.dumps(self.core.observe(None).to_json(), default=str)
 
     def close(self) -> None:
         """Releases nothing: the environment holds no resources."""
@@ -187,7 +209,7 @@ class SushiAECEnv(_Common, AECEnv):
         code = int(action)
         self._cumulative_rewards[agent] = 0.0
         if self._is_legal(seat, code):
-            self.state.submit(seat, self.adapter.decode(code))
+            self.core.submit(seat, self.adapter.decode(code))
         else:
             self._refuse(agent, code)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -202,7 +224,7 @@ class SushiAECEnv(_Common, AECEnv):
     def _next_agent(self) -> str:
         if self._is_over():
             return self.agents[0] if self.agents else self.possible_agents[0]
-        return self.possible_agents[self.state.to_act()[0]]
+        return self.possible_agents[self.core.to_act()[0]]
 
 
 class SushiParallelEnv(_Common, ParallelEnv):
@@ -237,7 +259,7 @@ class SushiParallelEnv(_Common, ParallelEnv):
         :raises IllegalActionError: for an illegal action of an acting agent with ``illegal_action="raise"``
             (nothing changes then).
         """
-        state = self.state
+        state = self.core
         picks = []
         for seat in state.to_act():
             agent = self.possible_agents[seat]

@@ -1,12 +1,22 @@
 """A vectorised Gymnasium environment on the batch engine: ``num_envs`` games of Sushi Go! per step.
 
 ``gymnasium.make_vec("sushigo/SushiGo-v0", num_envs=256, players=4)`` builds it (the id's
-``vector_entry_point``; pass ``vectorization_mode="sync"`` for bot opponents other than ``"random"``).
-It has the single-seat environment's spaces and rewards (:mod:`.gym_env`): the learning ``seat`` of
-every game sees the :mod:`.encoding` vector, ``infos["action_mask"]`` is ``(num_envs, 2548)``, and
-the reward comes once, at the end. The opponents are uniformly random legal picks (``"random"``) or a
-batched policy function ``policy(observations, masks) -> actions`` over all seats' arrays, as
-:func:`sushigo.batch.engine.run` takes.
+``vector_entry_point``). It has the single-seat environment's spaces and rewards (:mod:`.gym_env`): the
+learning ``seat`` of every game sees the :mod:`.encoding` vector (``normalized=True`` for the
+normalised one), ``infos["action_mask"]`` is ``(num_envs, actions)`` over the dense (2548) or compact
+(``actions="compact"``, 182) codes, and the reward comes once, at the end.
+
+Opponents:
+
+* ``"random"`` (the default): uniformly random legal picks drawn by the batch engine itself;
+* a batched policy function ``policy(observations, masks) -> actions`` over all seats' arrays, as
+  :func:`sushigo.batch.engine.run` takes (dense codes);
+* any bot spec of :mod:`.opponents` (``"mcts"``, ``("mcts", {"iterations": 50})``, ``"neural"``, a
+  user's ``"module:Class"``, one per opponent seat or one for all, with ``opponent_options``). Bots
+  play from the core's observation of each game: the environment keeps one core game beside each
+  batch game, replays every turn on it with the core's checked ``apply_turn``, and hands each bot only
+  its seat's observation and legal picks. A bot with ``act_batch(observations, legal)`` (such as
+  ``neural``) is asked once per seat for all games; any other bot gets one instance per game and seat.
 
 All games of a batch are in lockstep, so they end on the same step; the next step then resets them
 all (Gymnasium's ``NEXT_STEP`` autoreset mode).
@@ -14,7 +24,7 @@ all (Gymnasium's ``NEXT_STEP`` autoreset mode).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -22,16 +32,30 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from ..batch.engine import SushiGoBatch
-from ..sushi_go.actions import ACTION_SPACE_SIZE
+from ..sushi_go.actions import ACTION_SPACE_SIZE, decode_action, encode_action
+from ..sushi_go.cards import Card
 from ..sushi_go.options import Config
-from .encoding import obs_size
+from ..sushi_go.rules import State
+from .encoding import (
+    NORM_HIGH,
+    NORM_LOW,
+    compact_size,
+    compact_to_dense,
+    dense_mask_to_compact,
+    obs_size,
+    observation_scale,
+)
 from .gym_env import OBS_HIGH, OBS_LOW
+from .opponents import OpponentSpec, batch_method, check_specs, make_one, opponent_specs
 
 PolicyFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 class SushiGoVectorEnv(VectorEnv):
-    """``num_envs`` Sushi Go! games on the batch engine, one learning ``seat`` in each."""
+    """``num_envs`` Sushi Go! games on the batch engine, one learning ``seat`` in each.
+
+    :raises ValueError: for a bad seat, reward, encoding or opponent (unknown bot or option).
+    """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
 
@@ -39,20 +63,21 @@ class SushiGoVectorEnv(VectorEnv):
         self,
         num_envs: int = 8,
         players: int = 4,
-        opponents: str | PolicyFn = "random",
+        opponents: OpponentSpec | Sequence[OpponentSpec] | PolicyFn = "random",
         seat: int = 0,
         reward: Literal["margin", "win"] = "margin",
+        *,
+        opponent_options: dict[str, Any] | None = None,
+        actions: Literal["dense", "compact"] = "dense",
+        normalized: bool = False,
         **options: Any,
     ) -> None:
         options.pop("max_episode_steps", None)
         options.pop("render_mode", None)
-        if isinstance(opponents, str) and opponents != "random":
-            raise ValueError(
-                f"the batch engine plays 'random' opponents or a policy function, not {opponents!r}; "
-                "use gymnasium.make_vec(..., vectorization_mode='sync') for bot opponents"
-            )
         if reward not in ("margin", "win"):
             raise ValueError(f"unknown reward {reward!r}; expected margin or win")
+        if actions not in ("dense", "compact"):
+            raise ValueError(f"unknown action encoding {actions!r}; expected dense or compact")
         self.config = Config.from_options(players, options)
         if not 0 <= seat < players:
             raise ValueError(f"there is no seat {seat} in a {players}-player game")
@@ -61,15 +86,29 @@ class SushiGoVectorEnv(VectorEnv):
         self.seat = seat
         self.opponents = opponents
         self.reward_kind = reward
+        self.actions = actions
+        self.normalized = bool(normalized)
+        self.opponent_seats = [s for s in range(players) if s != seat]
+        #: ``(name, options)`` per opponent seat when bots play, else ``None`` (random or a policy)
+        self.opponent_specs: list[tuple[str, dict[str, Any]]] | None = None
+        if not callable(opponents) and not (opponents == "random" and not opponent_options):
+            self.opponent_specs = opponent_specs(opponents, players - 1, opponent_options)
+            check_specs(self.opponent_specs, "sushi-go")
         size = obs_size(self.config)
-        self.single_observation_space = spaces.Box(OBS_LOW, OBS_HIGH, shape=(size,), dtype=np.float32)
-        self.single_action_space = spaces.Discrete(ACTION_SPACE_SIZE)
-        self.observation_space = spaces.Box(OBS_LOW, OBS_HIGH, shape=(num_envs, size), dtype=np.float32)
-        self.action_space = spaces.MultiDiscrete(np.full(num_envs, ACTION_SPACE_SIZE))
+        low, high = (NORM_LOW, NORM_HIGH) if self.normalized else (OBS_LOW, OBS_HIGH)
+        self._scale = observation_scale(self.config) if self.normalized else None
+        n_actions = ACTION_SPACE_SIZE if actions == "dense" else compact_size(self.config)
+        self.single_observation_space = spaces.Box(low, high, shape=(size,), dtype=np.float32)
+        self.single_action_space = spaces.Discrete(n_actions)
+        self.observation_space = spaces.Box(low, high, shape=(num_envs, size), dtype=np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, n_actions))
         self._rng = np.random.default_rng()
         self.batch: SushiGoBatch | None = None
         self._mask: np.ndarray | None = None
         self._autoreset = False
+        self.cores: list[State] = []
+        #: per opponent seat: one shared batched bot, or one bot per game
+        self._bots: dict[int, Any] = {}
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -82,12 +121,54 @@ class SushiGoVectorEnv(VectorEnv):
         self.batch = SushiGoBatch(self.config, self.num_envs, self._rng)
         self._autoreset = False
         self._mask = None
+        if self.opponent_specs is not None:
+            self._deal_cores()
         return self._obs(), self._info()
+
+    def _deal_cores(self) -> None:
+        assert self.batch is not None and self.opponent_specs is not None
+        cfg = self.config
+        controllers = [0, 1, 0] if cfg.dummy else ()
+        self.cores = [
+            State.from_hands(
+                cfg,
+                [[[Card(int(c)) for c in hand] for hand in rnd] for rnd in deals],
+                controllers=controllers,
+            )
+            for deals in self.batch.deals
+        ]
+        self._bots = {}
+        for seat, (name, opts) in zip(self.opponent_seats, self.opponent_specs):
+            first = make_one(name, opts, int(self._rng.integers(1 << 31)), "sushi-go")
+            first.reset(seat, "sushi-go", self.players)
+            if batch_method(first) is not None:
+                self._bots[seat] = first
+                continue
+            bots = [first]
+            for _ in range(1, self.num_envs):
+                bot = make_one(name, opts, int(self._rng.integers(1 << 31)), "sushi-go")
+                bot.reset(seat, "sushi-go", self.players)
+                bots.append(bot)
+            self._bots[seat] = bots
+
+    def _bot_codes(self) -> np.ndarray:
+        """Asks every opponent bot for its pick in every game (before any pick is applied)."""
+        n = self.num_envs
+        full = np.zeros((n, self.players), dtype=np.int64)
+        for seat, bots in self._bots.items():
+            observations = [core.observe(seat) for core in self.cores]
+            legal = [core.legal_actions(seat) for core in self.cores]
+            if isinstance(bots, list):
+                picks = [bot.act(o, lg) for bot, o, lg in zip(bots, observations, legal)]
+            else:
+                picks = list(batch_method(bots)(observations, legal))
+            full[:, seat] = [encode_action(p) for p in picks]
+        return full
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Plays the learning seat's ``(num_envs,)`` action codes, and the opponents' picks.
 
-        :raises ValueError: when an action is not legal (nothing changes then).
+        :raises ValueError: when an action is not legal (nothing changes then), or a bot's pick is not.
         """
         n = self.num_envs
         if self.batch is None or self._autoreset:
@@ -95,18 +176,25 @@ class SushiGoVectorEnv(VectorEnv):
             return obs, np.zeros(n), np.zeros(n, dtype=bool), np.zeros(n, dtype=bool), info
         batch = self.batch
         actions = np.asarray(actions, dtype=np.int64).reshape(n)
-        mask = self._mask if self._mask is not None else batch.legal_mask(self.seat)
-        ok = (actions >= 0) & (actions < ACTION_SPACE_SIZE)
-        ok &= mask[np.arange(n), np.clip(actions, 0, ACTION_SPACE_SIZE - 1)] == 1
+        mask = self._mask if self._mask is not None else self._learner_mask()
+        size = mask.shape[1]
+        ok = (actions >= 0) & (actions < size)
+        ok &= mask[np.arange(n), np.clip(actions, 0, size - 1)] == 1
         if not ok.all():
             bad = int(np.flatnonzero(~ok)[0])
             raise ValueError(f"action {int(actions[bad])} of env {bad} is not legal now")
-        if callable(self.opponents):
+        dense = compact_to_dense(actions, self.config) if self.actions == "compact" else actions
+        if self.opponent_specs is not None:
+            full = self._bot_codes()
+        elif callable(self.opponents):
             masks = batch.legal_mask()
             full = np.asarray(self.opponents(batch.observations(), masks), dtype=np.int64).copy()
         else:
             full = batch.random_actions()
-        full[:, self.seat] = actions
+        full[:, self.seat] = dense
+        if self.opponent_specs is not None:
+            for core, codes in zip(self.cores, full.tolist()):
+                core.apply_turn([decode_action(c) for c in codes])
         batch.step(full)
         rewards = np.zeros(n)
         over = batch.over
@@ -132,11 +220,18 @@ class SushiGoVectorEnv(VectorEnv):
     def _obs(self) -> np.ndarray:
         assert self.batch is not None
         obs: np.ndarray = self.batch.observations()[:, self.seat]
+        if self._scale is not None:
+            obs = obs / self._scale
         return obs
+
+    def _learner_mask(self) -> np.ndarray:
+        assert self.batch is not None
+        mask = self.batch.legal_mask(self.seat)
+        return dense_mask_to_compact(mask, self.config) if self.actions == "compact" else mask
 
     def _info(self) -> dict[str, Any]:
         assert self.batch is not None
-        self._mask = self.batch.legal_mask(self.seat)
+        self._mask = self._learner_mask()
         info: dict[str, Any] = {"action_mask": self._mask}
         if self.batch.over:
             info["totals"] = self.batch.totals()[:, : self.players]

@@ -219,6 +219,11 @@ class State:
             return ()
         return tuple(s for s, p in enumerate(self._pending) if p is None)
 
+    def undealt(self) -> tuple[Card, ...]:
+        """Returns the cards not dealt yet (hidden from every seat: for global-state encoders only)."""
+        later = [c for rnd in self._preset[self.round + 1 :] for hand in rnd for c in hand]
+        return (*later, *self._pile)
+
     def has_picked(self, seat: int) -> bool:
         """Tells whether ``seat`` has already picked this turn (public: "waiting for" indicators)."""
         return self._pending[seat] is not None
