@@ -1,0 +1,185 @@
+"""The ``alpha`` bot: IS-MCTS guided by the policy-and-value network (AlphaZero-style PUCT).
+
+It is the ``mcts`` bot's search (:class:`~.mcts.MCTSBot`, whose determinisation, budget and exact
+endgame it inherits rather than copies) with the network in two places:
+
+* **prior** — the tree selects the searching seat's picks by PUCT,
+  ``Q + c_puct · P · sqrt(A) / (1 + n)``, where ``P`` is the network's policy at that node (a node keeps
+  its logits; the priors of the picks legal in the current determinisation are their softmax), ``A``
+  the number of times the pick was available and ``n`` its visits;
+* **leaf value** — a new node is scored by ``value_weight`` × the network's value of the seat's
+  position there plus the rest × the ``mcts`` rollout result (the round played out with the cheap
+  rollout policy and scored by its margin); a node that ends a round is scored by the round result
+  alone, which is exact for that sample.
+
+The leaf position is a private determinised :class:`~sushigo.sushi_go.rules.State`; the network sees
+the seat's observation of it with the real game's earlier rounds and scores put back (the search state
+only knows the rounds it played itself), so the input is built exactly as in play, from an observation.
+The other seats' picks in the tree come from the same stochastic greedy policy as in ``mcts``.
+
+Options: those of ``mcts`` (``iterations`` — default 200 when no time is given —, ``time_ms``,
+``epsilon``, ``exact_nodes``), ``c_puct`` (default 1.5), ``value_weight`` (default 0.5) and
+``weights`` (an ``.npz`` file; default: the shipped network). With an iteration budget the bot is
+deterministic for a given seed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from ..sushi_go.actions import Pick, encode_action
+from ..sushi_go.observation import Observation
+from ..sushi_go.rules import State
+from . import register
+from .budget import SearchBudget
+from .features import check_observation, encode
+from .mcts import MCTSBot, build_state, policy_pick
+from .nn import Network, load
+from .sg_tools import canonical_picks
+
+
+class _Node:
+    __slots__ = ("avail", "children", "logits", "visits", "wins")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.wins = 0.0
+        self.avail = 0
+        self.logits: Any = None
+
+
+class AlphaBot(MCTSBot):
+    """Sushi Go! IS-MCTS with the network as prior and leaf value (see the module docstring)."""
+
+    name = "alpha"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int | None = None,
+        time_ms: float | None = None,
+        c_puct: float = 1.5,
+        value_weight: float = 0.5,
+        weights: str | None = None,
+        epsilon: float = 0.15,
+        exact_nodes: int = 4000,
+    ) -> None:
+        super().__init__(
+            seed=seed, iterations=iterations, time_ms=time_ms, epsilon=epsilon, exact_nodes=exact_nodes
+        )
+        self.budget = SearchBudget.of(iterations, time_ms, default_iterations=200)
+        self.c_puct = float(c_puct)
+        self.value_weight = float(value_weight)
+        if not 0.0 <= self.value_weight <= 1.0:
+            raise ValueError("value_weight must be between 0 and 1")
+        self.net: Network = load(weights)
+
+    # ------------------------------------------------------------------ network
+
+    def _leaf_observation(self, root: Observation, st: State, seat: int) -> Observation:
+        """The seat's observation of a search state, with the real game's earlier rounds and scores."""
+        leaf = st.observe(seat)
+        totals = list(root.scores.get("totals") or [0] * len(st.tableaux))
+        for pts in st.round_points:
+            totals = [t + p["total"] for t, p in zip(totals, pts)]
+        return replace(
+            leaf,
+            scores={"totals": totals},
+            earlier_tableaux=root.earlier_tableaux + tuple(t for t, _ in st.finished),
+            earlier_on_wasabi=root.earlier_on_wasabi + tuple(w for _, w in st.finished),
+        )
+
+    def _evaluate(self, root: Observation, st: State, seat: int) -> tuple[Any, float]:
+        logits, values = self.net.forward([encode(self._leaf_observation(root, st, seat))])
+        return logits[0], float(values[0])
+
+    def _priors(self, node: _Node, options: list[Pick]) -> list[float]:
+        scores = [float(v) for v in self.net.pick_logits(node.logits, options)]
+        top = max(scores)
+        e = [math.exp(s - top) for s in scores]
+        total = sum(e)
+        return [v / total for v in e]
+
+    # ------------------------------------------------------------------ search
+
+    def act(self, observation: Any, legal: Sequence[Any]) -> Any:
+        """Returns the most visited root pick after the search budget (or the exact endgame's best)."""
+        obs = check_observation(observation)
+        self.memory.update(obs)
+        seat = obs.seat if obs.seat is not None else self.seat
+        legal = list(legal)
+        if len(legal) == 1:
+            self.last_info = {"mode": "forced"}
+            return legal[0]
+        known, slots, pool = self._sampler(obs)
+        self._template = build_state(obs, [h[:] for h in known], [])
+        if not slots and not obs.config.dummy:
+            choice = self._exact(obs, seat, legal)
+            if choice is not None:
+                return choice
+        root_legal = canonical_picks(legal)
+        by_key = {encode_action(p): p for p in root_legal}
+        root = _Node()
+        root.logits, _ = self._root_eval(obs)
+        c = self.c_puct
+        lam = self.value_weight
+        rng = self.rng
+        it = 0
+        for it in self.budget.count():  # noqa: B007 - `it` is reported after the loop
+            st = self._sample(obs, known, slots, pool)
+            r = st.round
+            node = root
+            path = [root]
+            value: float | None = None
+            while True:
+                options = root_legal if node is root else canonical_picks(st.legal_actions(seat))
+                keys = [encode_action(p) for p in options]
+                priors = self._priors(node, options)
+                parent_q = node.wins / node.visits if node.visits else 0.5
+                best, best_i = -1e9, 0
+                for j, k in enumerate(keys):
+                    ch = node.children.get(k)
+                    if ch is None:
+                        ch = node.children[k] = _Node()
+                    ch.avail += 1
+                    q = ch.wins / ch.visits if ch.visits else parent_q
+                    u = q + c * priors[j] * math.sqrt(ch.avail) / (1 + ch.visits)
+                    if u > best:
+                        best, best_i = u, j
+                child = node.children[keys[best_i]]
+                picks = [
+                    options[best_i] if s == seat else policy_pick(st, s, rng, self.epsilon)
+                    for s in range(st.players)
+                ]
+                st.resolve_unchecked(picks)
+                path.append(child)
+                node = child
+                if st.round != r or st._over:
+                    value = self._reward(obs, st)
+                    break
+                if node.logits is None:
+                    node.logits, v_net = self._evaluate(obs, st, seat)
+                    if lam < 1.0:
+                        rollout = st.clone()
+                        self._play_out(obs, rollout, seat, False)
+                        value = lam * v_net + (1.0 - lam) * self._reward(obs, rollout)
+                    else:
+                        value = v_net
+                    break
+            for n in path:
+                n.visits += 1
+                n.wins += value
+        best_key = max(by_key, key=lambda k: (root.children[k].visits if k in root.children else -1, -k))
+        self.last_info = {"mode": "alpha", "iterations": it}
+        return by_key[best_key]
+
+    def _root_eval(self, obs: Observation) -> tuple[Any, float]:
+        logits, values = self.net.forward([encode(obs)])
+        return logits[0], float(values[0])
+
+
+register("alpha", AlphaBot, ("sushi-go",))

@@ -1,0 +1,132 @@
+"""The policy-and-value network on NumPy alone: playing against it needs no PyTorch.
+
+The network is a small multilayer perceptron over :mod:`.features` (two hidden ReLU layers by default)
+with two heads: policy logits over the 182 own choices (a card, or an ordered chopsticks pair) plus the
+13 cards the dummy may be given, and one value (the seat's expected game result: its win share plus a
+small margin term, see docs/training.md). A pick's logit is its own-choice logit plus, when it gives the
+dummy a card, that card's dummy logit, so one head covers every player count and the dummy variant.
+
+Weights travel as an ``.npz`` file with arrays ``w0, b0, w1, b1, ...`` (the hidden layers), ``wp, bp``
+(policy) and ``wv, bv`` (value), and a ``meta`` JSON string (format, feature count, how it was
+trained). :func:`load` reads one; :data:`DEFAULT_WEIGHTS` is the network shipped with the package.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..errors import SushigoError
+from ..sushi_go.actions import Pick
+from .features import FEATURES, OWN_CHOICES, POLICY_OUTPUTS, choice_codes
+
+DEFAULT_WEIGHTS = Path(__file__).parent / "weights" / "sushi_go.npz"
+FORMAT = "sushigo-net/1"
+
+
+class NetworkError(SushigoError, ValueError):
+    """A weights file that cannot be read or does not fit the features."""
+
+
+def _numpy() -> Any:
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - depends on the install
+        raise NetworkError("the network bots need NumPy: pip install 'sushigo[bots]'") from None
+    return np
+
+
+class Network:
+    """A loaded network: :meth:`forward` maps a batch of feature vectors to policy logits and values."""
+
+    def __init__(self, arrays: dict[str, Any], meta: dict[str, Any]) -> None:
+        np = _numpy()
+        self.meta = meta
+        self.hidden: list[tuple[Any, Any]] = []
+        k = 0
+        while f"w{k}" in arrays:
+            self.hidden.append(
+                (np.asarray(arrays[f"w{k}"], dtype=np.float32), np.asarray(arrays[f"b{k}"], dtype=np.float32))
+            )
+            k += 1
+        try:
+            self.wp = np.asarray(arrays["wp"], dtype=np.float32)
+            self.bp = np.asarray(arrays["bp"], dtype=np.float32)
+            self.wv = np.asarray(arrays["wv"], dtype=np.float32)
+            self.bv = np.asarray(arrays["bv"], dtype=np.float32)
+        except KeyError as exc:
+            raise NetworkError(f"the weights lack the array {exc.args[0]!r}") from None
+        if not self.hidden or self.hidden[0][0].shape[0] != FEATURES:
+            got = self.hidden[0][0].shape[0] if self.hidden else 0
+            raise NetworkError(f"the weights expect {got} input features; this version builds {FEATURES}")
+        if self.wp.shape[1] != POLICY_OUTPUTS:
+            raise NetworkError(f"the policy head has {self.wp.shape[1]} outputs, not {POLICY_OUTPUTS}")
+
+    def forward(self, x: Any) -> tuple[Any, Any]:
+        """Returns ``(logits, values)`` for a ``(batch, FEATURES)`` array: ``(batch, 195)`` and ``(batch,)``."""
+        np = _numpy()
+        h = np.asarray(x, dtype=np.float32)
+        for w, b in self.hidden:
+            h = h @ w
+            h += b
+            np.maximum(h, 0.0, out=h)
+        logits = h @ self.wp + self.bp
+        values = (h @ self.wv + self.bv)[:, 0]
+        return logits, values
+
+    def pick_logits(self, logits: Any, picks: Sequence[Pick]) -> Any:
+        """Returns the logit of each pick from one row of policy logits."""
+        np = _numpy()
+        own, dummy = choice_codes(picks)
+        row = np.asarray(logits, dtype=np.float32)
+        # the dummy logits, with a zero appended for "no dummy card" (index 13)
+        dummy_ext = np.append(row[OWN_CHOICES:], np.float32(0.0))
+        return row[np.asarray(own)] + dummy_ext[np.asarray(dummy)]
+
+    def arrays(self) -> dict[str, Any]:
+        """The weights as named arrays (what :func:`save` writes)."""
+        out: dict[str, Any] = {}
+        for k, (w, b) in enumerate(self.hidden):
+            out[f"w{k}"], out[f"b{k}"] = w, b
+        out.update(wp=self.wp, bp=self.bp, wv=self.wv, bv=self.bv)
+        return out
+
+
+def save(path: str | Path, arrays: dict[str, Any], meta: dict[str, Any]) -> None:
+    """Writes weights and their description as a compressed ``.npz`` file."""
+    np = _numpy()
+    doc = {"format": FORMAT, "features": FEATURES, **meta}
+    np.savez_compressed(str(path), meta=np.asarray(json.dumps(doc)), **arrays)
+
+
+def load(path: str | Path | None = None) -> Network:
+    """Loads a weights file (the shipped network when ``path`` is ``None``); cached per path.
+
+    :raises NetworkError: when the file is missing, unreadable or built for other features.
+    """
+    resolved = str(Path(path).expanduser().resolve()) if path is not None else str(DEFAULT_WEIGHTS)
+    return _load_cached(resolved)
+
+
+@lru_cache(maxsize=8)
+def _load_cached(path: str) -> Network:
+    np = _numpy()
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+    except FileNotFoundError:
+        raise NetworkError(f"no network weights at {path}") from None
+    except (OSError, ValueError) as exc:
+        raise NetworkError(f"cannot read network weights {path}: {exc}") from None
+    meta: dict[str, Any] = {}
+    if "meta" in arrays:
+        try:
+            meta = json.loads(str(arrays.pop("meta")))
+        except json.JSONDecodeError:
+            raise NetworkError(f"{path}: unreadable meta data") from None
+    if meta.get("format", FORMAT) != FORMAT:
+        raise NetworkError(f"{path} is a {meta.get('format')!r} file, not {FORMAT}")
+    return Network(arrays, meta)

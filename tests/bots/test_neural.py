@@ -1,0 +1,201 @@
+"""The network bots: shipped weights, legal play everywhere, hidden-information safety of the input."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sushigo.bots import bot_names, make_bot
+from sushigo.bots.features import FEATURES, encode
+from sushigo.bots.nn import DEFAULT_WEIGHTS, NetworkError, load
+from sushigo.game import new_game
+from sushigo.runner import play
+from sushigo.sushi_go.cards import Card
+from sushigo.sushi_go.rules import State
+
+VARIANTS = [
+    (2, {}),
+    (3, {}),
+    (4, {}),
+    (5, {}),
+    (4, {"pass_both_ways": True}),
+    (3, {"soy_sauce": True}),
+    (2, {"dummy": True}),
+    (2, {"dummy": True, "strict_wasabi": True, "dummy_outside_majorities": True}),
+]
+FAST = {"alpha": {"iterations": 12}}
+
+
+def _bot(name: str, seed: int) -> object:
+    return make_bot(name, seed=seed, **FAST.get(name, {}))
+
+
+def test_network_bots_are_registered_and_the_weights_ship() -> None:
+    assert {"neural", "alpha"} <= set(bot_names("sushi-go"))
+    assert DEFAULT_WEIGHTS.exists() and DEFAULT_WEIGHTS.stat().st_size < 4_000_000
+    net = load()
+    assert net.hidden[0][0].shape[0] == FEATURES
+    assert net.meta.get("format") == "sushigo-net/1"
+
+
+@pytest.mark.parametrize("players,options", VARIANTS)
+def test_network_bots_play_legal_full_games(players: int, options: dict) -> None:
+    # the runner raises on any illegal pick; neural and alpha share tables with random (chopsticks pairs)
+    names = ["neural", "alpha", "random", "neural", "random"][:players]
+    state = play(
+        new_game("sushi-go", players, seed=players, **options), [_bot(n, s) for s, n in enumerate(names)]
+    )
+    assert state.is_over()
+
+
+def test_neural_act_batch_matches_act() -> None:
+    state = new_game("sushi-go", 4, seed=8)
+    rng = random.Random(0)
+    for _ in range(3):
+        state.apply_turn([rng.choice(state.legal_actions(s)) for s in range(4)])
+    bot = make_bot("neural", seed=1)
+    obs = [state.observe(s) for s in range(4)]
+    legal = [state.legal_actions(s) for s in range(4)]
+    batched = bot.act_batch(obs, legal)
+    assert batched == [bot.act(o, lg) for o, lg in zip(obs, legal)]
+    assert bot.act_batch([], []) == []
+    with pytest.raises(ValueError):
+        bot.act_batch(obs, legal[:2])
+
+
+def test_neural_is_deterministic_with_temperature() -> None:
+    def run() -> list[int]:
+        bots = [make_bot("neural", seed=s, temperature=1.0) for s in range(3)]
+        return play(new_game("sushi-go", 3, seed=4), bots).score_report()["totals"]
+
+    assert run() == run()
+
+
+def test_alpha_search_reports_its_mode() -> None:
+    bot = make_bot("alpha", seed=1, iterations=10)
+    state = new_game("sushi-go", 4, seed=2)
+    bot.reset(0, "sushi-go", 4)
+    bot.act(state.observe(0), state.legal_actions(0))
+    assert bot.last_info == {"mode": "alpha", "iterations": 10}
+    with pytest.raises(ValueError):
+        make_bot("alpha", value_weight=2.0)
+
+
+def test_bad_weights_are_refused_in_one_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(NetworkError, match="no network weights"):
+        make_bot("neural", weights=str(tmp_path / "missing.npz"))
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, w0=np.zeros((3, 4)), b0=np.zeros(4))
+    with pytest.raises(NetworkError):
+        make_bot("neural", weights=str(bad))
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a zip")
+    with pytest.raises(NetworkError, match="cannot read"):
+        make_bot("neural", weights=str(junk))
+
+
+# ---------------------------------------------------------------------------- hidden information
+
+
+def _advance(game: State, turns: int, rng: random.Random) -> None:
+    for _ in range(turns):
+        if game.is_over():
+            return
+        game.apply_turn([rng.choice(game.legal_actions(s)) for s in range(game.players)])
+
+
+def _reshuffle_hidden(game: State, seat: int, rng: random.Random) -> State:
+    """A copy with every card ``seat`` cannot see redistributed (as tests/sushi_go/test_observation.py)."""
+    other = game.clone()
+    obs = game.observe(seat)
+    slots: list[tuple[list[Card], int]] = []
+    drawn_slot: tuple[list[Card], int] | None = None
+    for s, known in enumerate(obs.known_hands):
+        hand = other.hands[s]
+        if known is None:
+            slots.extend((hand, i) for i in range(len(hand)))
+        elif len(known) < len(hand):  # the card the opposing dummy controller drew
+            drawn_slot = (hand, hand.index(other.drawn))  # type: ignore[arg-type]
+            slots.append(drawn_slot)
+    if game.config.dummy:
+        slots.extend((other.hands[2], i) for i in range(len(other.hands[2])))
+    slots.extend((other._pile, i) for i in range(len(other._pile)))
+    pool = [lst[i] for lst, i in slots]
+    rng.shuffle(pool)
+    for (lst, i), card in zip(slots, pool):
+        lst[i] = card
+    if drawn_slot is not None:
+        other._drawn = drawn_slot[0][drawn_slot[1]]
+    return other
+
+
+OBS_VARIANTS = [
+    {"players": 2},
+    {"players": 3, "pass_both_ways": True},
+    {"players": 4, "soy_sauce": True},
+    {"players": 5},
+    {"players": 2, "dummy": True},
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(variant=st.sampled_from(OBS_VARIANTS), seed=st.integers(0, 10**6), turns=st.integers(0, 26))
+def test_network_input_ignores_hidden_cards(variant: dict, seed: int, turns: int) -> None:
+    rng = random.Random(seed)
+    opts = dict(variant)
+    game = new_game("sushi-go", opts.pop("players"), seed=seed, **opts)
+    _advance(game, turns, rng)
+    if game.is_over():
+        return
+    for seat in range(game.players):
+        twin = _reshuffle_hidden(game, seat, rng)
+        assert encode(game.observe(seat)) == encode(twin.observe(seat))
+
+
+def test_network_input_sees_earlier_rounds_and_visible_changes() -> None:
+    game = new_game("sushi-go", 3, seed=5)
+    rng = random.Random(1)
+    _advance(game, 9, rng)  # into round 2: the first round's tableaux are remembered
+    obs = game.observe(0)
+    assert obs.round == 1 and obs.earlier_tableaux
+    base = encode(obs)
+    forgetful = encode(dataclasses.replace(obs, earlier_tableaux=()))
+    assert forgetful != base  # the unseen counts depend on what earlier rounds showed
+    changed = game.clone()
+    changed.tableaux[1].append(Card.SQUID_NIGIRI)
+    changed.on_wasabi[1].append(False)
+    changed._public = None
+    assert encode(changed.observe(0)) != base
+
+
+@pytest.mark.parametrize(
+    "players,options,turns",
+    [
+        (4, {}, 0),
+        (4, {}, 1),
+        (3, {"soy_sauce": True}, 10),
+        (2, {"dummy": True}, 0),
+        (2, {"dummy": True}, 11),
+        (5, {}, 15),
+    ],
+)
+@pytest.mark.parametrize("name", ["neural", "alpha"])
+def test_network_bots_do_not_peek(name: str, players: int, options: dict, turns: int) -> None:
+    # the same check as tests/bots/test_sushi_go_bots.py: hidden cards redistributed, same pick
+    state = new_game("sushi-go", players, seed=3, **options)
+    rng = random.Random(1)
+    _advance(state, turns, rng)
+    seat = state.to_act()[0]
+    twin = _reshuffle_hidden(state, seat, random.Random(7))
+    assert state.observe(seat) == twin.observe(seat)
+    picks = []
+    for game in (state, twin):
+        bot = _bot(name, 42)
+        bot.reset(seat, "sushi-go", players)  # type: ignore[attr-defined]
+        picks.append(bot.act(game.observe(seat), game.legal_actions(seat)))  # type: ignore[attr-defined]
+    assert picks[0] == picks[1]

@@ -1,0 +1,103 @@
+"""``sushigo train``: a short run completes, checkpoints, resumes exactly and feeds the bots."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from click.testing import CliRunner
+
+from sushigo.bots import make_bot
+from sushigo.cli import main
+from sushigo.game import new_game
+from sushigo.runner import play
+from sushigo.train import TrainConfig, TrainingError, train
+from sushigo.train.selfplay import collect
+
+SMALL = TrainConfig(
+    seed=3,
+    iterations=2,
+    steps=150,
+    hidden=(32,),
+    warm_start=150,
+    warm_epochs=1,
+    eval_deals=1,
+    checkpoint_every=1,
+    snapshot_every=1,
+    parallel=4,
+)
+
+
+def _weights(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as data:
+        return {k: data[k] for k in data.files if k != "meta"}
+
+
+def test_short_run_writes_a_checkpoint_that_the_bots_load(tmp_path: Path) -> None:
+    last = train(SMALL, tmp_path, progress=False)
+    assert last["iteration"] == 2 and last["decisions"] >= 2 * 150
+    for name in ("checkpoint.pt", "weights.npz", "curve.csv", "curve.png"):
+        assert (tmp_path / name).stat().st_size > 0
+    with (tmp_path / "curve.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert [r["iteration"] for r in rows] == ["0", "1", "2"]  # the warm start, then each iteration
+    assert 0.0 <= float(rows[-1]["eval_2p"]) <= 1.0 and float(rows[-1]["steps_per_s"]) > 0
+    weights = str(tmp_path / "weights.npz")
+    for players, options in ((2, {"dummy": True}), (4, {"soy_sauce": True})):
+        bots = [
+            make_bot("neural", seed=1, weights=weights),
+            make_bot("alpha", seed=2, weights=weights, iterations=8),
+        ]
+        bots += [make_bot("random", seed=3 + s) for s in range(players - 2)]
+        assert play(new_game("sushi-go", players, seed=1, **options), bots).is_over()
+
+
+def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:
+    train(SMALL, tmp_path / "straight", progress=False)
+    train(replace(SMALL, iterations=1), tmp_path / "split", progress=False)
+    train(SMALL, tmp_path / "split", resume=True, progress=False)
+    a, b = _weights(tmp_path / "straight" / "weights.npz"), _weights(tmp_path / "split" / "weights.npz")
+    assert a.keys() == b.keys()
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k])
+
+
+def test_runs_refuse_to_mix(tmp_path: Path) -> None:
+    with pytest.raises(TrainingError, match="nothing to resume"):
+        train(SMALL, tmp_path, resume=True, progress=False)
+    train(replace(SMALL, iterations=1, warm_start=0), tmp_path, progress=False)
+    with pytest.raises(TrainingError, match="--resume"):
+        train(replace(SMALL, warm_start=0), tmp_path, progress=False)
+    with pytest.raises(TrainingError, match="other options"):
+        train(replace(SMALL, warm_start=0, lr=0.1), tmp_path, resume=True, progress=False)
+
+
+def test_collect_gives_ppo_targets() -> None:
+    from sushigo.train.learner import PolicyValue
+
+    params = PolicyValue((16,)).arrays()
+    batch = collect(params, [params], 60, seed=1, parallel=3)
+    assert len(batch) >= 60 and batch.games >= 3
+    assert batch.valid[np.arange(len(batch)), batch.chosen].all()  # every taken pick was a candidate
+    assert np.all(batch.logp <= 0) and np.isfinite(batch.ret).all()
+    np.testing.assert_allclose(batch.ret, batch.adv + batch.value, atol=1e-5)
+
+
+def test_train_command(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "run"
+    args = ["train", "--out", str(out), "--iterations", "1", "--steps", "40", "--warm-start", "0"]
+    args += ["--eval-deals", "1", "--hidden", "16", "-q"]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "weights in" in result.output and (out / "weights.npz").exists()
+    again = runner.invoke(main, args)
+    assert again.exit_code != 0 and "Traceback" not in again.output and "--resume" in again.output
+    bad = runner.invoke(main, [*args[:3], "--hidden", "wide"])
+    assert bad.exit_code != 0 and "--hidden" in bad.output
