@@ -55,7 +55,9 @@ def test_score_sushi_roll_trays_formats_example() -> None:
 
 def test_simulate_sushi_roll_records_replay(tmp_path: Path) -> None:
     records = tmp_path / "roll.jsonl"
-    code, out = run(["simulate", "--game", "sushi-roll", "-p", "3", "-n", "4", "--records", str(records), "--json"])
+    code, out = run(
+        ["simulate", "--game", "sushi-roll", "-p", "3", "-n", "4", "--records", str(records), "--json"]
+    )
     assert code == 0, out
     code, out = run(["replay", str(records), "--json"])
     assert code == 0 and all(json.loads(x)["complete"] for x in out.splitlines())

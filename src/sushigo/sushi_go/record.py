@@ -150,8 +150,15 @@ def _replay_turn(state: State, config: Config, turn: object, r: int, t: int) -> 
             state.check(s, pick)
         except (IllegalActionError, InvalidActionError) as exc:
             detail = exc.detail if isinstance(exc, IllegalActionError) else None
-            raise RecordError(detail or str(exc), round=r, turn=t, seat=s) from None
+            raise RecordError(detail or _without_seat(str(exc), s), round=r, turn=t, seat=s) from None
     state.apply_turn(picks)
+
+
+def _without_seat(message: str, seat: int) -> str:
+    """Drops the engine's 0-based "seat N" from a message: the error's ``seat`` field locates it, and
+    people see seats numbered from 1."""
+    prefix = f"seat {seat} "
+    return "the seat " + message[len(prefix) :] if message.startswith(prefix) else message
 
 
 def replay(doc: Mapping[str, Any]) -> dict[str, Any]:

@@ -100,7 +100,7 @@ def play_game(config: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
     except Exception as exc:
         what = str(exc) if isinstance(exc, _BotCrash) else f"{type(exc).__name__}: {exc}"
         raise GameFailed(
-            f"game {task['id']} (deal {task['deal']}, seed {task['seed']}, "
+            f"game id {task['id']} (deal {task['deal']}, seed {task['seed']}, "
             f"bots {','.join(task['lineup'])}) failed: {what}; "
             f"replay it alone with sushigo.tournament.replay_game(config, {task['id']})"
         ) from exc
