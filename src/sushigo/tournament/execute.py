@@ -106,7 +106,7 @@ def play_game(config: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
         ) from exc
 
 
-def _play_game(config: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
+def _play_game(config: dict[str, Any], task: dict[str, Any], *, guard: bool = True) -> dict[str, Any]:
     from ..bots import make_bot
     from ..game import new_game
     from ..runner import play
@@ -115,11 +115,11 @@ def _play_game(config: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
     game, players = config["game"], config["players"]
     state = new_game(game, players, seed=task["seed"], **config.get("options", {}))
     bots = [
-        _SeatGuard(
-            make_bot(spec, seed=bseed, game=game, **config.get("bot_options", {}).get(spec, {})), s, spec
-        )
-        for s, (spec, bseed) in enumerate(zip(task["lineup"], task["bot_seeds"]))
+        make_bot(spec, seed=bseed, game=game, **config.get("bot_options", {}).get(spec, {}))
+        for spec, bseed in zip(task["lineup"], task["bot_seeds"])
     ]
+    if guard:
+        bots = [_SeatGuard(bot, s, spec) for s, (bot, spec) in enumerate(zip(bots, task["lineup"]))]
     play(state, bots)
     report = state.score_report()
     totals = list(report["totals"])[:players]
@@ -143,7 +143,7 @@ def replay_game(config: TournamentConfig, game_id: int) -> dict[str, Any]:
     :class:`GameFailed` can be debugged (same deal, same bot seeds).
     """
     tasks = schedule(config.bots, config.players, max(config.games, game_id + 1), config.seed)
-    return _play_game(config.header()["config"], _task_dict(tasks[game_id]))
+    return _play_game(config.header()["config"], _task_dict(tasks[game_id]), guard=False)
 
 
 def load_results(path: str | Path) -> tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]:
