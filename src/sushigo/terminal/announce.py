@@ -50,9 +50,7 @@ def go_turn(
     the dummy's card (the dummy variant, where the dummy is the last tableau).
     """
     head = f"Turn {turn + 1}" + (", last card (played automatically)" if last else "") + ": "
-    entries = [
-        Text.assemble(_who(labels[t]), ": ", go_pick(c, marks[t])) for t, c in enumerate(cards)
-    ]
+    entries = [Text.assemble(_who(labels[t]), ": ", go_pick(c, marks[t])) for t, c in enumerate(cards)]
     if dummy_chooser is not None and len(cards) == len(labels) == 3:
         entries[2] = Text.assemble(
             _who(labels[2]), f" (chosen by {dummy_chooser}): ", go_pick(cards[2], marks[2])
@@ -112,9 +110,7 @@ def roll_action(
             Text.assemble(_die(p, before.belts[seat][p]), " → ", face_name(after.belts[seat][p]))
             for p in action.positions
         ]
-        lines.append(
-            Entries(changes, prefix=Text.assemble(who, " re-rolled (menu token): "), sep=", ")
-        )
+        lines.append(Entries(changes, prefix=Text.assemble(who, " re-rolled (menu token): "), sep=", "))
     elif isinstance(action, Swap):
         own = before.belts[seat][action.own]
         other = before.belts[action.other_seat][action.other]

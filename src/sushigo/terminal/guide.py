@@ -41,8 +41,7 @@ GO_VARIANTS = {
         "puddings, but cannot win."
     ),
     "strict_wasabi": (
-        "[bold]Strict wasabi[/]: a wasabi taken with chopsticks does not take the nigiri\n"
-        "taken with it."
+        "[bold]Strict wasabi[/]: a wasabi taken with chopsticks does not take the nigiri\ntaken with it."
     ),
 }
 

@@ -32,12 +32,13 @@ def pack(items: Sequence[Text], width: int, sep: str, prefix: Text | None = None
     if indent > width // 2:
         indent = 0
     start = line.cell_len
-    for item in items:
+    mark = sep.rstrip()  # ends a line that the list goes on after, so it reads as unfinished
+    for n, item in enumerate(items):
         fresh = line.cell_len == start
-        need = item.cell_len + (0 if fresh else len(sep))
+        # room for this item, and for the mark after it unless it is the last one
+        need = item.cell_len + (0 if fresh else len(sep)) + (len(mark) if n < len(items) - 1 else 0)
         if not fresh and line.cell_len + need > width:
-            if sep.strip() and line.cell_len + len(sep.rstrip()) <= width:
-                line.append(sep.rstrip())  # the comma at the end says the list goes on
+            line.append(mark)
             lines.append(line)
             line = Text(" " * indent)
             start = indent

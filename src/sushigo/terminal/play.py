@@ -92,10 +92,12 @@ def friendly(message: str, players: int | None = None) -> str:
     """
 
     def plus_one(m: re.Match[str]) -> str:
-        return f"{m.group(1)} {int(m.group(2)) + 1}"
+        word, number, pair = m.group(1), m.group(2), m.group(3)
+        if pair is not None:  # SEAT:POSITION
+            return f"{word + ' ' if word else ''}{int(number) + 1}:{int(pair) + 1}"
+        return f"{word} {int(number) + 1}" if word else m.group(0)
 
-    out = re.sub(r"\b(seat|position|die)\s+(\d+)", plus_one, message)
-    out = re.sub(r"\b(\d+):(\d+)\b", lambda m: f"{int(m.group(1)) + 1}:{int(m.group(2)) + 1}", out)
+    out = re.sub(r"\b(?:(seat|position|die)\s+)?(\d+)(?::(\d+))?\b", plus_one, message)
 
     def shown(m: re.Match[str]) -> str:
         word = m.group(1)
@@ -112,9 +114,7 @@ def friendly(message: str, players: int | None = None) -> str:
 def _belt_range(n: int, whose: str) -> str:
     if n == 0:
         return f"{whose} belt is empty"
-    return f"{whose} belt holds {n} {'die' if n == 1 else 'dice'}: choose " + (
-        "1" if n == 1 else f"1 to {n}"
-    )
+    return f"{whose} belt holds {n} {'die' if n == 1 else 'dice'}: choose " + ("1" if n == 1 else f"1 to {n}")
 
 
 def parse_roll_move(text: str, obs: Any, seat: int = 0) -> Any:
@@ -252,9 +252,7 @@ class TerminalGame:
         seats = ", ".join(self.labels)
         self.console.print(Text.assemble((title, "bold"), f" for {self.state.players}: {seats}."))
         if other_bots:
-            self.console.print(
-                f"Other bots: {', '.join(other_bots)} (choose with --bots).", style="dim"
-            )
+            self.console.print(f"Other bots: {', '.join(other_bots)} (choose with --bots).", style="dim")
         self.console.print("Type help, rules or quit at any prompt.", style="dim")
         if self.state.game == "sushi-roll":
             obs = self.state.observe(0)
@@ -493,4 +491,6 @@ class TerminalGame:
         if winners == [0]:
             c.print("[bold green]You win![/]")
         else:
-            c.print(f"[bold green]Winner: {who}[/]" if len(winners) == 1 else f"[bold green]Shared win: {who}[/]")
+            c.print(
+                f"[bold green]Winner: {who}[/]" if len(winners) == 1 else f"[bold green]Shared win: {who}[/]"
+            )
