@@ -7,13 +7,14 @@ import random
 from collections.abc import Sequence
 from typing import IO, Any
 
-from .bots import make_bot
+from .bots import describe_crash, make_bot
+from .errors import IllegalActionError, SushigoError
 from .game import new_game
 from .runner import play
 
 
-class SimulationError(ValueError):
-    """Bad simulation arguments (wrong number of bots, ...)."""
+class SimulationError(SushigoError, ValueError):
+    """Bad simulation arguments (wrong number of bots, ...), or a game in which a bot failed."""
 
 
 def game_seeds(seed: int, games: int) -> list[int]:
@@ -51,7 +52,15 @@ def run_simulation(
             task = bar.add_task(f"{game}, {players} players", total=games)
         for i, game_seed in enumerate(seeds):
             bots = [make_bot(spec, seed=game_seed + s, game=game) for s, spec in enumerate(bot_specs)]
-            state = play(new_game(game, players, seed=game_seed, **options), bots)
+            try:
+                state = play(new_game(game, players, seed=game_seed, **options), bots)
+            except Exception as exc:
+                if isinstance(exc, SushigoError) and not isinstance(exc, IllegalActionError):
+                    raise  # a bad option or dice file: not about this game
+                raise SimulationError(
+                    f"game {i + 1} (game seed {game_seed}) failed: {describe_crash(exc, bots, bot_specs)}; "
+                    f"--seed {seed} plays the same games again"
+                ) from exc
             acc.add(state.score_report())
             if handle is not None:
                 handle.write(json.dumps(state.to_record(seed=game_seed)) + "\n")

@@ -220,3 +220,13 @@ def test_bots_help_lists_the_registry(cli: Run, monkeypatch: pytest.MonkeyPatch)
         assert out.code == 0
         for name in ("random", "greedy", "heuristic", "mcts", "brandnewbot"):
             assert name in text, (command, name)
+
+
+def test_a_bot_crash_in_simulate_names_the_game_seed_and_seat(
+    cli: Run, one_line_error: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "crashbot_sim.py").write_text(CRASH_BOT)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = cli(["simulate", "-p", "2", "-n", "6", "-q", "--bots", "random,crashbot_sim:Crash"])
+    one_line_error(out, "failed: bot 'crashbot_sim:Crash' in seat 2 raised ZeroDivisionError: boom")
+    assert "(game seed " in out.stderr and "--seed 0 plays the same games again" in out.stderr

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import MissingExtraError, SushigoError, missing_extra
@@ -143,6 +143,33 @@ def make_bot(spec: str, *, seed: int | None = None, game: str = "sushi-go", **op
     return bot
 
 
+def crashed_seat(exc: BaseException, bots: Sequence[Any]) -> int | None:
+    """Returns the seat whose bot raised ``exc`` (read from the traceback), or ``None``.
+
+    Reading the traceback after the fact costs nothing while games run, unlike wrapping every bot.
+    """
+    tb = exc.__traceback__
+    while tb is not None:
+        owner = tb.tb_frame.f_locals.get("self")
+        for seat, bot in enumerate(bots):
+            if owner is bot:
+                return seat
+        tb = tb.tb_next
+    return None
+
+
+def describe_crash(exc: BaseException, bots: Sequence[Any], specs: Sequence[str]) -> str:
+    """Says who raised ``exc`` during a game, for one line: ``bot 'x' in seat 2 raised KeyError: ...``.
+
+    Seats are numbered from 1, as people read them.
+    """
+    what = f"{type(exc).__name__}: {exc}"
+    seat = crashed_seat(exc, bots)
+    if seat is None:
+        return what
+    return f"bot {specs[seat]!r} in seat {seat + 1} raised {what}"
+
+
 __all__ = [
     "REGISTRY",
     "UNAVAILABLE",
@@ -151,6 +178,8 @@ __all__ = [
     "BotError",
     "RandomBot",
     "bot_names",
+    "crashed_seat",
+    "describe_crash",
     "make_bot",
     "register",
 ]

@@ -57,36 +57,6 @@ class GameFailed(TournamentError):
     """
 
 
-class _SeatGuard:
-    """Wraps one seat's bot so that an exception it raises says which seat and bot raised it."""
-
-    def __init__(self, bot: Any, seat: int, spec: str) -> None:
-        self._bot = bot
-        self._seat = seat
-        self._spec = spec
-        self.name = getattr(bot, "name", spec)
-
-    def reset(self, seat: int, game: str, players: int) -> None:
-        try:
-            self._bot.reset(seat, game, players)
-        except Exception as exc:
-            raise _BotCrash(self._spec, self._seat, exc) from exc
-
-    def act(self, observation: Any, legal: Any) -> Any:
-        try:
-            return self._bot.act(observation, legal)
-        except Exception as exc:
-            raise _BotCrash(self._spec, self._seat, exc) from exc
-
-    def __getattr__(self, attr: str) -> Any:  # anything else a runner may look for on the bot
-        return getattr(self._bot, attr)
-
-
-class _BotCrash(Exception):
-    def __init__(self, spec: str, seat: int, exc: BaseException) -> None:
-        super().__init__(f"bot {spec!r} in seat {seat + 1} raised {type(exc).__name__}: {exc}")
-
-
 def play_game(config: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
     """Plays one scheduled game and returns its result line (runs in workers: plain dicts in and out).
 
@@ -97,17 +67,20 @@ def play_game(config: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
         return _play_game(config, task)
     except GameFailed:
         raise
-    except Exception as exc:
-        what = str(exc) if isinstance(exc, _BotCrash) else f"{type(exc).__name__}: {exc}"
-        raise GameFailed(
-            f"game id {task['id']} (deal {task['deal']}, seed {task['seed']}, "
-            f"bots {','.join(task['lineup'])}) failed: {what}; "
-            f"replay it alone with sushigo.tournament.replay_game(config, {task['id']})"
-        ) from exc
+    except Exception as exc:  # before the game started (a bot that cannot be made, a bad option)
+        raise _failed(task, f"{type(exc).__name__}: {exc}") from exc
+
+
+def _failed(task: dict[str, Any], what: str) -> GameFailed:
+    return GameFailed(
+        f"game id {task['id']} (deal {task['deal']}, seed {task['seed']}, bots {','.join(task['lineup'])}) "
+        f"failed: {what}; replay it alone with sushigo.tournament.replay_game(config, {task['id']})"
+    )
 
 
 def _play_game(config: dict[str, Any], task: dict[str, Any], *, guard: bool = True) -> dict[str, Any]:
-    from ..bots import make_bot
+    # guard=False (replay_game) lets the bot's exception through exactly as raised
+    from ..bots import describe_crash, make_bot
     from ..game import new_game
     from ..runner import play
 
@@ -118,9 +91,13 @@ def _play_game(config: dict[str, Any], task: dict[str, Any], *, guard: bool = Tr
         make_bot(spec, seed=bseed, game=game, **config.get("bot_options", {}).get(spec, {}))
         for spec, bseed in zip(task["lineup"], task["bot_seeds"])
     ]
-    if guard:
-        bots = [_SeatGuard(bot, s, spec) for s, (bot, spec) in enumerate(zip(bots, task["lineup"]))]
-    play(state, bots)
+    try:
+        play(state, bots)
+    except Exception as exc:
+        if not guard:
+            raise
+        # who raised is read here, in the worker: the traceback does not survive the trip back
+        raise _failed(task, describe_crash(exc, bots, task["lineup"])) from exc
     report = state.score_report()
     totals = list(report["totals"])[:players]
     return {
