@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .errors import InvalidActionError, RecordError
 
-GAME_NAMES = ("sushi-go", "sushi-roll")
+GAME_NAMES = ("sushi-go", "sushi-roll", "sushi-go-party")
 
 
 @runtime_checkable
@@ -61,7 +61,7 @@ class GameSpec:
 
 
 def spec(game: str) -> GameSpec:
-    """Returns the :class:`GameSpec` of ``game`` ("sushi-go" or "sushi-roll").
+    """Returns the :class:`GameSpec` of ``game`` ("sushi-go", "sushi-roll" or "sushi-go-party").
 
     :raises InvalidActionError: for an unknown game name.
     """
@@ -73,6 +73,10 @@ def spec(game: str) -> GameSpec:
         from .sushi_roll import api as sr
 
         return sr.SPEC
+    if game == "sushi-go-party":
+        from .party import api as party
+
+        return party.SPEC
     raise InvalidActionError(f"unknown game {game!r}; expected one of {', '.join(GAME_NAMES)}")
 
 

@@ -1,34 +1,51 @@
 """Round and game scoring of Sushi Go! in the formats.md categories (rules.md §1.4, §1.5, §1.6).
 
 Scoring works from tableaux alone, so the engine, the ``sushigo score`` command and the batch engine's
-tests share one implementation. Each category has its own small function: the scoring of dumplings is
-:func:`dumpling_points`.
+tests share one implementation. Each category is one card type of :mod:`sushigo.cards` with a
+``score_round`` hook (dumplings: :class:`sushigo.cards.appetizers.Dumpling`); :data:`SCORERS` lists
+Sushi Go!'s, in category order. The small functions below are the same formulas by card count.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..scoring import majority_points, pudding_points, winners
+from ..cards import RoundView
+from ..cards.appetizers import DUMPLING_POINTS, Dumpling, Sashimi, Tempura
+from ..cards.nigiri import Nigiri
+from ..cards.rolls import Maki
+from ..cards.specials import SoySaucePromo
+from ..scoring import pudding_points, winners
 from .cards import COLOUR, MAKI_ICONS, NIGIRI_VALUE, Card
 
 CATEGORIES = ("maki", "tempura", "sashimi", "dumpling", "nigiri", "soy_sauce", "total")
-DUMPLING_POINTS = (0, 1, 3, 6, 10, 15)
+__all__ = ["CATEGORIES", "DUMPLING_POINTS", "SCORERS", "score_round"]
+
+_N = len(Card)
+_MAKI = Maki({c: MAKI_ICONS[c] for c in Card if MAKI_ICONS[c]}, ties="split")
+_TEMPURA = Tempura((Card.TEMPURA,))
+_SASHIMI = Sashimi((Card.SASHIMI,))
+_DUMPLING = Dumpling((Card.DUMPLING,))
+_NIGIRI = Nigiri({c: NIGIRI_VALUE[c] for c in Card if NIGIRI_VALUE[c]})
+_SOY = SoySaucePromo((Card.SOY_SAUCE,))
+
+#: Sushi Go!'s round scorers, one card type per category, in :data:`CATEGORIES` order.
+SCORERS = (_MAKI, _TEMPURA, _SASHIMI, _DUMPLING, _NIGIRI, _SOY)
 
 
 def tempura_points(n: int) -> int:
     """5 points per complete pair."""
-    return n // 2 * 5
+    return _TEMPURA.points(n)
 
 
 def sashimi_points(n: int) -> int:
     """10 points per complete set of three."""
-    return n // 3 * 10
+    return _SASHIMI.points(n)
 
 
 def dumpling_points(n: int) -> int:
     """1/3/6/10/15 for 1/2/3/4/5+ dumplings: ``min(n(n+1)/2, 15)`` (S2's ``max`` is a typo)."""
-    return DUMPLING_POINTS[min(n, 5)]
+    return _DUMPLING.points(n)
 
 
 def place_on_wasabi(tableau: Sequence[Card]) -> list[bool]:
@@ -61,17 +78,30 @@ def colour_count(tableau: Sequence[Card]) -> int:
 
 
 def soy_sauce_points(tableaux: Sequence[Sequence[Card]]) -> list[int]:
-    """4 points shared by the soy sauce players with the most colours (rules.md §1.6, decision A3).
+    """4 points shared by the soy sauce players with the most colours (rules.md §1.6, decision A3)."""
+    return _SOY.score_round(_view(tableaux, None, None))
 
-    A player without soy sauce who ties for most colours neither scores nor reduces the share; a player
-    who has more colours than every soy player leaves them with nothing.
-    """
-    counts = [colour_count(t) for t in tableaux]
-    if not counts:
-        return []
-    best = max(counts)
-    top = [i for i, t in enumerate(tableaux) if Card.SOY_SAUCE in t and counts[i] == best]
-    return [4 // len(top) if i in top else 0 for i in range(len(tableaux))]
+
+def _view(
+    tableaux: Sequence[Sequence[Card]],
+    on_wasabi: Sequence[Sequence[bool]] | None,
+    in_majorities: Sequence[bool] | None,
+) -> RoundView:
+    placement = on_wasabi if on_wasabi is not None else [place_on_wasabi(t) for t in tableaux]
+    counts = [[0] * _N for _ in tableaux]
+    tripled = [[0] * _N for _ in tableaux]
+    for row, tri, tableau, marks in zip(counts, tripled, tableaux, placement):
+        for card, on in zip(tableau, marks):
+            row[card] += 1
+            if on:
+                tri[card] += 1
+    return RoundView(
+        len(tableaux),
+        counts,
+        tripled,
+        lambda s: [COLOUR[c] for c in tableaux[s]],
+        in_majorities=in_majorities,
+    )
 
 
 def score_round(
@@ -88,26 +118,11 @@ def score_round(
     >>> score_round([[Card.WASABI, Card.EGG_NIGIRI, Card.SQUID_NIGIRI, Card.WASABI, Card.SALMON_NIGIRI]])[0]["nigiri"]
     12
     """
-    placement = on_wasabi if on_wasabi is not None else [place_on_wasabi(t) for t in tableaux]
-    counts = [[0] * len(Card) for _ in tableaux]
-    for row, tableau in zip(counts, tableaux):
-        for card in tableau:
-            row[card] += 1
-    icons = [sum(MAKI_ICONS[c] for c in t) for t in tableaux]
-    taking = [icons[i] > 0 and (in_majorities is None or in_majorities[i]) for i in range(len(tableaux))]
-    maki = majority_points(icons, 6, 3, ties="split", participants=taking)
-    soy = soy_sauce_points(tableaux)
+    view = _view(tableaux, on_wasabi, in_majorities)
+    columns = [(t.category, t.score_round(view)) for t in SCORERS]
     sheets = []
-    for i, tableau in enumerate(tableaux):
-        row = counts[i]
-        sheet = {
-            "maki": maki[i],
-            "tempura": tempura_points(row[Card.TEMPURA]),
-            "sashimi": sashimi_points(row[Card.SASHIMI]),
-            "dumpling": dumpling_points(row[Card.DUMPLING]),
-            "nigiri": nigiri_points(tableau, placement[i]),
-            "soy_sauce": soy[i],
-        }
+    for i in range(len(tableaux)):
+        sheet = {cat: col[i] for cat, col in columns}
         sheet["total"] = sum(sheet.values())
         sheets.append(sheet)
     return sheets

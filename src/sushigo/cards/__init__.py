@@ -1,0 +1,28 @@
+"""Card types with hooks: the one place where each card's rule lives, shared by Sushi Go! and Party.
+
+A card *type* (tempura, maki, spoon…) is a small object whose hooks say what the card does and when:
+
+======================  =====================================================================
+hook                    when it runs
+======================  =====================================================================
+``colour_of``           whenever a colour is counted (soy sauce, tea)
+``reveal``              a card of this type joins a tableau (Party: nigiri onto wasabi, copies)
+``resolve``             at its card number during a Party turn (chopsticks 1–3 … takeout 10–12)
+``end_of_turn``         once after every Party turn's queue (miso collisions, the uramaki race)
+``score_round``         at the end of a round: a list of points per seat for its category
+``score_game``          at the end of the game (desserts)
+======================  =====================================================================
+
+Find a card's rule by family: :mod:`.nigiri` (nigiri, wasabi), :mod:`.rolls` (maki, temaki,
+uramaki), :mod:`.appetizers` (tempura … miso soup, eel, tofu), :mod:`.specials` (chopsticks, spoon,
+menu, takeout box, special order, soy sauce, tea), :mod:`.desserts` (pudding, green tea ice cream,
+fruit). A type is parametrised by the variant keys of the game that uses it (``Card`` in Sushi Go!,
+``PCard`` in Party), so both games share the machinery and the formulas they have in common while
+keeping the rules that differ (tie rules, chopsticks timing) apart.
+"""
+
+from __future__ import annotations
+
+from .base import CardType, GameView, RoundView, place_points
+
+__all__ = ["CardType", "GameView", "RoundView", "place_points"]

@@ -1,0 +1,134 @@
+"""Appetizers: tempura, sashimi, dumpling (both games); eel, tofu, onigiri, edamame, miso soup (Party).
+
+rules.md §1.4.2–4 and §3.4.6–13. Each class is one card's whole rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .base import CardType, RoundView
+
+DUMPLING_POINTS = (0, 1, 3, 6, 10, 15)
+
+
+class _Counted(CardType):
+    """A type scored on its own card count through :meth:`points`."""
+
+    def points(self, n: int) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def score_round(self, view: RoundView) -> list[int]:
+        if len(self.variants) == 1:
+            k = self.variants[0]
+            return [self.points(view.counts[s][k]) for s in range(view.seats)]
+        return [self.points(view.total(s, self.variants)) for s in range(view.seats)]
+
+
+class Tempura(_Counted):
+    """5 points per complete pair."""
+
+    name = category = "tempura"
+    colour = "lavender"
+
+    def points(self, n: int) -> int:
+        return n // 2 * 5
+
+
+class Sashimi(_Counted):
+    """10 points per complete set of three."""
+
+    name = category = "sashimi"
+    colour = "lime_green"
+
+    def points(self, n: int) -> int:
+        return n // 3 * 10
+
+
+class Dumpling(_Counted):
+    """1/3/6/10/15 for 1/2/3/4/5+ dumplings (S2's ``max`` formula is a typo, rules.md A11)."""
+
+    name = category = "dumpling"
+    colour = "blue"
+
+    def points(self, n: int) -> int:
+        return DUMPLING_POINTS[min(n, 5)]
+
+
+class Eel(_Counted):
+    """One eel −3, two or more 7."""
+
+    name = category = "eel"
+    colour = "indigo"
+
+    def points(self, n: int) -> int:
+        return 0 if n == 0 else (-3 if n == 1 else 7)
+
+
+class Tofu(_Counted):
+    """One tofu 2, two 6, three or more 0."""
+
+    name = category = "tofu"
+    colour = "green"
+
+    def points(self, n: int) -> int:
+        return (0, 2, 6)[n] if n < 3 else 0
+
+
+class Onigiri(CardType):
+    """Sets of distinct shapes 1/4/9/16; each set takes one of every shape still left (best grouping)."""
+
+    name = category = "onigiri"
+    colour = "magenta"
+
+    def score_round(self, view: RoundView) -> list[int]:
+        out = []
+        for s in range(view.seats):
+            left = sorted((view.counts[s][k] for k in self.variants), reverse=True)
+            total = 0
+            # the j-th set has one card of every shape that has at least j cards
+            for depth in range(1, (left[0] if left else 0) + 1):
+                shapes = sum(1 for n in left if n >= depth)
+                total += shapes * shapes
+            out.append(total)
+        return out
+
+
+class Edamame(CardType):
+    """Each edamame: 1 per *opponent* with any edamame, at most 4 per card (rules.md §3.4.12)."""
+
+    name = category = "edamame"
+    colour = "purple"
+
+    def score_round(self, view: RoundView) -> list[int]:
+        have = [view.total(s, self.variants) for s in range(view.seats)]
+        eaters = sum(1 for n in have if n)
+        return [n * min(4, eaters - 1) if n else 0 for n in have]
+
+
+class MisoSoup(CardType):
+    """3 points; if two or more miso soups are played in one turn, by anyone, all of them are discarded.
+
+    :meth:`end_of_turn` counts every miso soup that joined a tableau this turn (copies and extra
+    cards included) and discards them all when there are two or more.
+    """
+
+    name = category = "miso_soup"
+    colour = "teal"
+
+    def end_of_turn(self, table: Any) -> None:
+        fresh: Sequence[tuple[int, Any]] = [
+            (s, e) for s, e in table.this_turn if e.present and e.identity in self.variants
+        ]
+        if len(fresh) >= 2:
+            for s, e in fresh:
+                table.discard(s, e)
+
+    def score_round(self, view: RoundView) -> list[int]:
+        return [3 * view.total(s, self.variants) for s in range(view.seats)]
+
+
+def shape_counts(counts: Sequence[int], shapes: Mapping[int, str]) -> dict[str, int]:
+    """Onigiri cards per shape name (for displays)."""
+    return {name: counts[k] for k, name in shapes.items()}

@@ -1,0 +1,64 @@
+"""Desserts, scored at the end of the game: pudding (both games), green tea ice cream, fruit (Party).
+
+rules.md §1.4.7 and §3.4.21–23. Sushi Go!'s pudding splits ties (its score.py uses
+:func:`sushigo.scoring.pudding_points` directly); Party's pays them in full (:class:`Pudding`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from .base import CardType, GameView, most_fewest_points
+
+FRUIT_POINTS = (-2, 0, 1, 3, 6, 10)
+
+
+class Pudding(CardType):
+    """Party: most puddings +6, fewest (0 included) −6, full points on ties; no loss at 2 players."""
+
+    name = category = "pudding"
+    colour = "pink"
+
+    def score_game(self, view: GameView) -> list[int]:
+        counts = [sum(row[k] for k in self.variants) for row in view.counts]
+        return most_fewest_points(counts, 6, penalty=view.players > 2, all_tied=view.options.all_tied)
+
+
+class GreenTeaIceCream(CardType):
+    """12 points per complete set of four."""
+
+    name = category = "green_tea_ice_cream"
+    colour = "cyan"
+
+    def score_game(self, view: GameView) -> list[int]:
+        return [sum(row[k] for k in self.variants) // 4 * 12 for row in view.counts]
+
+
+class Fruit(CardType):
+    """Each fruit scored on its icon total: 0 → −2, 1 → 0, 2 → 1, 3 → 3, 4 → 6, 5+ → 10.
+
+    ``icons`` maps each variant key to its (watermelon, pineapple, orange) icons.
+    """
+
+    name = category = "fruit"
+    colour = "coral"
+
+    def __init__(self, icons: Mapping[int, tuple[int, int, int]]) -> None:
+        super().__init__(tuple(icons))
+        self.icons = dict(icons)
+
+    def totals(self, row: Sequence[int]) -> tuple[int, int, int]:
+        """(watermelon, pineapple, orange) icons over a seat's kept fruit cards."""
+        w, p, o = 0, 0, 0
+        for k, (a, b, c) in self.icons.items():
+            n = row[k]
+            w, p, o = w + n * a, p + n * b, o + n * c
+        return w, p, o
+
+    def score_game(self, view: GameView) -> list[int]:
+        return [sum(FRUIT_POINTS[min(n, 5)] for n in self.totals(row)) for row in view.counts]
+
+    @staticmethod
+    def points_for(totals: tuple[int, int, int]) -> int:
+        """Points for given icon totals (the rulebook's arithmetic example uses totals no deck can make)."""
+        return sum(FRUIT_POINTS[min(n, 5)] for n in totals)

@@ -1,0 +1,49 @@
+"""Nigiri and wasabi (rules.md §1.4.5, §3.4.1–2): face value, tripled on a wasabi."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .base import CardType, RoundView
+
+
+class Nigiri(CardType):
+    """Egg 1, salmon 2, squid 3, ×3 on a wasabi; the wasabi bonus is scored here, not under wasabi.
+
+    ``values`` maps each nigiri variant key to its face value. In Party, a nigiri that joins a
+    tableau goes onto the earliest free wasabi (:meth:`reveal`); Sushi Go!'s rules.py does the same
+    at its reveal (with its strict-wasabi option).
+    """
+
+    name = "nigiri"
+    category = "nigiri"
+    colour = "yellow"
+
+    def __init__(self, values: Mapping[int, int]) -> None:
+        super().__init__(tuple(values))
+        self.values = dict(values)
+
+    def reveal(self, table: Any, seat: int, entry: Any) -> None:
+        """Puts the nigiri onto a free wasabi (a special-order copy may decline with ``wasabi: false``)."""
+        if not entry.wasabi_ok:
+            return
+        wasabi = table.free_wasabi(seat)
+        if wasabi is not None:
+            table.put_on_wasabi(seat, entry, wasabi)
+
+    def score_round(self, view: RoundView) -> list[int]:
+        """Face value of every nigiri, plus twice it again for those on a wasabi."""
+        out = []
+        items = self.values.items()
+        for s in range(view.seats):
+            row, tri = view.counts[s], view.tripled[s]
+            out.append(sum(v * (row[k] + 2 * tri[k]) for k, v in items))
+        return out
+
+
+class Wasabi(CardType):
+    """No effect and no points of its own: it triples the next nigiri (see :class:`Nigiri`)."""
+
+    name = "wasabi"
+    colour = "yellow"  # shares nigiri's colour (rules.md §3.1: the tea example)

@@ -1,0 +1,105 @@
+"""Rolls: maki (both games), temaki and uramaki (Party) — rules.md §1.4.1, §3.4.3–5."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..scoring import majority_points
+from .base import CardType, RoundView, most_fewest_points, place_points
+
+
+class Maki(CardType):
+    """Most maki icons 6, second 3 — Sushi Go! splits ties (``ties="split"``), Party pays them in full.
+
+    Party pays 6/4/2 at 6–8 players (``places_many``). Only seats with at least one icon take part.
+    """
+
+    name = "maki"
+    category = "maki"
+    colour = "red"
+
+    def __init__(
+        self, icons: Mapping[int, int], *, ties: str, places_many: tuple[int, ...] | None = None
+    ) -> None:
+        super().__init__(tuple(icons))
+        self.icons = tuple(icons.items())
+        self.ties = ties
+        self.places_many = places_many
+
+    def icon_totals(self, view: RoundView) -> list[int]:
+        """Maki icons per seat."""
+        return [sum(view.counts[s][k] * n for k, n in self.icons) for s in range(view.seats)]
+
+    def score_round(self, view: RoundView) -> list[int]:
+        icons = self.icon_totals(view)
+        mask = view.in_majorities
+        taking = [icons[i] > 0 and (mask is None or mask[i]) for i in range(len(icons))]
+        if self.ties == "split":
+            return majority_points(icons, 6, 3, ties="split", participants=taking)
+        places = self.places_many if (self.places_many and view.players >= 6) else (6, 3)
+        return place_points(icons, places, taking)
+
+
+class Temaki(CardType):
+    """Party: most temaki cards +4, fewest (0 included) −4; no loss at 2 players; option ``all_tied``."""
+
+    name = "temaki"
+    category = "temaki"
+    colour = "plum"
+
+    def score_round(self, view: RoundView) -> list[int]:
+        counts = [view.total(s, self.variants) for s in range(view.seats)]
+        return most_fewest_points(counts, 4, penalty=view.players > 2, all_tied=view.options.all_tied)
+
+
+class Uramaki(CardType):
+    """Party: the race to 10 icons, checked at the end of every turn (§3.4.5), plus a round-end place.
+
+    :meth:`end_of_turn` scores the race: while places (8, 5, 2) remain, the seats with ≥10 icons and
+    the highest total take the next place in full, k tied seats using up k places, and their uramaki
+    (copies included) are discarded; once the three places are gone the race stops. At round end the
+    most icons left (≥1) take the next unclaimed place, ties in full.
+    """
+
+    name = "uramaki"
+    category = "uramaki"
+    colour = "lime_yellow"
+    PLACES = (8, 5, 2)
+
+    def __init__(self, icons: Mapping[int, int]) -> None:
+        super().__init__(tuple(icons))
+        self.icons = dict(icons)
+
+    def seat_icons(self, table: Any, seat: int) -> int:
+        """Uramaki icons in ``seat``'s tableau now (face-down cards have none)."""
+        return sum(self.icons.get(e.identity, 0) for e in table.present(seat))
+
+    def end_of_turn(self, table: Any) -> None:
+        claimed = table.uramaki_claimed
+        while claimed < len(self.PLACES):
+            totals = [self.seat_icons(table, s) for s in range(table.players)]
+            candidates = [t for t in totals if t >= 10]
+            if not candidates:
+                return
+            best = max(candidates)
+            winners = [s for s, t in enumerate(totals) if t == best]
+            for s in winners:
+                table.race_points[s] += self.PLACES[claimed]
+                for e in list(table.present(s)):
+                    if e.identity in self.icons:
+                        table.discard(s, e)
+            claimed = min(len(self.PLACES), claimed + len(winners))
+            table.uramaki_claimed = claimed
+
+    def score_round(self, view: RoundView) -> list[int]:
+        points = list(view.extra.get("uramaki_race", [0] * view.seats))
+        claimed = view.extra.get("uramaki_claimed", 0)
+        if claimed < len(self.PLACES):
+            left = [sum(view.counts[s][k] * n for k, n in self.icons.items()) for s in range(view.seats)]
+            best = max(left, default=0)
+            if best > 0:
+                for s, n in enumerate(left):
+                    if n == best:
+                        points[s] += self.PLACES[claimed]
+        return points

@@ -1,0 +1,149 @@
+"""Party actions and their text form (what terminal and web clients send).
+
+A Party turn asks for up to four kinds of decision:
+
+* :class:`Play` — a card from the hand (the secret pick, with a special order's target and any bonus
+  action declared with it), or an extra card (chopsticks' second card, a menu's pick, a card a spoon
+  brought in). Text: ``tempura``, ``special_order copies=squid_nigiri nowasabi``,
+  ``eel bonus=chopsticks_1``.
+* :class:`Ask` — the card a spoon names: a variant or a whole type. Text: ``ask maki``.
+* :class:`Give` — which variant a spoon's victim hands over when a type was named. Text:
+  ``give maki_2``.
+* :class:`Flip` — the cards a takeout box turns face down, by round-log index. Text: ``flip 0,3``
+  or ``flip`` for none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import InvalidActionError
+from .cards import KEY_NAMES, WIRE, PCard
+
+_KEY_BY_NAME = {n: i for i, n in enumerate(KEY_NAMES)}
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A card played: ``copies`` is a special order's target identity (``None``: nothing to copy),
+    ``wasabi=False`` keeps a copied nigiri off a free wasabi, ``bonus`` the chopsticks/spoon cards
+    (by identity) whose bonus action is declared with this pick."""
+
+    card: PCard
+    copies: int | None = None
+    wasabi: bool = True
+    bonus: tuple[PCard, ...] = ()
+
+    def to_text(self) -> str:
+        """The text form :func:`parse_action` reads back."""
+        parts = [WIRE[self.card]]
+        if self.copies is not None:
+            parts.append(f"copies={KEY_NAMES[self.copies]}")
+        if not self.wasabi:
+            parts.append("nowasabi")
+        if self.bonus:
+            parts.append("bonus=" + ",".join(WIRE[b] for b in self.bonus))
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """The card a spoon names: a variant (``maki_3``) or a type (``maki``, giver's choice)."""
+
+    name: str
+
+    def to_text(self) -> str:
+        return f"ask {self.name}"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """The variant a spoon's victim gives when the spoon named a type."""
+
+    card: PCard
+
+    def to_text(self) -> str:
+        return f"give {WIRE[self.card]}"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """The round-log indices of the cards a takeout box turns face down (sorted, possibly none)."""
+
+    refs: tuple[int, ...]
+
+    def to_text(self) -> str:
+        return "flip" + (" " + ",".join(map(str, self.refs)) if self.refs else "")
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+Action = Play | Ask | Give | Flip
+
+
+def parse_key(text: str) -> int:
+    """A card identity by name, ``face_down`` included."""
+    key = _KEY_BY_NAME.get(text)
+    if key is None:
+        raise InvalidActionError(f"unknown card {text!r}")
+    return key
+
+
+def parse_action(text: object) -> Action:
+    """Parses an action's text form.
+
+    :raises InvalidActionError: for text that is none of the four forms.
+
+    >>> parse_action("special_order copies=squid_nigiri nowasabi")
+    Play(card=<PCard.SPECIAL_ORDER: 33>, copies=2, wasabi=False, bonus=())
+    >>> parse_action("flip 0,3")
+    Flip(refs=(0, 3))
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidActionError(f"an action must be text such as 'tempura', not {text!r}")
+    parts = text.split()
+    head = parts[0]
+    if head == "ask":
+        if len(parts) != 2:
+            raise InvalidActionError("write 'ask CARD' (a card or type name)")
+        return Ask(parts[1])
+    if head == "give":
+        if len(parts) != 2:
+            raise InvalidActionError("write 'give CARD'")
+        return Give(PCard.parse(parts[1]))
+    if head == "flip":
+        if len(parts) == 1:
+            return Flip(())
+        if len(parts) != 2:
+            raise InvalidActionError("write 'flip' or 'flip 0,3' (round-log positions)")
+        try:
+            refs = tuple(sorted({int(x) for x in parts[1].split(",")}))
+        except ValueError:
+            raise InvalidActionError(f"cannot read flip positions {parts[1]!r}") from None
+        return Flip(refs)
+    card = PCard.parse(head)
+    copies: int | None = None
+    wasabi = True
+    bonus: tuple[PCard, ...] = ()
+    for part in parts[1:]:
+        if part.startswith("copies="):
+            copies = parse_key(part[len("copies=") :])
+        elif part == "nowasabi":
+            wasabi = False
+        elif part.startswith("bonus="):
+            bonus = tuple(sorted(PCard.parse(b) for b in part[len("bonus=") :].split(",")))
+        else:
+            raise InvalidActionError(
+                f"cannot read {part!r} in {text!r}; write CARD [copies=CARD] [nowasabi] [bonus=CARD]"
+            )
+    return Play(card, copies, wasabi, bonus)

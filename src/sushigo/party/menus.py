@@ -1,0 +1,127 @@
+"""Menus (rules.md §3.2.1–3): the 8 suggested ones, custom menus and the player-count restrictions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..errors import InvalidActionError
+from .cards import APPETIZERS, DESSERTS, ROLLS, SPECIALS
+
+
+@dataclass(frozen=True)
+class SuggestedMenu:
+    """One of the rulebook's menus: its id, title and seven tiles (nigiri is always on the menu)."""
+
+    id: str
+    title: str
+    tiles: tuple[str, ...]
+    description: str
+
+
+SUGGESTED: dict[str, SuggestedMenu] = {
+    m.id: m
+    for m in (
+        SuggestedMenu("my_first_meal", "My First Meal",
+                      ("maki", "tempura", "sashimi", "miso_soup", "wasabi", "tea", "green_tea_ice_cream"),
+                      "first-time players"),
+        SuggestedMenu("sushi_go", "Sushi Go!",
+                      ("maki", "tempura", "sashimi", "dumpling", "chopsticks", "wasabi", "pudding"),
+                      "the classic menu of the original game, with Party rules"),
+        SuggestedMenu("party_sampler", "Party Sampler",
+                      ("temaki", "tempura", "dumpling", "tofu", "wasabi", "menu", "green_tea_ice_cream"),
+                      "what's new in Party"),
+        SuggestedMenu("master_menu", "Master Menu",
+                      ("temaki", "onigiri", "tofu", "sashimi", "spoon", "takeout_box", "fruit"),
+                      "seasoned players"),
+        SuggestedMenu("points_platter", "Points Platter",
+                      ("uramaki", "onigiri", "dumpling", "edamame", "special_order", "tea",
+                       "green_tea_ice_cream"),
+                      "score big points"),
+        SuggestedMenu("cutthroat_combo", "Cutthroat Combo",
+                      ("temaki", "eel", "tofu", "miso_soup", "spoon", "soy_sauce", "pudding"),
+                      "interactive"),
+        SuggestedMenu("big_banquet", "Big Banquet",
+                      ("maki", "tempura", "dumpling", "eel", "spoon", "chopsticks", "green_tea_ice_cream"),
+                      "works well with 6-8 players"),
+        SuggestedMenu("dinner_for_two", "Dinner for Two",
+                      ("uramaki", "onigiri", "tofu", "miso_soup", "menu", "special_order", "fruit"),
+                      "works well with 2 players"),
+    )
+}  # fmt: skip
+
+#: Card types allowed only from/to a player count (rules.md §3.2.2): (fewest, most).
+LIMITS: dict[str, tuple[int, int]] = {
+    "menu": (2, 6),
+    "special_order": (2, 6),
+    "spoon": (3, 8),
+    "edamame": (3, 8),
+}
+
+
+def resolve_menu(menu: object) -> tuple[str, ...]:
+    """Returns the 8 tile names of a menu id or tile list, in slot order: nigiri, the roll, three
+    appetizers (as given), two specials, the dessert.
+
+    :raises InvalidActionError: naming what is wrong with a custom menu.
+    """
+    if isinstance(menu, str):
+        found = SUGGESTED.get(menu)
+        if found is None:
+            raise InvalidActionError(f"unknown menu {menu!r}; the suggested menus are {', '.join(SUGGESTED)}")
+        tiles: Sequence[object] = found.tiles
+    elif isinstance(menu, list | tuple):
+        tiles = [t for t in menu if t != "nigiri"]
+    else:
+        raise InvalidActionError("a menu is a suggested-menu id or a list of 7 tile names")
+    if not all(isinstance(t, str) for t in tiles):
+        raise InvalidActionError("menu tiles must be names")
+    names = [str(t) for t in tiles]
+    if len(set(names)) != len(names):
+        raise InvalidActionError(f"a menu lists each tile once: {', '.join(names)}")
+    known = set(ROLLS) | set(APPETIZERS) | set(SPECIALS) | set(DESSERTS)
+    for t in names:
+        if t not in known:
+            raise InvalidActionError(f"unknown menu tile {t!r}")
+    groups = (
+        ("roll", ROLLS, 1),
+        ("appetizer", APPETIZERS, 3),
+        ("special", SPECIALS, 2),
+        ("dessert", DESSERTS, 1),
+    )
+    out = ["nigiri"]
+    for word, group, need in groups:
+        chosen = [t for t in names if t in group]
+        if len(chosen) != need:
+            raise InvalidActionError(
+                f"a menu has {need} {word}{'s' if need > 1 else ''}, not {len(chosen)}"
+                + (f" ({', '.join(chosen)})" if chosen else "")
+            )
+        out.extend(chosen)
+    return tuple(out)
+
+
+def check_players(tiles: Sequence[str], players: int) -> None:
+    """Raises when a tile is not allowed with ``players`` players (option ``player_limits``)."""
+    for t in tiles:
+        low, high = LIMITS.get(t, (2, 8))
+        if not low <= players <= high:
+            raise InvalidActionError(f"{t} is for {low} to {high} players, not {players}")
+
+
+def menu_id(tiles: Sequence[str]) -> str | None:
+    """The suggested-menu id with exactly these tiles, if any."""
+    wanted = set(tiles) - {"nigiri"}
+    for m in SUGGESTED.values():
+        if set(m.tiles) == wanted:
+            return m.id
+    return None
+
+
+def playable(menu: str, players: int) -> bool:
+    """Whether a suggested menu may be played by ``players`` players."""
+    try:
+        check_players(resolve_menu(menu), players)
+    except InvalidActionError:
+        return False
+    return True

@@ -1,0 +1,153 @@
+"""What one seat may know in Sushi Go Party!, and nothing more.
+
+A seat sees its own hand, every tableau (face-down cards as face down, copies with what they copy),
+the desserts everyone kept, scores so far, round, turn and phase, who owes a decision, the item being
+resolved (a spoon's named card and who gave it are public), and every hand it held earlier this round
+(it knew that hand, and every change since — picks revealed, chopsticks put back, spoon swaps — was
+public). A menu's four drawn cards are seen only by their player while choosing. Deck order, dessert
+pile, hands it has not held, pending picks and the seed are never part of an observation; hands are
+sorted so that their order carries nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .cards import KEY_NAMES, WIRE
+from .options import PartyConfig
+
+if TYPE_CHECKING:
+    from .rules import PartyState
+
+#: A public tableau card: (card, copies, face_down, on_wasabi, turn) — copies is an identity key or None.
+TableauCard = tuple[int, int | None, bool, bool, int]
+
+
+@dataclass(frozen=True)
+class PartyObservation:
+    """One seat's view of a Party game (``seat`` is ``None`` for a spectator)."""
+
+    seat: int | None
+    config: PartyConfig
+    round: int
+    turn: int
+    phase: str
+    hand: tuple[int, ...]
+    known_hands: tuple[tuple[int, ...] | None, ...]
+    hand_sizes: tuple[int, ...]
+    tableaux: tuple[tuple[TableauCard, ...], ...]
+    desserts: tuple[tuple[int, ...], ...]
+    to_act: tuple[int, ...]
+    resolving: dict[str, Any] | None
+    menu_drawn: tuple[int, ...] | None
+    deck_size: int
+    is_over: bool
+    scores: dict[str, Any] = field(compare=True, hash=False)
+    earlier_tableaux: tuple[Any, ...] = ()
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    def to_json(self) -> dict[str, Any]:
+        """The observation with card names, as sent to a client."""
+
+        def names(cards: tuple[int, ...] | None) -> list[str] | None:
+            return None if cards is None else [WIRE[c] for c in cards]
+
+        def card(t: TableauCard) -> dict[str, Any]:
+            c, copies, down, on, turn = t
+            d: dict[str, Any] = {"card": WIRE[c], "turn": turn}
+            if copies is not None:
+                d["copies"] = KEY_NAMES[copies]
+            if down:
+                d["face_down"] = True
+            if on:
+                d["on_wasabi"] = True
+            return d
+
+        return {
+            "game": "sushi-go-party",
+            "seat": self.seat,
+            "players": self.players,
+            "menu": list(self.config.menu),
+            "options": self.config.to_options(),
+            "round": self.round,
+            "turn": self.turn,
+            "phase": self.phase,
+            "hand": names(self.hand),
+            "known_hands": [names(h) for h in self.known_hands],
+            "hand_sizes": list(self.hand_sizes),
+            "tableaux": [[card(t) for t in row] for row in self.tableaux],
+            "desserts": [[KEY_NAMES[k] for k in row] for row in self.desserts],
+            "to_act": list(self.to_act),
+            "resolving": self.resolving,
+            "menu_drawn": names(self.menu_drawn),
+            "deck_size": self.deck_size,
+            "is_over": self.is_over,
+            "scores": self.scores,
+            "earlier_tableaux": list(self.earlier_tableaux),
+        }
+
+
+def observe(state: PartyState, seat: int | None) -> PartyObservation:
+    """Builds ``seat``'s observation of ``state`` (``None``: a spectator, who sees no hand)."""
+    n = state.players
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+        raise ValueError(f"there is no seat {seat!r} in a {n}-player game")
+    over = state.is_over()
+    known: list[tuple[int, ...] | None] = [None] * n
+    hand: tuple[int, ...] = ()
+    if seat is not None and not over:
+        hand = tuple(sorted(state.hands[seat]))
+        known[seat] = hand
+        d = state.config.direction(state.round)
+        for j in range(1, min(state.turn, n - 1) + 1):
+            holder = (seat + d * j) % n
+            known[holder] = tuple(sorted(state.hands[holder]))
+    tableaux = (
+        tuple(
+            tuple(
+                (e.card, e.copies, e.face_down, e.on_wasabi is not None, e.turn)
+                for e in state.table.present(s)
+            )
+            for s in range(n)
+        )
+        if not over
+        else tuple(() for _ in range(n))
+    )
+    item = state.current
+    resolving = None
+    drawn = None
+    if item is not None and state.phase == "resolve":
+        resolving = {
+            "seat": item.seat,
+            "card": item.entry.name,
+            "step": item.step,
+            "decider": item.decider,
+        }
+        if "ask" in item.data:
+            resolving["ask"] = item.data["ask"]
+            resolving["from"] = item.data.get("from")
+        if "drawn" in item.data and seat == item.seat:
+            drawn = tuple(sorted(item.data["drawn"]))
+    return PartyObservation(
+        seat=seat,
+        config=state.config,
+        round=min(state.round, 2),
+        turn=state.turn,
+        phase=state.phase,
+        hand=hand,
+        known_hands=tuple(known),
+        hand_sizes=tuple(len(h) for h in state.hands) if not over else (0,) * n,
+        tableaux=tableaux,
+        desserts=tuple(tuple(sorted(i for _, i in kept)) for kept in state.kept),
+        to_act=state.to_act(),
+        resolving=resolving,
+        menu_drawn=drawn,
+        deck_size=len(state.deck),
+        is_over=over,
+        scores=state.score_report(),
+        earlier_tableaux=tuple(state.finished),
+    )
