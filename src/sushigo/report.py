@@ -117,7 +117,8 @@ def print_summary(summary: dict[str, Any]) -> None:
     k = len(summary["mean_total"])
     players = summary["players"]
     table = Table(
-        title=f"{summary['games']} games of {summary['game']}, {players} players, bots {', '.join(summary['bots'])}"
+        title=f"{summary['games']} game{'s' * (summary['games'] != 1)} of {summary['game']}, {players} players, "
+        f"bots {', '.join(summary['bots'])}"
     )
     table.add_column("mean per game", no_wrap=True)
     for s in range(k):

@@ -230,3 +230,14 @@ def test_a_bot_crash_in_simulate_names_the_game_seed_and_seat(
     out = cli(["simulate", "-p", "2", "-n", "6", "-q", "--bots", "random,crashbot_sim:Crash"])
     one_line_error(out, "failed: bot 'crashbot_sim:Crash' in seat 2 raised ZeroDivisionError: boom")
     assert "(game seed " in out.stderr and "--seed 0 plays the same games again" in out.stderr
+
+
+def test_a_bad_dice_file_stops_a_tournament_before_any_game(
+    cli: Run, one_line_error: Run, tmp_path: Path
+) -> None:
+    dice = tmp_path / "dice.json"
+    dice.write_text(json.dumps({"dice": 3}))
+    args = ["tournament", "--game", "sushi-roll", "-p", "2", "-n", "2", "-j", "1", "-q", "--dice", str(dice)]
+    out = cli(args)
+    one_line_error(out, f"dice file '{dice}'")
+    assert "game id" not in out.stderr

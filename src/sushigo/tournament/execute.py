@@ -182,7 +182,14 @@ def _is_game_line(doc: dict[str, Any]) -> bool:
 def _check_bots(config: TournamentConfig) -> None:
     from ..bots import BotError, make_bot
     from ..errors import MissingExtraError
+    from ..game import new_game
 
+    try:  # the game options (a dice file, a variant) fail here, not as the first game's failure
+        new_game(config.game, config.players, seed=0, **config.options)
+    except SushigoError as exc:
+        raise TournamentError(str(exc)) from None
+    except (TypeError, ValueError) as exc:
+        raise TournamentError(f"bad game options {config.options}: {exc}") from None
     for spec in dict.fromkeys(config.bots):
         try:
             bot = make_bot(spec, seed=0, game=config.game, **config.bot_options.get(spec, {}))
