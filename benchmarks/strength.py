@@ -1,126 +1,318 @@
-"""The strength benchmark behind docs/strength.md: bot ladders from duplicated-deal tournaments.
+"""The strength benchmark behind docs/strength.md: mixed-table ladders, the issue's bars, bot timings.
 
-Not a timed test. Each run is a ``sushigo tournament`` with a resumable results file under
-``benchmarks/strength_results/``, so the suite can be stopped and restarted; the script prints a
-Markdown table of win shares with 95% Wilson intervals. Usage::
+Not a timed test. Each run is a ``sushigo tournament`` (duplicated deals, rotated seats) with a
+resumable results file under ``benchmarks/strength_results/``, so the suite can be stopped and
+restarted; the script prints Markdown tables of win shares with 95% Wilson intervals, head-to-head
+shares and OpenSkill ratings. Groups of runs:
 
-    python benchmarks/strength.py                 # every run, full size
-    python benchmarks/strength.py --only mcts200 --games 100
-    python benchmarks/strength.py --report        # only summarise the results already there
+* ``ladder``: the standard measure, the bots at one table at 2, 3, 4 and 5 players;
+* ``bars``: the issue's two-player head-to-head bars at iteration budgets;
+* ``timed``: the same bars and the 4-player table at 200 ms per move (run these on a quiet machine:
+  wall-clock budgets on a shared CPU give the searching bots fewer iterations than they should get);
+* ``copies``: one bot against copies of another (a secondary figure: it overstates gaps);
+* ``legacy``: the earlier one-vs-copies runs of docs/strength.md.
+
+Usage::
+
+    python benchmarks/strength.py --group ladder --group bars     # play (resumes) and report
+    python benchmarks/strength.py --only mixed4 --games 40         # a shorter run
+    python benchmarks/strength.py --report                         # only summarise what is there
+    python benchmarks/strength.py --timing                         # time per move of each bot
+    python benchmarks/strength.py --plot                           # the ladder plot (PNG)
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
+import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from sushigo.tournament import TournamentConfig, load_results, run_tournament, summarize
 
 OUT = Path(__file__).parent / "strength_results"
 
-#: name -> (config, the first bot's claim in words)
-RUNS: dict[str, TournamentConfig] = {
-    "heuristic_vs_3greedy": TournamentConfig(
-        game="sushi-go", players=4, bots=("heuristic", "greedy", "greedy", "greedy"), games=800, seed=2
+SEARCH_IT = {"mcts": {"iterations": 200}, "alpha": {"iterations": 200}}
+SEARCH_MS = {"mcts": {"time_ms": 200.0}, "alpha": {"time_ms": 200.0}}
+LADDER_BOTS = ("alpha", "mcts", "neural", "heuristic")
+
+#: name -> (group, config)
+RUNS: dict[str, tuple[str, TournamentConfig]] = {
+    "mixed2": (
+        "ladder",
+        TournamentConfig(players=2, bots=LADDER_BOTS, games=120, seed=21, bot_options=SEARCH_IT),
     ),
-    "greedy_vs_3random": TournamentConfig(
-        game="sushi-go", players=4, bots=("greedy", "random", "random", "random"), games=800, seed=3
+    "mixed3": (
+        "ladder",
+        TournamentConfig(players=3, bots=LADDER_BOTS, games=120, seed=22, bot_options=SEARCH_IT),
     ),
-    "ladder4": TournamentConfig(
-        game="sushi-go",
-        players=4,
-        bots=("mcts", "heuristic", "greedy", "random"),
-        games=400,
-        seed=4,
-        bot_options={"mcts": {"iterations": 200}},
+    "mixed4": (
+        "ladder",
+        TournamentConfig(players=4, bots=LADDER_BOTS, games=100, seed=23, bot_options=SEARCH_IT),
     ),
-    "mcts200_vs_3heuristic": TournamentConfig(
-        game="sushi-go",
-        players=4,
-        bots=("mcts", "heuristic", "heuristic", "heuristic"),
-        games=400,
-        seed=1,
-        bot_options={"mcts": {"time_ms": 200.0}},
+    "mixed5": (
+        "ladder",
+        TournamentConfig(players=5, bots=(*LADDER_BOTS, "greedy"), games=100, seed=24, bot_options=SEARCH_IT),
     ),
-    "mcts200_vs_random_2p": TournamentConfig(
-        game="sushi-go",
-        players=2,
-        bots=("mcts", "random"),
-        games=120,
-        seed=5,
-        bot_options={"mcts": {"time_ms": 200.0}},
+    "neural_vs_heuristic_2p": (
+        "bars",
+        TournamentConfig(players=2, bots=("neural", "heuristic"), games=400, seed=25),
     ),
-    "mcts200_vs_heuristic_2p": TournamentConfig(
-        game="sushi-go",
-        players=2,
-        bots=("mcts", "heuristic"),
-        games=120,
-        seed=6,
-        bot_options={"mcts": {"time_ms": 200.0}},
+    "alpha_vs_mcts_2p": (
+        "bars",
+        TournamentConfig(players=2, bots=("alpha", "mcts"), games=200, seed=26, bot_options=SEARCH_IT),
     ),
-    "mcts200_vs_greedy_2p": TournamentConfig(
-        game="sushi-go",
-        players=2,
-        bots=("mcts", "greedy"),
-        games=120,
-        seed=9,
-        bot_options={"mcts": {"time_ms": 200.0}},
+    "alpha200ms_vs_mcts200ms_2p": (
+        "timed",
+        TournamentConfig(players=2, bots=("alpha", "mcts"), games=400, seed=27, bot_options=SEARCH_MS),
     ),
-    "roll_mcts_vs_random_2p": TournamentConfig(
-        game="sushi-roll",
-        players=2,
-        bots=("mcts", "random"),
-        games=100,
-        seed=7,
-        bot_options={"mcts": {"iterations": 200}},
+    "mixed4_200ms": (
+        "timed",
+        TournamentConfig(players=4, bots=LADDER_BOTS, games=200, seed=28, bot_options=SEARCH_MS),
     ),
-    "roll_mcts_vs_3greedy": TournamentConfig(
-        game="sushi-roll",
-        players=4,
-        bots=("mcts", "greedy", "greedy", "greedy"),
-        games=100,
-        seed=8,
-        bot_options={"mcts": {"iterations": 200}},
+    "neural_vs_3heuristic": (
+        "copies",
+        TournamentConfig(
+            players=4, bots=("neural", "heuristic", "heuristic", "heuristic"), games=400, seed=29
+        ),
+    ),
+    "heuristic_vs_3neural": (
+        "copies",
+        TournamentConfig(players=4, bots=("heuristic", "neural", "neural", "neural"), games=400, seed=30),
+    ),
+    # the earlier runs (docs/strength.md before the network bots)
+    "heuristic_vs_3greedy": (
+        "legacy",
+        TournamentConfig(players=4, bots=("heuristic", "greedy", "greedy", "greedy"), games=800, seed=2),
+    ),
+    "greedy_vs_3random": (
+        "legacy",
+        TournamentConfig(players=4, bots=("greedy", "random", "random", "random"), games=800, seed=3),
+    ),
+    "ladder4": (
+        "legacy",
+        TournamentConfig(
+            players=4,
+            bots=("mcts", "heuristic", "greedy", "random"),
+            games=400,
+            seed=4,
+            bot_options={"mcts": {"iterations": 200}},
+        ),
+    ),
+    "mcts200_vs_3heuristic": (
+        "legacy",
+        TournamentConfig(
+            players=4,
+            bots=("mcts", "heuristic", "heuristic", "heuristic"),
+            games=400,
+            seed=1,
+            bot_options={"mcts": {"time_ms": 200.0}},
+        ),
+    ),
+    "mcts200_vs_random_2p": (
+        "legacy",
+        TournamentConfig(
+            players=2, bots=("mcts", "random"), games=120, seed=5, bot_options={"mcts": {"time_ms": 200.0}}
+        ),
+    ),
+    "mcts200_vs_heuristic_2p": (
+        "legacy",
+        TournamentConfig(
+            players=2, bots=("mcts", "heuristic"), games=120, seed=6, bot_options={"mcts": {"time_ms": 200.0}}
+        ),
+    ),
+    "mcts200_vs_greedy_2p": (
+        "legacy",
+        TournamentConfig(
+            players=2, bots=("mcts", "greedy"), games=120, seed=9, bot_options={"mcts": {"time_ms": 200.0}}
+        ),
+    ),
+    "roll_mcts_vs_random_2p": (
+        "legacy",
+        TournamentConfig(
+            game="sushi-roll",
+            players=2,
+            bots=("mcts", "random"),
+            games=100,
+            seed=7,
+            bot_options={"mcts": {"iterations": 200}},
+        ),
+    ),
+    "roll_mcts_vs_3greedy": (
+        "legacy",
+        TournamentConfig(
+            game="sushi-roll",
+            players=4,
+            bots=("mcts", "greedy", "greedy", "greedy"),
+            games=100,
+            seed=8,
+            bot_options={"mcts": {"iterations": 200}},
+        ),
     ),
 }
 
 
-def report(names: list[str]) -> str:
-    """Returns the Markdown table of the runs' results so far."""
-    lines = [
-        "| run | bot | games | win share | 95% CI | mean score | mean margin |",
-        "|---|---|---|---|---|---|---|",
+def command(name: str) -> str:
+    """The ``sushigo tournament`` command line that plays run ``name``."""
+    _, cfg = RUNS[name]
+    parts = ["sushigo tournament"]
+    if cfg.game != "sushi-go":
+        parts.append(f"--game {cfg.game}")
+    parts += [
+        f"--players {cfg.players}",
+        f"--bots {','.join(cfg.bots)}",
+        f"--games {cfg.games}",
+        f"--seed {cfg.seed}",
     ]
+    for bot, opts in cfg.bot_options.items():
+        if bot in cfg.bots:
+            parts += [f"--bot-option {bot}.{k}={v}" for k, v in opts.items()]
+    parts += ["--workers 1", f"--results benchmarks/strength_results/{name}.jsonl"]
+    return " ".join(parts)
+
+
+def _summary(name: str) -> dict[str, Any] | None:
+    _, games = load_results(OUT / f"{name}.jsonl")
+    if not games:
+        return None
+    _, cfg = RUNS[name]
+    return summarize(list(games.values()), list(dict.fromkeys(cfg.bots)))
+
+
+def report(names: list[str]) -> str:
+    """Returns Markdown tables (per-bot, head-to-head) of the runs' results so far."""
+    out: list[str] = []
     for name in names:
-        _, games = load_results(OUT / f"{name}.jsonl")
-        if not games:
+        summary = _summary(name)
+        if summary is None:
             continue
-        cfg = RUNS[name]
-        summary = summarize(list(games.values()), list(dict.fromkeys(cfg.bots)))
-        for bot, row in summary["bots"].items():
+        _, cfg = RUNS[name]
+        bots = sorted(summary["bots"], key=lambda b: -summary["bots"][b]["win_share"])
+        out += [f"### {name} ({cfg.players} players, {summary['games']} games)", "", f"`{command(name)}`", ""]
+        out += [
+            "| bot | games | win share | 95% CI | mean score | mean margin | OpenSkill (mu − 3σ) |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for bot in bots:
+            row = summary["bots"][bot]
             lo, hi = row["win_share_ci95"]
-            lines.append(
-                f"| {name} | {bot} | {row['games']} | {row['win_share']:.1%} | {lo:.1%}–{hi:.1%} "
-                f"| {row['mean_score']:.1f} | {row['mean_margin']:+.1f} |"
+            rating = row.get("rating")
+            out.append(
+                f"| {bot} | {row['games']} | {row['win_share']:.1%} | {lo:.1%}–{hi:.1%} "
+                f"| {row['mean_score']:.1f} | {row['mean_margin']:+.1f} | "
+                + ("—" if rating is None else f"{rating:.1f}")
+                + " |"
             )
-    return "\n".join(lines)
+        if len(bots) > 2:
+            h2h = summary["head_to_head"]
+            out += ["", "| row outscored column | " + " | ".join(bots) + " |", "|---" * (len(bots) + 1) + "|"]
+            for a in bots:
+                cells = []
+                for b in bots:
+                    v = None if a == b else h2h.get(a, {}).get(b)
+                    cells.append("—" if v is None else f"{v:.1%}")
+                out.append(f"| {a} | " + " | ".join(cells) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def plot(path: Path) -> None:
+    """Saves the ladder plot: win share (95% CI) of each bot at each table size, parity marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [n for n, (g, _) in RUNS.items() if g == "ladder"]
+    fig, axes = plt.subplots(1, len(names), figsize=(3.2 * len(names), 3.6), sharey=True)
+    for ax, name in zip(axes, names):
+        summary = _summary(name)
+        _, cfg = RUNS[name]
+        ax.axhline(1 / cfg.players, color="grey", lw=0.8, ls="--")
+        ax.set_title(f"{cfg.players} players")
+        if summary is None:
+            continue
+        bots = list(dict.fromkeys(cfg.bots))
+        shares = [summary["bots"][b]["win_share"] for b in bots]
+        lo = [s - summary["bots"][b]["win_share_ci95"][0] for s, b in zip(shares, bots)]
+        hi = [summary["bots"][b]["win_share_ci95"][1] - s for s, b in zip(shares, bots)]
+        ax.bar(bots, shares, yerr=[lo, hi], capsize=3, color="#d9534f")
+        ax.tick_params(axis="x", rotation=45)
+    axes[0].set_ylabel("win share (95% CI); dashed: parity")
+    fig.suptitle("mixed tables, duplicated deals (search bots at 200 iterations)")
+    fig.tight_layout()
+    fig.savefig(str(path))
+    plt.close(fig)
+
+
+def timing(games: int = 2, players: tuple[int, ...] = (2, 4)) -> str:
+    """Times every ``act`` of each bot (median and p99 ms) over full games against ``heuristic``."""
+    from sushigo.bots import make_bot
+    from sushigo.game import new_game
+    from sushigo.runner import play
+
+    rows = ["| bot | players | moves | median ms | p99 ms |", "|---|---|---|---|---|"]
+    for p in players:
+        for name, opts in (
+            ("neural", {}),
+            ("heuristic", {}),
+            ("mcts", {"iterations": 200}),
+            ("alpha", {"iterations": 200}),
+        ):
+            times: list[float] = []
+            for g in range(games):
+                bot = make_bot(name, seed=g, **opts)
+                inner_act = bot.act
+
+                def timed(obs: Any, legal: Any, _act: Any = inner_act, _times: list[float] = times) -> Any:
+                    t = time.perf_counter()
+                    out = _act(obs, legal)
+                    _times.append((time.perf_counter() - t) * 1000)
+                    return out
+
+                bot.act = timed  # type: ignore[method-assign]
+                others = [make_bot("heuristic", seed=100 + s) for s in range(p - 1)]
+                play(new_game("sushi-go", p, seed=1000 + g), [bot, *others])
+            times.sort()
+            p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+            label = name + (" (200 it.)" if opts else "")
+            rows.append(f"| {label} | {p} | {len(times)} | {statistics.median(times):.2f} | {p99:.2f} |")
+    return "\n".join(rows)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", choices=sorted(RUNS), help="run only these (repeatable)")
+    parser.add_argument("--group", action="append", choices=["ladder", "bars", "timed", "copies", "legacy"])
     parser.add_argument("--games", type=int, help="override the number of games of each run")
     parser.add_argument(
         "--workers", type=int, default=1, help="local processes (timed bots: keep 1 per core)"
     )
     parser.add_argument("--report", action="store_true", help="do not play; summarise existing results")
+    parser.add_argument("--timing", action="store_true", help="time each bot's moves instead")
+    parser.add_argument(
+        "--plot", action="store_true", help="save the ladder plot as strength_results/ladder.png"
+    )
+    parser.add_argument("--commands", action="store_true", help="print the tournament command of each run")
     args = parser.parse_args()
-    names = args.only or list(RUNS)
+    if args.timing:
+        print(timing())
+        return
+    names = args.only or [
+        n for n, (g, _) in RUNS.items() if g in (args.group or ["ladder", "bars", "copies"])
+    ]
+    if args.commands:
+        print("\n".join(command(n) for n in names))
+        return
     OUT.mkdir(exist_ok=True)
+    if args.plot:
+        plot(OUT / "ladder.png")
+        return
     if not args.report:
         for name in names:
-            cfg = RUNS[name] if args.games is None else replace(RUNS[name], games=args.games)
+            cfg = RUNS[name][1] if args.games is None else replace(RUNS[name][1], games=args.games)
             run_tournament(cfg, results=OUT / f"{name}.jsonl", workers=args.workers, progress=True)
     print(report(names))
 
