@@ -41,6 +41,10 @@ def run_simulation(
         raise SimulationError(f"--bots needs 1 or {players} names, not {len(bot_specs)}")
     seeds = game_seeds(seed, games)
     acc = Accumulator(game, players)
+    # Bad bots or options fail now, before the records file is opened (and an old one truncated).
+    new_game(game, players, seed=0, **options)
+    for spec in dict.fromkeys(bot_specs):
+        make_bot(spec, seed=0, game=game)
     handle: IO[str] | None = open(records_path, "w", encoding="utf-8") if records_path else None  # noqa: SIM115
     try:
         bar = None

@@ -241,3 +241,13 @@ def test_a_bad_dice_file_stops_a_tournament_before_any_game(
     out = cli(args)
     one_line_error(out, f"dice file '{dice}'")
     assert "game id" not in out.stderr
+
+
+def test_a_bad_bot_leaves_an_existing_records_file_alone(
+    cli: Run, one_line_error: Run, tmp_path: Path
+) -> None:
+    records = tmp_path / "games.jsonl"
+    records.write_text("precious\n")
+    out = cli(["simulate", "-n", "2", "-q", "--records", str(records), "--bots", "nosuchbot"])
+    one_line_error(out, "unknown bot 'nosuchbot'")
+    assert records.read_text() == "precious\n"
