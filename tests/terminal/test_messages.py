@@ -180,3 +180,30 @@ def test_the_opponent_choice_offers_every_registered_bot() -> None:
     assert code != 0 and "no bot 'nosuchbot' plays sushi-go; choose from" in out
     assert all(name in out for name in bot_names("sushi-go"))
     assert "Traceback" not in out
+
+
+def test_help_and_rules_print_the_hand_again_under_them() -> None:
+    code, out = run(["--players", "3", "--bots", "random", "--seed", "2"], ["help", "quit"])
+    assert code == 0
+    after = out.split("At any prompt")[1]
+    assert "Your hand: [1] " in after
+    code, out = run(
+        ["--game", "sushi-roll", "--players", "3", "--bots", "random", "--seed", "2"], ["rules", "quit"]
+    )
+    assert "Your belt: [1] " in out.split("Scoring each round")[1]
+
+
+def test_the_dummys_only_card_left_is_not_asked_for() -> None:
+    lines: list[str] = []
+
+    def ask(prompt: str) -> str:
+        lines.append(prompt)
+        return "" if prompt.startswith("Press Enter") else "1"
+
+    con = console()
+    state = new_game("sushi-go", 2, 9, dummy=True)
+    TerminalGame(state, {1: make_bot("random", seed=1)}, ["You", "B"], console=con, ask=ask).run()
+    # you control the dummy on the last turn of rounds 1 and 3, when one card is left for it
+    assert printed(con).count("The dummy gets ") == 2
+    # you control turns 1, 3, 5, 7 and 9 of rounds 1 and 3 and turns 2, 4, 6 and 8 of round 2
+    assert lines.count("Card for the dummy:") == 4 + 4 + 4

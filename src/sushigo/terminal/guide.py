@@ -79,10 +79,10 @@ Game: points of the finished rounds.
 ROLL_HELP = """\
 [bold]Your move[/]: the dice of each belt are numbered from 1.
   [cyan]take 2[/] or [cyan]2[/]                  move die 2 of your belt to your tray: this
-                              ends your turn
+                               ends your turn
   [cyan]reroll 1,3[/], [cyan]r 1 3[/], [cyan]r all[/]     spend a menu token: re-roll those dice
   [cyan]swap 2 with 3:1[/], [cyan]s 2 3:1[/]     spend a chopsticks token: your die 2 for
-                              die 1 of seat 3's belt
+                               die 1 of seat 3's belt
 [bold]The table[/]: seats are numbered from 1 and you are seat 1; * marks the red
 belt. Trays are grouped: icons per symbol, [cyan]wasabi+squid[/] is a nigiri on its
 wasabi. M/C/P: menu, chopsticks and pudding tokens. Round: points if the round

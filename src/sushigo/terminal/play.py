@@ -201,6 +201,8 @@ class TerminalGame:
         self.names = names
         self.console = console or Console(highlight=False)
         self._ask = ask
+        #: what to print again after help or rules, so the choice is on screen with the prompt
+        self._reminder: Callable[[], None] | None = None
         self.rounds_shown = 0
         obs = state.observe(0)
         tableaux = len(obs.tableaux) if state.game == "sushi-go" else state.players
@@ -220,10 +222,13 @@ class TerminalGame:
             except EOFError:
                 raise InputClosed from None
             word = text.strip().lower()
-            if word in _HELP:
-                self.show_help()
-            elif word in _RULES:
-                self.show_rules()
+            if word in _HELP or word in _RULES:
+                if word in _HELP:
+                    self.show_help()
+                else:
+                    self.show_rules()
+                if self._reminder is not None:
+                    self._reminder()
             elif word in _QUIT:
                 raise QuitGame
             else:
@@ -231,7 +236,7 @@ class TerminalGame:
 
     def say_error(self, reason: str) -> None:
         """Explains why the input was refused; the question is asked again."""
-        self.console.print(Text.assemble(("✗ ", "red"), (reason, "red"), " — try again."))
+        self.console.print(Text.assemble(("✗ ", "red"), (reason, "red")))
 
     def show_help(self) -> None:
         """Prints how to play a turn of this game and read the table."""
@@ -341,15 +346,29 @@ class TerminalGame:
 
     def human_action(self) -> Any:
         """Asks until the human's input is a legal move, explaining each refusal in the screen's terms."""
-        while True:
-            try:
-                if self.state.game == "sushi-go":
-                    return self._go_action()
-                return self._roll_action()
-            except SushigoError as exc:
-                self.say_error(friendly(str(exc)))
-            except ValueError as exc:
-                self.say_error(str(exc))
+        self._reminder = self._remind
+        try:
+            while True:
+                try:
+                    if self.state.game == "sushi-go":
+                        return self._go_action()
+                    return self._roll_action()
+                except SushigoError as exc:
+                    self.say_error(friendly(str(exc)))
+                except ValueError as exc:
+                    self.say_error(str(exc))
+        finally:
+            self._reminder = None
+
+    def _remind(self) -> None:
+        """Prints the human's hand (or belt and tokens) again under a help or rules screen."""
+        obs = self.state.observe(0)
+        if self.state.game == "sushi-go":
+            self.console.print(views.go_hand(obs))
+            return
+        belt = views.numbered([face_name(f) for f in obs.belts[0]])
+        tokens = f"{obs.menu[0]} menu, {obs.chopsticks[0]} chopsticks tokens"
+        self.console.print(views.Entries([*belt, f"({tokens})"], sep="  ", prefix="Your belt: "))
 
     def _go_action(self) -> Any:
         from ..sushi_go.actions import parse_action
@@ -382,6 +401,9 @@ class TerminalGame:
         return action
 
     def _dummy_card(self, rest: list[str]) -> str:
+        if len(set(rest)) == 1:  # nothing to choose
+            self.console.print(f"The dummy gets {card_name(rest[0])}, the only card left for it.")
+            return rest[0]
         shown = views.Entries(
             views.numbered([card_name(c) for c in rest]), sep="  ", prefix="Cards left for the dummy: "
         )
