@@ -151,7 +151,10 @@ def _replay_event(state: State, r: int, t: int, event: Any) -> None:
     try:
         action = state.check(seat, text if isinstance(text, str) else repr(text))
     except (InvalidActionError, IllegalActionError) as exc:
-        raise RecordError(str(exc), round=r, turn=t, seat=seat) from None
+        message = str(exc)
+        if message.startswith(f"seat {seat} "):  # the seat field locates it; people count seats from 1
+            message = "the seat " + message[len(f"seat {seat} ") :]
+        raise RecordError(message, round=r, turn=t, seat=seat) from None
     if isinstance(action, Reroll):
         kinds = [state.belts[seat][pos][0] for pos in action.positions]
         faces = _check_faces(state, event.get("faces"), kinds, "the re-roll", r, t, seat)
