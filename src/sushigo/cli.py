@@ -159,13 +159,24 @@ def _run_batch(
             if as_json:
                 click.echo(json.dumps(err.to_json()))
             else:
-                print_error(index, err)
+                print_error(index, err, _dummy_seat(doc))
             continue
         if as_json:
             click.echo(json.dumps(result))
         else:
             show(index, result)
     return games, failed
+
+
+def _dummy_seat(doc: Any) -> int | None:
+    """The index of the dummy's tableau in a two-player dummy-variant document, else ``None``."""
+    if (
+        isinstance(doc, Mapping)
+        and isinstance(doc.get("options"), Mapping)
+        and doc["options"].get("dummy") is True
+    ):
+        return 2
+    return None
 
 
 def _is_record(doc: Any) -> bool:

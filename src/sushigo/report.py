@@ -95,19 +95,24 @@ def print_replay_summary(games: int, failed: int) -> None:
     click.echo(f"{games} game{'s' * (games != 1)}: {ok} replayed, {failed} with errors")
 
 
-def error_location(err: RecordError) -> str:
-    """Locates an error for people: ``round 2, turn 5, seat 3`` (from 1, as the tables number them)."""
+def error_location(err: RecordError, dummy_seat: int | None = None) -> str:
+    """Locates an error for people: ``round 2, turn 5, seat 3`` (from 1, as the tables number them).
+
+    ``dummy_seat`` is the index of the dummy's tableau in the dummy variant, which the tables call
+    ``dummy``.
+    """
     parts = []
     for key in ("round", "turn", "seat"):
         value = getattr(err, key)
-        if value is not None:
-            parts.append(f"{key} {value + 1}")
+        if value is None:
+            continue
+        parts.append("dummy" if key == "seat" and value == dummy_seat else f"{key} {value + 1}")
     return ", ".join(parts)
 
 
-def print_error(index: int, err: RecordError) -> None:
+def print_error(index: int, err: RecordError, dummy_seat: int | None = None) -> None:
     """Prints a failed game's error as one plain sentence on standard error."""
-    where = error_location(err)
+    where = error_location(err, dummy_seat)
     suffix = f" (at {where})" if where else ""
     click.echo(f"game {index + 1}: error: {err.message}{suffix}", err=True)
 
