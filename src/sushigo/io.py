@@ -13,8 +13,18 @@ from typing import Any
 from .errors import RecordError
 
 
+def _reason(exc: json.JSONDecodeError) -> str:
+    # json's messages may end in " at" ("Unterminated string starting at"): the column follows
+    what = exc.msg.removesuffix(" at")
+    return what[:1].lower() + what[1:]
+
+
 def read_documents(text: str) -> Iterator[Any]:
-    """Yields each game document of ``text``, or a :class:`RecordError` for a line that is not JSON."""
+    """Yields each game document of ``text``, or a :class:`RecordError` for a line that is not JSON.
+
+    A text that is neither one JSON document nor has any line that is (a pretty-printed document with
+    a mistake, say) is one error located by line and column, rather than one error per line.
+    """
     stripped = text.strip()
     if not stripped:
         yield RecordError("the input is empty")
@@ -22,15 +32,28 @@ def read_documents(text: str) -> Iterator[Any]:
     try:
         yield json.loads(stripped)
         return
-    except json.JSONDecodeError:
-        pass
+    except json.JSONDecodeError as whole:
+        first_error = whole
+    parsed: list[tuple[int, Any]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            yield json.loads(line)
+            parsed.append((number, json.loads(line)))
         except json.JSONDecodeError as exc:
-            # json's messages may end in " at" ("Unterminated string starting at"): the column follows
-            what = exc.msg.removesuffix(" at")
-            what = what[:1].lower() + what[1:]
-            yield RecordError(f"line {number} is not valid JSON: {what} at column {exc.colno}")
+            parsed.append(
+                (
+                    number,
+                    RecordError(f"line {number} is not valid JSON: {_reason(exc)} at column {exc.colno}"),
+                )
+            )
+    if len(parsed) > 1 and not any(isinstance(doc, dict) for _, doc in parsed):
+        # not JSON Lines at all: report the whole document's first mistake once
+        offset = len(text) - len(text.lstrip())
+        line = first_error.lineno + text[:offset].count("\n")
+        yield RecordError(
+            f"the input is not valid JSON: {_reason(first_error)} at line {line}, column {first_error.colno}"
+        )
+        return
+    for _, doc in parsed:
+        yield doc

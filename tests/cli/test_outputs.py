@@ -192,3 +192,13 @@ def test_make_bot_refuses_what_is_not_a_bot_class() -> None:
         make_bot("os:sep")
     with pytest.raises(BotError, match="write a built-in name or module:Class"):
         make_bot("os:")
+
+
+def test_a_broken_pretty_printed_document_is_one_error_with_its_line(cli: Run) -> None:
+    text = '\n{\n  "players": 3,\n  "rounds": [[["tempura"], [], []]\n}\n'
+    out = cli(["score", "-"], text)
+    assert out.code == 1 and out.stdout == ""
+    assert (
+        out.stderr.strip()
+        == "game 1: error: the input is not valid JSON: expecting ',' delimiter at line 5, column 1"
+    )
