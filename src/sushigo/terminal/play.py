@@ -294,14 +294,25 @@ class TerminalGame:
     def _bot_action(self, seat: int) -> Any:
         return self.bots[seat].act(self.state.observe(seat), self.state.legal_actions(seat))
 
+    def _bot_actions(self, seats: Sequence[int]) -> list[tuple[int, Any]]:
+        """Asks the bots of ``seats`` to move, with a spinner on a terminal (a search bot takes time)."""
+        seats = [s for s in seats if s in self.bots]
+        if not seats:
+            return []
+        if not self.console.is_terminal:
+            return [(s, self._bot_action(s)) for s in seats]
+        with self.console.status(f"{', '.join(self.labels[s] for s in seats)} thinking…"):
+            return [(s, self._bot_action(s)) for s in seats]
+
     # -------------------------------------------------------------------------------- Sushi Go!
 
     def _go_turn(self) -> None:
         seats = self.state.to_act()
-        choices = [(seat, self._bot_action(seat)) for seat in seats if seat in self.bots]
-        if 0 in seats:
+        choices = []
+        if 0 in seats:  # the human first: picks are secret until all are in, so the order changes nothing
             self.show()
-            choices.insert(0, (0, self.human_action()))
+            choices.append((0, self.human_action()))
+        choices += self._bot_actions(seats)
         for seat, action in choices:
             self.state.submit(seat, action)
         self._announce_go()
@@ -437,7 +448,7 @@ class TerminalGame:
         seat = self.state.to_act()[0]
         before = self.state.observe(0)
         if seat in self.bots:
-            action = self.state.check(seat, self._bot_action(seat))  # type: ignore[attr-defined]
+            action = self.state.check(seat, self._bot_actions([seat])[0][1])  # type: ignore[attr-defined]
         else:
             self.show()
             action = self.human_action()
