@@ -18,6 +18,7 @@ import click
 import pytest
 
 import sushigo.cli as cli_module
+from sushigo.errors import EXTRA_OF_MODULE
 
 Run = Callable[..., Any]
 
@@ -251,3 +252,27 @@ def test_a_bad_bot_leaves_an_existing_records_file_alone(
     out = cli(["simulate", "-n", "2", "-q", "--records", str(records), "--bots", "nosuchbot"])
     one_line_error(out, "unknown bot 'nosuchbot'")
     assert records.read_text() == "precious\n"
+
+
+#: every module an extra installs: hidden, the process is a core-only install
+EXTRA_MODULES = tuple(sorted(EXTRA_OF_MODULE))
+
+
+def test_a_core_only_install_runs_the_core_commands_and_names_extras(
+    sushigo: Run, one_line_error: Run, tmp_path: Path
+) -> None:
+    listing = sushigo(["--help"], hide=EXTRA_MODULES)
+    assert listing.code == 0 and "tournament" in listing.stdout and "Traceback" not in listing.output
+    records = tmp_path / "g.jsonl"
+    simulate = sushigo(
+        ["simulate", "-p", "2", "-n", "2", "-q", "--records", str(records)], hide=EXTRA_MODULES
+    )
+    assert simulate.code == 0, simulate.output
+    replay = sushigo(["replay", str(records)], hide=EXTRA_MODULES)
+    assert replay.code == 0 and replay.stdout.strip().endswith("2 games: 2 replayed, 0 with errors")
+    tournament = sushigo(
+        ["tournament", "-p", "2", "-n", "2", "-j", "1", "-q", "--bots", "greedy,random"], hide=EXTRA_MODULES
+    )
+    assert tournament.code == 0 and "pip install 'sushigo[bots]'" in tournament.stderr
+    assert "Traceback" not in tournament.output and "nan" not in tournament.stdout
+    one_line_error(sushigo(["serve"], hide=EXTRA_MODULES), "pip install 'sushigo[web]'")
