@@ -199,3 +199,18 @@ def test_network_bots_do_not_peek(name: str, players: int, options: dict, turns:
         bot.reset(seat, "sushi-go", players)  # type: ignore[attr-defined]
         picks.append(bot.act(game.observe(seat), game.legal_actions(seat)))  # type: ignore[attr-defined]
     assert picks[0] == picks[1]
+
+
+def test_heuristic_denial_default_depends_on_the_table() -> None:
+    # (here because this file belongs to the work that re-tuned it: docs/strength.md, issue 11)
+    for players, options, expected in ((2, {}, 1.0), (2, {"dummy": True}, 0.25), (4, {}, 0.25)):
+        bot = make_bot("heuristic", seed=1)
+        state = new_game("sushi-go", players, seed=1, **options)
+        bot.reset(0, "sushi-go", players)  # type: ignore[attr-defined]
+        bot.act(state.observe(0), state.legal_actions(0))  # type: ignore[attr-defined]
+        assert bot.inner.denial == expected  # type: ignore[attr-defined]
+    fixed = make_bot("heuristic", seed=1, denial=0.5)
+    fixed.reset(0, "sushi-go", 2)  # type: ignore[attr-defined]
+    state = new_game("sushi-go", 2, seed=1)
+    fixed.act(state.observe(0), state.legal_actions(0))  # type: ignore[attr-defined]
+    assert fixed.inner.denial == 0.5  # type: ignore[attr-defined]
