@@ -202,3 +202,23 @@ def test_a_broken_pretty_printed_document_is_one_error_with_its_line(cli: Run) -
         out.stderr.strip()
         == "game 1: error: the input is not valid JSON: expecting ',' delimiter at line 5, column 1"
     )
+
+
+class AVeryLongNamedBotClassForTesting(BaseBot):
+    name = "long"
+
+    def act(self, observation: Any, legal: Any) -> Any:
+        return legal[0]
+
+
+def test_simulate_and_score_tables_fit_80_columns(cli: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    spec = f"{__name__}:AVeryLongNamedBotClassForTesting"
+    outs = [
+        cli(["simulate", "-p", "5", "-n", "2", "-q", "--soy-sauce", "--bots", spec]).stdout,
+        cli(["simulate", "-p", "2", "-n", "2", "-q", "--dummy", "--bots", f"{spec},random"]).stdout,
+        cli(["score", "-"], json.dumps(SCORE_DOC)).stdout,
+    ]
+    for text in outs:
+        assert text and "…" not in text and all(len(line) <= 80 for line in text.splitlines()), text
+    assert spec in "".join(outs[0].split())  # the title wraps the bot names, never cuts them
