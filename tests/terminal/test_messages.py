@@ -4,6 +4,7 @@ names as shown; help, rules and quit work at every prompt."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -13,7 +14,7 @@ from sushigo.cli import main
 from sushigo.game import new_game
 from sushigo.sushi_roll.actions import Reroll, Swap, Take
 from sushigo.terminal.guide import help_text, rules_text
-from sushigo.terminal.play import QuitGame, TerminalGame, friendly, parse_roll_move
+from sushigo.terminal.play import BotFailed, QuitGame, TerminalGame, friendly, parse_roll_move
 
 from .conftest import console, printed
 
@@ -207,3 +208,43 @@ def test_the_dummys_only_card_left_is_not_asked_for() -> None:
     assert printed(con).count("The dummy gets ") == 2
     # you control turns 1, 3, 5, 7 and 9 of rounds 1 and 3 and turns 2, 4, 6 and 8 of round 2
     assert lines.count("Card for the dummy:") == 4 + 4 + 4
+
+
+class Broken:
+    name = "broken"
+
+    def reset(self, seat: int, game: str, players: int) -> None:
+        pass
+
+    def act(self, observation: object, legal: object) -> object:
+        raise RuntimeError("out of ideas")
+
+
+class Cheat(Broken):
+    name = "cheat"
+
+    def act(self, observation: object, legal: object) -> object:
+        from sushigo.sushi_go.actions import parse_action
+
+        return parse_action("squid_nigiri+squid_nigiri")
+
+
+def test_a_failing_or_cheating_bot_ends_the_game_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for bot, reason in ((Broken(), "RuntimeError: out of ideas"), (Cheat(), "seat 2 cannot")):
+        with pytest.raises(BotFailed, match=r"the bot of seat 2 \((broken|cheat)\) failed: ") as err:
+            TerminalGame(
+                new_game("sushi-go", 2, 1), {1: bot}, ["You", "B"], console=console(), ask=lambda p: "1"
+            ).run()
+        assert reason in str(err.value)
+        assert not ENGINE_TERMS.search(str(err.value))
+    (tmp_path / "mybadbot.py").write_text(
+        "class Bot:\n    name = 'bad'\n    def reset(self, seat, game, players): pass\n"
+        "    def act(self, obs, legal): raise ValueError('no')\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out = run(["--players", "2", "--bots", "mybadbot:Bot"], ["1"])
+    assert code == 1 and "Error: the bot of seat 2 (bad) failed: ValueError: no" in out
+    assert "Traceback" not in out

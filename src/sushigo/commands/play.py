@@ -50,7 +50,7 @@ def play(
     from ..bots import BotError, bot_names, make_bot
     from ..errors import SushigoError
     from ..game import new_game
-    from ..terminal.play import InputClosed, QuitGame, TerminalGame
+    from ..terminal.play import BotFailed, InputClosed, QuitGame, TerminalGame
 
     options: dict[str, Any] = {}
     if game == "sushi-go":
@@ -100,6 +100,12 @@ def play(
         }
     except (SushigoError, BotError) as exc:
         raise click.ClickException(str(exc)) from None
+    except ModuleNotFoundError as exc:
+        extra = {"numpy": "bots", "openskill": "bots", "torch": "train"}.get(exc.name or "", "all")
+        raise click.ClickException(
+            f"the bots {', '.join(sorted(set(specs)))} need {exc.name}, which is not installed: "
+            f"pip install 'sushigo[{extra}]'"
+        ) from None
     names = [name] + [spec.rpartition(":")[2] or spec for spec in specs]
     runner = TerminalGame(state, seated, names)
     others = [b for b in available if b not in specs]
@@ -108,6 +114,8 @@ def play(
         runner.run()
     except QuitGame:
         click.echo("You left the game.")
+    except BotFailed as exc:
+        raise click.ClickException(str(exc)) from None
     except (InputClosed, KeyboardInterrupt):
         click.echo("\nGame abandoned.")
         raise SystemExit(1) from None

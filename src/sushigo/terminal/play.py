@@ -39,6 +39,10 @@ class QuitGame(Exception):
     """The player typed ``quit``."""
 
 
+class BotFailed(Exception):
+    """A bot raised or chose an illegal move; the message names its seat as the screen shows it."""
+
+
 _HELP = {"help", "h", "?"}
 _RULES = {"rules", "rule"}
 _QUIT = {"quit", "q", "exit"}
@@ -292,7 +296,17 @@ class TerminalGame:
         return report
 
     def _bot_action(self, seat: int) -> Any:
-        return self.bots[seat].act(self.state.observe(seat), self.state.legal_actions(seat))
+        """Returns the bot's move, checked: a failing bot (perhaps a user's ``module:Class``) ends the game
+        with one line naming it, never a traceback."""
+        bot = self.bots[seat]
+        try:
+            action = bot.act(self.state.observe(seat), self.state.legal_actions(seat))
+            checked = self.state.check(seat, action)  # type: ignore[attr-defined]
+        except Exception as exc:  # any failure of foreign code is reported the same way
+            name = getattr(bot, "name", type(bot).__name__)
+            reason = friendly(str(exc)) if isinstance(exc, SushigoError) else f"{type(exc).__name__}: {exc}"
+            raise BotFailed(f"the bot of seat {seat + 1} ({name}) failed: {reason}") from exc
+        return action if checked is None else checked
 
     def _bot_actions(self, seats: Sequence[int]) -> list[tuple[int, Any]]:
         """Asks the bots of ``seats`` to move, with a spinner on a terminal (a search bot takes time)."""
@@ -448,7 +462,7 @@ class TerminalGame:
         seat = self.state.to_act()[0]
         before = self.state.observe(0)
         if seat in self.bots:
-            action = self.state.check(seat, self._bot_actions([seat])[0][1])  # type: ignore[attr-defined]
+            action = self._bot_actions([seat])[0][1]
         else:
             self.show()
             action = self.human_action()
