@@ -87,6 +87,9 @@ class LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:  # `sushigo replay ... | head`: the reader left, nothing to say
+            _silence_stdout()
+            sys.exit(1)
         except Exception as exc:
             if debugging():
                 raise
@@ -94,6 +97,15 @@ class LazyGroup(click.Group):
             if line is None:
                 raise
             raise line from None
+
+
+def _silence_stdout() -> None:
+    """Points stdout at /dev/null so that the interpreter's final flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (a test runner's stream)
+        pass
 
 
 def _unavailable(cmd_name: str, exc: ImportError) -> click.Command:

@@ -276,3 +276,19 @@ def test_a_core_only_install_runs_the_core_commands_and_names_extras(
     assert tournament.code == 0 and "pip install 'sushigo[bots]'" in tournament.stderr
     assert "Traceback" not in tournament.output and "nan" not in tournament.stdout
     one_line_error(sushigo(["serve"], hide=EXTRA_MODULES), "pip install 'sushigo[web]'")
+
+
+def test_a_closed_pipe_ends_quietly(cli: Run, tmp_path: Path) -> None:
+    import subprocess
+
+    records = tmp_path / "g.jsonl"
+    assert cli(["simulate", "-p", "2", "-n", "60", "-q", "--records", str(records)]).code == 0
+    exe = Path(sys.executable).with_name("sushigo")
+    proc = subprocess.run(
+        f"'{exe}' replay --verbose '{records}' | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.stdout.count("\n") == 1 and proc.stderr == ""
