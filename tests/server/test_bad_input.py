@@ -51,11 +51,17 @@ async def _scenario(server: ServerProcess) -> None:
     url = f"{server.ws_base}/ws/tables/{tid}"
     async with websockets.connect(url) as a, websockets.connect(url) as b, websockets.connect(url) as spy:
         # Before hello nothing may act; a wrong token opens nothing.
-        assert await _error(spy, json.dumps({"type": "action", "action": "tempura"})) == "auth/required"
+        assert (
+            await _error(spy, json.dumps({"type": "action", "action": "tempura", "state_id": 0}))
+            == "auth/required"
+        )
         assert await _error(spy, json.dumps({"type": "hello", "token": "not-a-token"})) == "auth/invalid"
         await spy.send(json.dumps({"type": "hello"}))
         assert (await _recv_until(spy, "welcome"))["seat"] is None
-        assert await _error(spy, json.dumps({"type": "action", "action": "tempura"})) == "auth/required"
+        assert (
+            await _error(spy, json.dumps({"type": "action", "action": "tempura", "state_id": 0}))
+            == "auth/required"
+        )
 
         await a.send(json.dumps({"type": "hello", "token": tok[0]}))
         await b.send(json.dumps({"type": "hello", "token": tok[1]}))
@@ -72,10 +78,16 @@ async def _scenario(server: ServerProcess) -> None:
             == "message/malformed"
         )
         assert await _error(a, json.dumps({"type": "action", "action": "x" * 5000})) == "message/too_large"
-        assert await _error(a, json.dumps({"type": "action", "action": "caviar"})) == "action/invalid"
-        assert await _error(a, json.dumps({"type": "action", "action": missing})) == "action/illegal"
         assert (
-            await _error(a, json.dumps({"type": "action", "action": f"{hand[0]}+{hand[1]}"}))
+            await _error(a, json.dumps({"type": "action", "action": "caviar", "state_id": 0}))
+            == "action/invalid"
+        )
+        assert (
+            await _error(a, json.dumps({"type": "action", "action": missing, "state_id": 0}))
+            == "action/illegal"
+        )
+        assert (
+            await _error(a, json.dumps({"type": "action", "action": f"{hand[0]}+{hand[1]}", "state_id": 0}))
             == "action/illegal"
         )
         assert (
@@ -94,7 +106,10 @@ async def _scenario(server: ServerProcess) -> None:
         # A legal pick is acknowledged; a second one the same turn is out of turn.
         await a.send(json.dumps({"type": "action", "action": hand[0], "state_id": 0}))
         assert (await _recv_until(a, "ack"))["state_id"] == 1
-        assert await _error(a, json.dumps({"type": "action", "action": hand[1]})) == "action/not_your_turn"
+        assert (
+            await _error(a, json.dumps({"type": "action", "action": hand[1], "state_id": 1}))
+            == "action/not_your_turn"
+        )
         b_state = await _latest_state(b)
         await b.send(
             json.dumps({"type": "action", "action": b_state["legal"][0], "state_id": b_state["state_id"]})
@@ -119,12 +134,13 @@ async def _scenario(server: ServerProcess) -> None:
                 await r1.send(json.dumps({"type": "hello", "token": rt[1]}))
                 await _recv_until(r1, "state")
                 assert (
-                    await _error(r1, json.dumps({"type": "action", "action": "take 0"}))
+                    await _error(r1, json.dumps({"type": "action", "action": "take 0", "state_id": 0}))
                     == "action/not_your_turn"
                 )
         else:
             assert (
-                await _error(r, json.dumps({"type": "action", "action": "take 0"})) == "action/not_your_turn"
+                await _error(r, json.dumps({"type": "action", "action": "take 0", "state_id": 0}))
+                == "action/not_your_turn"
             )
 
 

@@ -3,33 +3,49 @@
 :func:`create_app` wires a :class:`~.store.Store` (SQLite file by default, PostgreSQL by URL) and a
 :class:`~.rooms.Hub` into a FastAPI app. Every HTTP endpoint appears in ``/openapi.json``; the
 WebSocket messages are documented in ``docs/protocol.md`` from :mod:`.schemas`.
+
+Anything an anonymous client can make the server do is bounded (:mod:`.limits`): bodies are limited
+before they are read, every API request and every table creation is rate-limited per client address,
+requests are validated strictly (a 422 names the bad value's location and never echoes it), and a
+finished game's record and replay are computed once and then served from a cache with an ETag.
 """
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import binascii
+import hashlib
 import json
-from collections.abc import AsyncIterator
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ..bots import bot_names
-from .replay import build_replay
-from .rooms import GAME_TITLES, SUSHI_GO_OPTIONS, Hub, RoomError, table_public
+from .limits import BodyLimit, Limits, RateLimiter, client_address
+from .rooms import GAME_TITLES, SUSHI_GO_OPTIONS, Hub, Room, RoomError, table_public
+from .rooms import _build_state as build_state
 from .schemas import (
     ErrorBody,
     GameInfo,
     GamesResponse,
+    HealthResponse,
     JoinRequest,
     JoinResponse,
     ReplayResponse,
     TableCreate,
     TableList,
     TablePublic,
+    ValidationErrorBody,
+    valid_table_id,
 )
 from .store import Store, TableRow, default_url
 from .ws import table_socket
@@ -42,14 +58,58 @@ _STATUS = {
     "seat/taken": 409,
     "seat/invalid": 400,
     "table/invalid": 400,
+    "name/taken": 409,
+    "name/reserved": 422,
+    "table/limit": 429,
+    "rate/limited": 429,
+    "server/busy": 503,
 }
 
 
 def _fail(exc: RoomError) -> HTTPException:
-    return HTTPException(_STATUS.get(exc.code, 400), detail=f"{exc.code}: {exc.message}")
+    headers = {"Retry-After": "60"} if _STATUS.get(exc.code) in (429, 503) else None
+    return HTTPException(_STATUS.get(exc.code, 400), detail=f"{exc.code}: {exc.message}", headers=headers)
 
 
-api = APIRouter(prefix="/api", tags=["api"])
+def _not_found(table_id: str) -> HTTPException:
+    return HTTPException(404, detail=f"table/not_found: there is no table {table_id[:40]!r}")
+
+
+def address_key(address: str) -> str:
+    """The stored form of a client address: enough to count its tables, not the address itself."""
+    return hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()[:24]
+
+
+class Guard:
+    """The per-address limits of the HTTP API (one per app)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.requests = RateLimiter(limits.http_rate, limits.http_burst)
+        self.creates = RateLimiter(limits.create_per_minute / 60.0, limits.create_burst)
+
+    def address(self, request: Request) -> str:
+        client = (request.client.host, request.client.port) if request.client else None
+        return client_address(client, request.headers.raw, self.limits.forwarded_header)
+
+
+def _guard(request: Request) -> Guard:
+    guard: Guard = request.app.state.guard
+    return guard
+
+
+async def rate_limit(request: Request) -> None:
+    """Every API request spends from its address's bucket; an empty bucket answers 429."""
+    guard = _guard(request)
+    address = guard.address(request)
+    if not guard.requests.take(address):
+        wait = max(1, round(guard.requests.retry_after(address)))
+        raise HTTPException(
+            429, detail="rate/limited: too many requests; slow down", headers={"Retry-After": str(wait)}
+        )
+
+
+api = APIRouter(prefix="/api", tags=["api"], dependencies=[Depends(rate_limit)])
 
 
 def _hub(request: Request) -> Hub:
@@ -59,7 +119,7 @@ def _hub(request: Request) -> Hub:
 
 @api.get("/health")
 async def health() -> dict[str, str]:
-    """Tells that the server is up."""
+    """Tells that the server is up (``/healthz`` also checks the database)."""
     return {"status": "ok"}
 
 
@@ -81,15 +141,46 @@ async def games() -> GamesResponse:
     )
 
 
-@api.get("/tables", response_model=TableList)
-async def list_tables(request: Request) -> TableList:
-    """Lists open tables (seats free), games being played and finished games, newest first."""
+def _cursor(row: TableRow, status: str | None) -> str:
+    key = row.finished_at if status in ("finished", "abandoned") else row.created_at
+    raw = json.dumps([key, row.id], separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _parse_cursor(cursor: str) -> tuple[float, str]:
+    try:
+        data = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        key, table_id = data
+        if isinstance(key, bool) or not isinstance(key, int | float) or not isinstance(table_id, str):
+            raise ValueError
+        if not valid_table_id(table_id) or key != key or key in (float("inf"), float("-inf")):
+            raise ValueError
+        return float(key), table_id
+    except (ValueError, TypeError, binascii.Error, UnicodeDecodeError):
+        raise HTTPException(
+            422, detail="request/invalid: query.cursor: not a cursor this server gave out"
+        ) from None
+
+
+@api.get("/tables", response_model=TableList, responses={422: {"model": ValidationErrorBody}})
+async def list_tables(
+    request: Request,
+    status: Literal["open", "playing", "finished", "abandoned"] | None = Query(
+        None, description="Only tables with this status (all statuses if absent)."
+    ),
+    limit: int = Query(20, ge=1, le=100, description="Tables per page."),
+    cursor: str | None = Query(None, max_length=200, description="The ``next`` of the previous page."),
+) -> TableList:
+    """Lists tables newest first (finished games: most recently finished first), one page at a time."""
     hub = _hub(request)
-    out: dict[str, list[TablePublic]] = {}
-    for status in ("open", "playing", "finished"):
-        rows = await hub.db(hub.store.list_tables, status, 50)
-        out[status] = [_public(hub, row) for row in rows]
-    return TableList(**out)
+    after = _parse_cursor(cursor) if cursor else None
+    rows = await hub.db(hub.store.list_page, status, limit + 1, after)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return TableList(
+        tables=[_public(hub, row) for row in rows],
+        next=_cursor(rows[-1], status) if more and rows else None,
+    )
 
 
 def _public(hub: Hub, row: TableRow) -> TablePublic:
@@ -97,37 +188,61 @@ def _public(hub: Hub, row: TableRow) -> TablePublic:
     return room.public() if room is not None else table_public(row)
 
 
-@api.post("/tables", response_model=TablePublic, status_code=201, responses={400: {"model": ErrorBody}})
+@api.post(
+    "/tables",
+    response_model=TablePublic,
+    status_code=201,
+    responses={
+        400: {"model": ErrorBody},
+        413: {"model": ErrorBody},
+        422: {"model": ValidationErrorBody},
+        429: {"model": ErrorBody},
+        503: {"model": ErrorBody},
+    },
+)
 async def create_table(body: TableCreate, request: Request) -> TablePublic:
     """Creates a table; human seats are then taken with ``POST /api/tables/{table_id}/join``."""
+    guard = _guard(request)
+    address = guard.address(request)
+    if not guard.creates.take(address):
+        wait = max(1, round(guard.creates.retry_after(address)))
+        raise HTTPException(
+            429,
+            detail=f"rate/limited: at most {guard.limits.create_per_minute:g} new tables a minute; "
+            f"try again in {wait} s",
+            headers={"Retry-After": str(wait)},
+        )
     try:
-        room = await _hub(request).create(body)
+        room = await _hub(request).create(body, creator=address_key(address))
     except RoomError as exc:
         raise _fail(exc) from None
     return room.public()
 
 
-async def _room(request: Request, table_id: str) -> Any:
-    room = await _hub(request).get(table_id)
-    if room is None:
-        raise HTTPException(404, detail=f"table/not_found: there is no table {table_id[:40]!r}")
-    return room
-
-
 @api.get("/tables/{table_id}", response_model=TablePublic, responses=_ERRORS)
 async def get_table(table_id: str, request: Request) -> TablePublic:
     """Describes one table (seats, status, result)."""
-    room = await _room(request, table_id)
-    public: TablePublic = room.public()
-    return public
+    hub = _hub(request)
+    row = await hub.load_row(table_id)
+    if row is None:
+        raise _not_found(table_id)
+    return _public(hub, row)
 
 
 @api.post(
-    "/tables/{table_id}/join", response_model=JoinResponse, responses={**_ERRORS, 400: {"model": ErrorBody}}
+    "/tables/{table_id}/join",
+    response_model=JoinResponse,
+    responses={**_ERRORS, 400: {"model": ErrorBody}, 422: {"model": ValidationErrorBody}},
 )
 async def join_table(table_id: str, body: JoinRequest, request: Request) -> JoinResponse:
     """Takes a free human seat with a name; the answer's ``token`` is the seat's secret key."""
-    room = await _room(request, table_id)
+    hub = _hub(request)
+    room: Room | None = hub.rooms.get(table_id)
+    if room is None:
+        # Every open table has a room; any other stored table has no free seat.
+        if await hub.load_row(table_id) is None:
+            raise _not_found(table_id)
+        raise HTTPException(409, detail="table/full: this table takes no more players")
     try:
         seat, token = await room.join(body.name, body.seat)
     except RoomError as exc:
@@ -135,34 +250,152 @@ async def join_table(table_id: str, body: JoinRequest, request: Request) -> Join
     return JoinResponse(table_id=table_id, seat=seat, token=token, url=f"/t/{table_id}")
 
 
-def _finished_row(room: Any) -> TableRow:
-    if room.status != "finished":
+# ------------------------------------------------------------------------ finished games
+
+
+class FinishedCache:
+    """Records and replays of finished games, computed once (off the event loop) and kept in an LRU.
+
+    A finished game never changes, so each document is serialized once with a strong ETag; concurrent
+    first requests share one computation.
+    """
+
+    def __init__(self, entries: int) -> None:
+        self.entries = max(1, entries)
+        self._done: OrderedDict[tuple[str, str], tuple[str, bytes]] = OrderedDict()
+        self._pending: dict[tuple[str, str], asyncio.Future[tuple[str, bytes]]] = {}
+
+    async def get(self, key: tuple[str, str], build: Callable[[], bytes]) -> tuple[str, bytes]:
+        hit = self._done.get(key)
+        if hit is not None:
+            self._done.move_to_end(key)
+            return hit
+        pending = self._pending.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[tuple[str, bytes]] = asyncio.get_running_loop().create_future()
+        self._pending[key] = future
+        try:
+            body = await asyncio.to_thread(build)
+            etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+            value = (etag, body)
+            self._done[key] = value
+            while len(self._done) > self.entries:
+                self._done.popitem(last=False)
+            future.set_result(value)
+            return value
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: a lone request must not log "never retrieved"
+            raise
+        finally:
+            del self._pending[key]
+
+
+async def _finished_row(request: Request, table_id: str) -> TableRow:
+    row = await _hub(request).load_row(table_id)
+    if row is None:
+        raise _not_found(table_id)
+    if row.status != "finished":
         raise HTTPException(409, detail="table/not_finished: records and replays open when the game is over")
-    row: TableRow = room.row
     return row
 
 
+def _matches(request: Request, etag: str) -> bool:
+    wanted = request.headers.get("if-none-match")
+    if not wanted:
+        return False
+    tags = {t.strip().removeprefix("W/") for t in wanted.split(",")}
+    return "*" in tags or etag in tags
+
+
+async def _cached(
+    request: Request, row: TableRow, kind: str, build: Callable[[], bytes], headers: dict[str, str]
+) -> Response:
+    cache: FinishedCache = request.app.state.finished
+    etag, body = await cache.get((row.id, kind), build)
+    common = {"ETag": etag, "Cache-Control": "public, max-age=86400", **headers}
+    if _matches(request, etag):
+        return Response(status_code=304, headers=common)
+    return Response(body, media_type="application/json", headers=common)
+
+
+def _dumps(obj: Any) -> bytes:
+    return json.dumps(obj, separators=(",", ":")).encode("utf-8")
+
+
+def record_document(row: TableRow) -> dict[str, Any]:
+    """The finished game ``row`` as a ``sushigo-record/1`` document (without the seed)."""
+    state = build_state(row)
+    names = [s.name or f"Seat {i}" for i, s in enumerate(row.seats)]
+    record: dict[str, Any] = state.to_record(names=names)  # type: ignore[call-arg]
+    return record
+
+
+def replay_document(row: TableRow, chat: list[dict[str, Any]]) -> dict[str, Any]:
+    """The replay of the finished game ``row``: its table and the frames of :mod:`.replay`."""
+    from .replay import build_replay
+
+    return {"table": table_public(row).model_dump(), **build_replay(row, chat)}
+
+
 @api.get(
-    "/tables/{table_id}/record", responses={**_ERRORS, 200: {"description": "A sushigo-record/1 document."}}
+    "/tables/{table_id}/record",
+    responses={
+        **_ERRORS,
+        200: {"description": "A sushigo-record/1 document."},
+        304: {"description": "Not modified (If-None-Match matched the ETag)."},
+    },
 )
 async def get_record(table_id: str, request: Request) -> Response:
     """Downloads a finished game as a ``sushigo-record/1`` JSON document (without the seed)."""
-    room = await _room(request, table_id)
-    row = _finished_row(room)
-    names = [s.name or f"Seat {i}" for i, s in enumerate(row.seats)]
-    record = room.state.to_record(names=names)
-    return JSONResponse(
-        record,
-        headers={"Content-Disposition": f'attachment; filename="sushigo-{table_id}.json"'},
+    row = await _finished_row(request, table_id)
+    return await _cached(
+        request,
+        row,
+        "record",
+        lambda: _dumps(record_document(row)),
+        {"Content-Disposition": f'attachment; filename="sushigo-{table_id}.json"'},
     )
 
 
-@api.get("/tables/{table_id}/replay", response_model=ReplayResponse, responses=_ERRORS)
-async def get_replay(table_id: str, request: Request) -> ReplayResponse:
+@api.get(
+    "/tables/{table_id}/replay",
+    response_model=ReplayResponse,
+    responses={**_ERRORS, 304: {"description": "Not modified (If-None-Match matched the ETag)."}},
+)
+async def get_replay(table_id: str, request: Request) -> Response:
     """Steps through a finished game: the table after each turn (Sushi Go!) or action (Sushi Roll)."""
-    room = await _room(request, table_id)
-    row = _finished_row(room)
-    return ReplayResponse(table=room.public(), **build_replay(row, await room.chat_lines()))
+    row = await _finished_row(request, table_id)
+    hub = _hub(request)
+    loader = getattr(hub.store, "load_chat", None)
+    chat: list[dict[str, Any]] = await hub.db(loader, row.id) if loader is not None else []
+    return await _cached(request, row, "replay", lambda: _dumps(replay_document(row, chat)), {})
+
+
+# --------------------------------------------------------------------------------- errors
+
+
+def _location(loc: Any) -> str:
+    return ".".join(str(p) for p in loc) or "request"
+
+
+async def _invalid(request: Request, exc: Exception) -> JSONResponse:
+    """A located 422 that never echoes the refused value (NaN or a 100 KB string would break it)."""
+    assert isinstance(exc, RequestValidationError)
+    errors = [
+        {
+            "loc": [p if isinstance(p, int) else str(p) for p in e.get("loc", ())],
+            "msg": str(e.get("msg", "invalid"))
+            .replace("Value error, ", "")
+            .replace("Input should be a valid", "must be a")
+            .replace("Input should be", "must be"),
+        }
+        for e in exc.errors()
+    ]
+    first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
+    detail = f"request/invalid: {_location(first['loc'])}: {first['msg']}"
+    return JSONResponse({"detail": detail, "errors": errors}, status_code=422)
 
 
 def create_app(
@@ -171,18 +404,26 @@ def create_app(
     data_dir: str | Path = "data",
     grace: float = 30.0,
     bot_delay: float = 0.4,
+    limits: Limits | None = None,
+    store: Store | None = None,
 ) -> FastAPI:
-    """Builds the app. ``database_url`` defaults to a SQLite file in ``data_dir``.
+    """Builds the app. ``database_url`` defaults to a SQLite file in ``data_dir``; ``store``, when given,
+    is an already opened store (``sushigo serve`` opens it first, to report a bad database in one line).
 
     ``grace``: seconds before a disconnected player's seat is played by a stand-in bot;
-    ``bot_delay``: seconds a bot waits before acting (so people can follow the table).
+    ``bot_delay``: seconds a bot waits before acting (so people can follow the table);
+    ``limits``: every bound on what clients may cost (:class:`~.limits.Limits`).
     """
-    url = database_url or default_url(data_dir)
+    limits = limits or Limits()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(Store(url), grace=grace, bot_delay=bot_delay)
+        opened = store if store is not None else Store(database_url or default_url(data_dir))
+        hub = Hub(opened, grace=grace, bot_delay=bot_delay, limits=limits)
         app.state.hub = hub
+        app.state.guard = Guard(limits)
+        app.state.finished = FinishedCache(limits.cache_entries)
+        app.state.started = time.time()
         await hub.resume_all()
         try:
             yield
@@ -195,7 +436,27 @@ def create_app(
         version="1",
         lifespan=lifespan,
     )
+    app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     app.include_router(api)
+
+    @app.get(
+        "/healthz", response_model=HealthResponse, tags=["ops"], responses={503: {"model": HealthResponse}}
+    )
+    async def healthz(request: Request) -> JSONResponse:
+        """Tells a load balancer whether the server and its database answer (503 when the database does not)."""
+        hub = _hub(request)
+        try:
+            ok = await asyncio.wait_for(hub.db(hub.store.ping), 5.0)
+        except (TimeoutError, Exception):
+            ok = False
+        body = HealthResponse(
+            status="ok" if ok else "unavailable",
+            database=ok,
+            rooms=len(hub.rooms),
+            thinking_bots=hub.bot_pool.running,
+        )
+        return JSONResponse(body.model_dump(), status_code=200 if ok else 503)
 
     @app.get("/", include_in_schema=True, response_class=FileResponse, tags=["pages"])
     async def lobby_page() -> FileResponse:

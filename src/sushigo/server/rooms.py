@@ -19,8 +19,10 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -28,8 +30,19 @@ from typing import Any, TypeVar
 from ..bots import bot_names, make_bot
 from ..errors import IllegalActionError, InvalidActionError, SushigoError
 from ..game import GameState, new_game, spec
-from .schemas import SeatPublic, TableCreate, TablePublic
+from .botpool import INLINE_BOTS, BotPool, cap_budget
+from .limits import Limits
+from .schemas import SeatPublic, TableCreate, TablePublic, valid_table_id
 from .store import SeatRow, Store, TableRow
+from .tablelog import (
+    WITHDRAW,
+    GameLog,
+    apply_stored,
+    final_table,
+    last_round,
+    record,
+    running_points,
+)
 
 log = logging.getLogger("sushigo.server")
 T = TypeVar("T")
@@ -38,6 +51,11 @@ SUSHI_GO_OPTIONS = ("pass_both_ways", "soy_sauce", "dummy", "strict_wasabi", "du
 GAME_TITLES = {"sushi-go": "Sushi Go!", "sushi-roll": "Sushi Roll"}
 #: Stand-in bots for absent players, best first; the first one available is used.
 STANDIN_PREFERENCE = ("heuristic", "greedy", "random")
+#: Chat: longest line, lines kept and sent to a new client, and the per-connection rate (lines / seconds).
+CHAT_MAX_CHARS = 200
+CHAT_HISTORY = 100
+CHAT_BURST = 5
+CHAT_WINDOW = 10.0
 
 
 class RoomError(Exception):
@@ -71,15 +89,34 @@ class Client:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.max_queue = max_queue
         self.closed = False
+        #: Called once when the client is dropped as a slow reader (the room forgets it, the socket ends).
+        self.on_drop: list[Callable[[Client], None]] = []
+        #: How many game-log entries this client has been sent (each ``state`` carries only the new ones).
+        self.log_at = 0
+        self.chat_times: list[float] = []
 
     def send(self, message: dict[str, Any]) -> None:
         """Queues ``message`` as JSON text."""
         if self.closed:
             return
         if self.queue.qsize() >= self.max_queue:
-            self.close()
+            self.drop()
             return
         self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+
+    def drop(self) -> None:
+        """Gives up on a client that does not read: its waiting messages go, and it stops counting now.
+
+        Waiting for the socket to close would keep a dropped spectator in the count (and its messages in
+        memory) for as long as the peer keeps the connection open.
+        """
+        if self.closed:
+            return
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.close()
+        for callback in self.on_drop:
+            callback(self)
 
     def close(self) -> None:
         """Asks the writer to close the socket."""
@@ -98,7 +135,12 @@ class Room:
         self.game = row.game
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
-        self.state: GameState = _build_state(row)
+        self.log = GameLog(row.game)
+        #: Each seat's pending (secret) Sushi Go! pick this turn, as action text: shown only to that seat.
+        self.picks: dict[int, str] = {}
+        self.state: GameState = _build_state(row, self.log, self.picks)
+        self.chat: list[dict[str, Any]] | None = None
+        self._extras: tuple[int, dict[str, Any]] | None = None
         self.state_id = len(row.actions)
         self.turn_start_id = self.state_id
         self.turn_started_at = time.monotonic()
@@ -108,6 +150,15 @@ class Room:
         self.changed = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
         self._bot_busy: set[int] = set()
+        #: The ``state_id`` right after each seat's last accepted action: an action chosen at an earlier
+        #: state is a repeat (or out of date) and is refused as stale.
+        self.acted_at: dict[int, int] = {}
+        for i, (seat, _text) in enumerate(row.actions, start=1):
+            self.acted_at[seat] = i
+        self._presence_last: tuple[tuple[bool, ...], tuple[bool, ...], int] | None = None
+        self._presence_sent_at = 0.0
+        self._presence_timer: asyncio.TimerHandle | None = None
+        self._grace_timers: dict[int, asyncio.TimerHandle] = {}
 
     # ---------------------------------------------------------------------------------- views
 
@@ -123,7 +174,11 @@ class Room:
         return time.monotonic() - self.absent_since.get(seat, 0.0) >= self.hub.grace
 
     def connected(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.clients)
+        return any(c.seat == seat and not c.closed for c in self.clients)
+
+    def spectators(self) -> int:
+        """Connected spectators (a dropped or closing client no longer counts)."""
+        return sum(1 for c in self.clients if c.seat is None and not c.closed)
 
     def public(self) -> TablePublic:
         """Returns what everyone may know about the table."""
@@ -131,8 +186,66 @@ class Room:
             self.row,
             connected=[self.connected(s) for s in range(self.row.players)],
             standin=[self.is_standin(s) for s in range(self.row.players)],
-            spectators=sum(1 for c in self.clients if c.seat is None),
+            spectators=self.spectators(),
         )
+
+    # ------------------------------------------------------------------------------- presence
+
+    def _presence_key(self) -> tuple[tuple[bool, ...], tuple[bool, ...], int]:
+        players = range(self.row.players)
+        return (
+            tuple(self.connected(s) for s in players),
+            tuple(self.is_standin(s) for s in players),
+            self.spectators(),
+        )
+
+    def schedule_presence(self) -> None:
+        """Sends a ``presence`` message soon: changes within ``presence_interval`` share one message.
+
+        Connects and disconnects change no game state, so they never cause a ``state`` message: a
+        spectator churn of hundreds of connects per second costs every client a few tiny messages per
+        second instead of a full table each time.
+        """
+        if self._presence_timer is not None:
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._presence_sent_at + self.hub.limits.presence_interval - loop.time()
+        self._presence_timer = loop.call_later(max(0.0, wait), self._send_presence)
+
+    def _send_presence(self) -> None:
+        self._presence_timer = None
+        key = self._presence_key()
+        if key == self._presence_last:
+            return
+        self._presence_last = key
+        self._presence_sent_at = asyncio.get_running_loop().time()
+        message = {
+            "type": "presence",
+            "connected": list(key[0]),
+            "standin": list(key[1]),
+            "spectators": key[2],
+        }
+        for client in list(self.clients):
+            client.send(message)
+
+    def _watch_grace(self, seat: int) -> None:
+        """Announces the stand-in taking over ``seat`` when its grace period ends."""
+        old = self._grace_timers.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        self._grace_timers[seat] = loop.call_later(self.hub.grace + 0.01, self.schedule_presence)
+
+    def forget(self, client: Client) -> None:
+        """Removes ``client`` at once (no lock needed): used when it is dropped as a slow reader."""
+        if client not in self.clients:
+            return
+        self.clients.discard(client)
+        if client.seat is not None and not self.connected(client.seat):
+            self.absent_since[client.seat] = time.monotonic()
+            self._watch_grace(client.seat)
+        self.changed.set()
+        self.schedule_presence()
 
     def deadline(self, seat: int) -> float | None:
         """Seconds left on the turn timer for ``seat``, when it owes an action and the table has one."""
@@ -141,8 +254,24 @@ class Room:
             return None
         return max(0.0, self.turn_started_at + timer - time.monotonic())
 
-    def state_message(self, seat: int | None, table: dict[str, Any]) -> dict[str, Any]:
-        """Builds the ``state`` message for a receiver at ``seat`` (``None``: spectator)."""
+    def extras(self) -> dict[str, Any]:
+        """The public parts of a ``state`` beyond the view (last round, running scores), once per state."""
+        if self._extras is None or self._extras[0] != self.state_id:
+            self._extras = (
+                self.state_id,
+                {
+                    "last_round": last_round(self.state),
+                    "running": running_points(self.state),
+                    "final": final_table(self.state),
+                },
+            )
+        return self._extras[1]
+
+    def state_message(self, seat: int | None, table: dict[str, Any], log_at: int = 0) -> dict[str, Any]:
+        """Builds the ``state`` message for a receiver at ``seat`` (``None``: spectator).
+
+        ``log_at`` is how many log entries the receiver already has; the message carries the rest.
+        """
         state = self.state
         legal: list[str] = []
         if seat is not None and self.status == "playing" and seat in state.to_act():
@@ -154,16 +283,28 @@ class Room:
             "view": state.observe(seat).to_json(),
             "legal": legal,
             "deadline": None if seat is None else self.deadline(seat),
+            **self.extras(),
+            "pick": None if seat is None else self.picks.get(seat),
+            "log": {"start": log_at, "entries": self.log.entries[log_at:]},
         }
+
+    def send_state(self, client: Client, table: dict[str, Any] | None = None) -> None:
+        """Sends one client its current ``state`` (with the log entries it has not seen yet)."""
+        msg = self.state_message(client.seat, table or self.public().model_dump(), client.log_at)
+        client.log_at = len(self.log.entries)
+        client.send(msg)
 
     def broadcast(self) -> None:
         """Sends every client its own view. Call it with the lock held: only committed states go out."""
+        self._presence_last = self._presence_key()  # the state's table carries the presence too
         table = self.public().model_dump()
-        cache: dict[int | None, dict[str, Any]] = {}
+        cache: dict[tuple[int | None, int], dict[str, Any]] = {}
         for client in list(self.clients):
-            if client.seat not in cache:
-                cache[client.seat] = self.state_message(client.seat, table)
-            client.send(cache[client.seat])
+            key = (client.seat, client.log_at)
+            if key not in cache:
+                cache[key] = self.state_message(client.seat, table, client.log_at)
+            client.log_at = len(self.log.entries)
+            client.send(cache[key])
 
     # ---------------------------------------------------------------------------- clients
 
@@ -182,24 +323,75 @@ class Room:
 
     async def attach(self, client: Client) -> None:
         """Adds a connected client; a returning human takes their seat back from the stand-in bot."""
+        await self.send_chat_history(client)
         async with self.lock:
             self.clients.add(client)
+            client.on_drop.append(self.forget)
             if client.seat is not None:
                 self.absent_since.pop(client.seat, None)
+                timer = self._grace_timers.pop(client.seat, None)
+                if timer is not None:
+                    timer.cancel()
             self.changed.set()
-            self.broadcast()
+            # Only the newcomer needs the table; everyone else hears of it in a small presence message.
+            self.send_state(client)
+            self.schedule_presence()
 
     async def detach(self, client: Client) -> None:
         """Removes a client; a seat left without connections starts its grace period."""
         async with self.lock:
-            self.clients.discard(client)
             client.close()
-            if client.seat is not None and not self.connected(client.seat):
-                self.absent_since[client.seat] = time.monotonic()
-            self.changed.set()
-            self.broadcast()
-        if not self.clients and self.status == "finished":
+            self.forget(client)
+        if not self.clients and self.status in ("finished", "abandoned"):
             self.hub.evict(self)
+
+    # ------------------------------------------------------------------------------- chat
+
+    async def _load_chat(self) -> list[dict[str, Any]]:
+        if self.chat is None:
+            lines = await self.hub.db(self.hub.store.load_chat, self.id, CHAT_HISTORY)
+            if self.chat is None:
+                self.chat = lines
+        return self.chat
+
+    async def chat_lines(self) -> list[dict[str, Any]]:
+        """The table's chat (for the replay viewer)."""
+        return list(await self._load_chat())
+
+    async def send_chat_history(self, client: Client) -> None:
+        """Sends a new client the table's stored chat lines (none: nothing is sent)."""
+        lines = await self._load_chat()
+        if lines:
+            client.send({"type": "chat", "lines": lines[-CHAT_HISTORY:]})
+
+    async def say(self, client: Client, text: str) -> None:
+        """Stores one chat line of ``client`` and sends it to everyone at the table.
+
+        Plain text only: control and invisible characters are dropped here and every page escapes the
+        text when it shows it. A connection may send ``CHAT_BURST`` lines per ``CHAT_WINDOW`` seconds.
+
+        :raises RoomError: ``chat/closed``, ``chat/invalid`` or ``rate/limited``.
+        """
+        if self.status not in ("open", "playing"):
+            raise RoomError("chat/closed", "the chat closes when the game is over")
+        clean = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
+        clean = " ".join(clean.split())[:CHAT_MAX_CHARS]
+        if not clean:
+            raise RoomError("chat/invalid", "a chat line needs some visible text")
+        now = time.monotonic()
+        client.chat_times = [t for t in client.chat_times if now - t < CHAT_WINDOW]
+        if len(client.chat_times) >= CHAT_BURST:
+            raise RoomError("rate/limited", f"at most {CHAT_BURST} chat lines per {CHAT_WINDOW:g} seconds")
+        client.chat_times.append(now)
+        seat = client.seat
+        name = "Spectator" if seat is None else self.row.seats[seat].name or f"Player {seat + 1}"
+        line = {"seat": seat, "name": name, "text": clean, "at": round(time.time(), 3)}
+        lines = await self._load_chat()
+        await self.hub.db(self.hub.store.append_chat, self.id, line)
+        lines.append(line)
+        del lines[:-CHAT_HISTORY]
+        for other in list(self.clients):
+            other.send({"type": "chat", "lines": [line]})
 
     # ---------------------------------------------------------------------------- seating
 
@@ -219,11 +411,10 @@ class Room:
                 raise RoomError("seat/invalid", f"seat {seat} is not a human seat at this table")
             if seats[seat].token_hash is not None:
                 raise RoomError("seat/taken", f"seat {seat} is already taken")
+            name = check_player_name(name, [r.name for r in seats if r.name], bot_names(self.game))
             token = secrets.token_urlsafe(24)
             new_seats = [SeatRow(**r.to_json()) for r in seats]
-            new_seats[seat] = SeatRow(
-                "human", name.strip()[:24] or f"Player {seat + 1}", None, hash_token(token)
-            )
+            new_seats[seat] = SeatRow("human", name, None, hash_token(token))
             starts = all(r.kind == "bot" or r.token_hash is not None for r in new_seats)
             status = "playing" if starts and self.row.status == "open" else None
             await self.hub.db(self.hub.store.update_table, self.id, seats=new_seats, status=status)
@@ -244,7 +435,7 @@ class Room:
         seat: int | None,
         text: str,
         *,
-        state_id: int | None = None,
+        state_id: int,
         by: str = "human",
         client: Client | None = None,
     ) -> int:
@@ -261,16 +452,34 @@ class Room:
                 raise RoomError("table/not_started", "the game starts when every seat is taken")
             if self.status == "finished" or self.state.is_over():
                 raise RoomError("table/finished", "the game is over")
-            if state_id is not None and not self.turn_start_id <= state_id <= self.state_id:
+            if not self.turn_start_id <= state_id <= self.state_id:
                 raise RoomError(
                     "action/stale",
                     f"state {state_id} is out of date; the current state is {self.state_id}",
                 )
-            if seat not in self.state.to_act():
+            if state_id < self.acted_at.get(seat, 0):
+                raise RoomError(
+                    "action/stale",
+                    f"seat {seat + 1} already acted after state {state_id}; "
+                    f"the current state is {self.state_id}",
+                )
+            withdraw = text.strip() == WITHDRAW
+            if withdraw:
+                if self.game != "sushi-go":
+                    raise RoomError("action/invalid", "only a Sushi Go! pick can be withdrawn")
+                if seat not in self.picks:
+                    raise RoomError("action/illegal", "there is no pick of yours to take back this turn")
+            elif seat not in self.state.to_act():
                 raise RoomError("action/not_your_turn", f"seat {seat} does not owe an action now")
+            before = self.log.snapshot(self.state)
             try:
-                action = spec(self.game).parse_action(text)
-                self.state.submit(seat, action)
+                if withdraw:
+                    self.state.withdraw(seat)  # type: ignore[attr-defined]
+                    canonical = WITHDRAW
+                else:
+                    action = spec(self.game).parse_action(text)
+                    self.state.submit(seat, action)
+                    canonical = action_text(action)
             except IllegalActionError as exc:
                 raise RoomError("action/illegal", str(exc)) from None
             except (InvalidActionError, SushigoError, ValueError, TypeError) as exc:
@@ -278,9 +487,8 @@ class Room:
             except Exception:
                 # A rules-engine bug: the state may be half changed, so rebuild it from the store.
                 log.exception("table %s: the engine failed on %r by seat %s", self.id, text, seat)
-                self.state = _build_state(self.row)
+                self.state = self._rebuild()
                 raise RoomError("server/error", "the server could not apply this action") from None
-            canonical = action_text(action)
             seq = self.state_id
             over = self.state.is_over()
             result = _result(self.state) if over else None
@@ -298,20 +506,32 @@ class Room:
                 )
             except Exception:
                 log.exception("cannot store action %s of table %s; reloading", seq, self.id)
-                self.state = _build_state(self.row)
+                self.state = self._rebuild()
                 raise RoomError("server/error", "the action could not be saved; try again") from None
             self.row.actions.append((seat, canonical))
             self.state_id = seq + 1
+            self.acted_at[seat] = self.state_id
+            record(self.state, self.log, self.picks, seat, canonical, before)
             if over:
                 self.row.status = "finished"
                 self.row.result = result
-            if self.game == "sushi-roll" or over or len(self.state.to_act()) == self.row.players:
+                self.row.finished_at = time.time()
+            if self.game == "sushi-roll" or over or (not withdraw and len(self.state.to_act()) == self.row.players):
                 self._new_turn()
             if client is not None:
                 client.send({"type": "ack", "state_id": self.state_id, "action": canonical})
             self.changed.set()
             self.broadcast()
             return self.state_id
+
+    def _rebuild(self) -> GameState:
+        """Rebuilds the game, its log and the pending picks from the stored actions."""
+        self.log = GameLog(self.game)
+        self.picks = {}
+        self._extras = None
+        for client in self.clients:
+            client.log_at = 0  # the next state resends the whole log
+        return _build_state(self.row, self.log, self.picks)
 
     def _new_turn(self) -> None:
         self.turn_start_id = self.state_id
@@ -327,6 +547,13 @@ class Room:
     def stop(self) -> None:
         if self.driver is not None:
             self.driver.cancel()
+        if self._presence_timer is not None:
+            self._presence_timer.cancel()
+            self._presence_timer = None
+        for timer in self._grace_timers.values():
+            timer.cancel()
+        self._grace_timers.clear()
+        self.hub.bot_pool.drop(self.id)
         for client in list(self.clients):
             client.close()
 
@@ -371,8 +598,8 @@ class Room:
             try:
                 self.changed.clear()
                 due, wake = self._due(time.monotonic())
-                for seat, reason in due:
-                    await self._bot_act(seat, reason)
+                if due:
+                    await asyncio.gather(*(self._bot_act(seat, reason) for seat, reason in due))
                 if due:
                     continue
                 timeout = None if wake is None else max(0.0, wake - time.monotonic()) + 0.001
@@ -395,11 +622,12 @@ class Room:
             )
             bot = make_bot(name, seed=secrets.randbits(32), game=self.game)
             bot.reset(seat, self.game, self.row.players)
+            cap_budget(bot, self.hub.bot_pool.move_ms)
             self.bots[seat] = bot
         return bot
 
     async def _bot_act(self, seat: int, reason: str) -> None:
-        start_id = self.turn_start_id
+        start_id = self.state_id
         observation = self.state.observe(seat)
         legal = self.state.legal_actions(seat)
         if not legal:
@@ -407,10 +635,14 @@ class Room:
         bot = self._bot_for(seat)
         self._bot_busy.add(seat)
         try:
-            if getattr(bot, "name", "") == "random":
+            if getattr(bot, "name", "") in INLINE_BOTS:
                 action = bot.act(observation, legal)
             else:
-                action = await asyncio.to_thread(bot.act, observation, legal)
+                # Off the event loop, in a worker process, queued fairly with other tables' bots; the
+                # bot comes back with what it remembered from this move.
+                action, thought = await self.hub.bot_pool.think(self.id, bot, observation, legal)
+                if self.bots.get(seat) is bot:
+                    self.bots[seat] = thought
             if action not in legal:
                 action = legal[0]
             with contextlib.suppress(RoomError):
@@ -423,10 +655,36 @@ class Room:
             self._bot_busy.discard(seat)
 
 
-def _build_state(row: TableRow) -> GameState:
+def name_key(name: str) -> str:
+    """The form two names are compared in: NFKC, case-folded, inner spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def check_player_name(name: str, taken: list[str], bots: list[str]) -> str:
+    """Returns ``name`` cleaned, if another seat at the table does not have it and it cannot pass for a bot.
+
+    A human may not use the word "bot" or a bot's name (``Greedy``, ``mcts``): the table marks bot seats,
+    and a player posing as one could mislead the others about who they play against.
+
+    :raises RoomError: ``name/taken`` or ``name/reserved``.
+    """
+    name = " ".join(name.split())[:24]
+    key = name_key(name)
+    words = set(re.findall(r"\w+", key))
+    if words & {"bot", "bots", "robot"} or key in {name_key(b) for b in bots}:
+        raise RoomError("name/reserved", f"body.name: {name!r} would pass for a bot; choose another name")
+    if key in {name_key(t) for t in taken}:
+        raise RoomError("name/taken", f"body.name: someone at this table is already called {name!r}")
+    return name
+
+
+def _build_state(row: TableRow, log: GameLog | None = None, picks: dict[int, str] | None = None) -> GameState:
+    """Replays the stored actions (withdrawn picks included) into a new game, its log and its picks."""
     state = new_game(row.game, row.players, row.seed, **row.options)
+    log = log if log is not None else GameLog(row.game)
+    picks = picks if picks is not None else {}
     for seat, text in row.actions:
-        state.submit(seat, spec(row.game).parse_action(text))
+        apply_stored(state, log, picks, seat, text)
     return state
 
 
@@ -470,17 +728,31 @@ def table_public(
         finished_at=row.finished_at,
         totals=result.get("totals"),
         winners=result.get("winners"),
+        winner_names=[row.seats[w].name or f"Player {w + 1}" for w in result["winners"]]
+        if result.get("winners") is not None
+        else None,
     )
 
 
 class Hub:
     """All rooms of one server, the store, and the single database worker thread."""
 
-    def __init__(self, store: Store, *, grace: float = 30.0, bot_delay: float = 0.4) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        grace: float = 30.0,
+        bot_delay: float = 0.4,
+        limits: Limits | None = None,
+        bot_pool: BotPool | None = None,
+    ) -> None:
         self.store = store
         self.grace = grace
         self.bot_delay = bot_delay
+        self.limits = limits or Limits()
+        self.bot_pool = bot_pool or BotPool(self.limits.bot_workers, move_ms=self.limits.bot_move_ms)
         self.rooms: dict[str, Room] = {}
+        self._janitor: asyncio.Task[None] | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self._batch: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
@@ -525,11 +797,29 @@ class Hub:
         names = bot_names(game)
         return next((n for n in STANDIN_PREFERENCE if n in names), names[0])
 
-    async def create(self, body: TableCreate) -> Room:
-        """Creates and stores a table.
+    def unfinished(self, creator: str | None = None) -> int:
+        """Tables open or playing (all of them, or those ``creator`` made); every one has a room."""
+        return sum(
+            1
+            for r in self.rooms.values()
+            if r.status in ("open", "playing") and (creator is None or r.row.created_by == creator)
+        )
 
-        :raises RoomError: ``table/invalid`` for a bad combination of game, seats, bots and options.
+    async def create(self, body: TableCreate, creator: str | None = None) -> Room:
+        """Creates and stores a table; ``creator`` is the (hashed) address it is counted against.
+
+        :raises RoomError: ``table/invalid`` for a bad combination of game, seats, bots and options;
+            ``table/limit`` when ``creator`` has ``max_tables_per_address`` tables not yet finished;
+            ``server/busy`` when the server has ``max_tables`` of them.
         """
+        limits = self.limits
+        if creator is not None and self.unfinished(creator) >= limits.max_tables_per_address:
+            raise RoomError(
+                "table/limit",
+                f"you have {limits.max_tables_per_address} tables open or playing; finish one first",
+            )
+        if self.unfinished() >= limits.max_tables:
+            raise RoomError("server/busy", "the server has as many tables as it can run; try later")
         game = body.game
         players = len(body.seats)
         known_bots = bot_names(game)
@@ -541,7 +831,10 @@ class Hub:
                     raise RoomError(
                         "table/invalid", f"unknown bot {bot!r}; choose one of {', '.join(known_bots)}"
                     )
-                seats.append(SeatRow("bot", (s.name or f"{bot.title()} bot {i + 1}")[:24], bot, None))
+                name = (s.name or f"{bot.title()} bot {i + 1}")[:24]
+                if name_key(name) in {name_key(r.name) for r in seats if r.name}:
+                    raise RoomError("table/invalid", f"seats.{i}.name: two seats are called {name!r}")
+                seats.append(SeatRow("bot", name, bot, None))
             else:
                 seats.append(SeatRow("human", None, None, None))
         options: dict[str, bool] = {k: v for k, v in body.options.items() if v}
@@ -569,6 +862,7 @@ class Hub:
             status="open" if humans else "playing",
             turn_timer=body.turn_timer,
             created_at=time.time(),
+            created_by=creator,
         )
         await self.db(self.store.create_table, row)
         room = Room(self, row)
@@ -581,8 +875,8 @@ class Hub:
         room = self.rooms.get(table_id)
         if room is not None:
             return room
-        if len(table_id) > 32:
-            return None
+        if not valid_table_id(table_id):
+            return None  # never worth a database look-up (and NUL bytes break PostgreSQL)
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
             room = self.rooms.get(table_id)
@@ -597,10 +891,61 @@ class Hub:
         self._loading.pop(table_id, None)
         return room
 
+    async def load_row(self, table_id: str) -> TableRow | None:
+        """Returns a table's stored row without building its room (for reads of finished games)."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room.row
+        if not valid_table_id(table_id):
+            return None
+        return await self.db(self.store.load_table, table_id)
+
     async def resume_all(self) -> None:
-        """Loads every game in progress after a restart, so that bot seats and timers carry on."""
-        for row in await self.db(self.store.list_tables, "playing", 10_000):
-            await self.get(row.id)
+        """Loads every unfinished table after a restart: bot seats and timers carry on, and open tables
+        keep counting towards their limits and their abandonment."""
+        for status in ("playing", "open"):
+            for row in await self.db(self.store.list_tables, status, self.limits.max_tables):
+                await self.get(row.id)
+        self.start_janitor()
+
+    def start_janitor(self) -> None:
+        """Starts the task that closes expired open tables and evicts rooms nobody uses."""
+        if self._janitor is None or self._janitor.done():
+            self._janitor = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        period = min(30.0, max(0.1, self.limits.open_table_seconds / 4))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # pragma: no cover - a bug; try again next time
+                log.exception("sweeping rooms failed")
+
+    async def sweep(self) -> None:
+        """Abandons open tables older than ``open_table_seconds``; evicts finished rooms without clients."""
+        now = time.time()
+        for room in list(self.rooms.values()):
+            if room.status == "open" and now - room.row.created_at >= self.limits.open_table_seconds:
+                await self.abandon(room)
+            elif room.status in ("finished", "abandoned") and not room.clients:
+                self.evict(room)
+
+    async def abandon(self, room: Room) -> None:
+        """Closes an open table nobody completed: stored as ``abandoned``, its clients told, then evicted."""
+        async with room.lock:
+            if room.status != "open":
+                return
+            await self.db(self.store.update_table, room.id, status="abandoned")
+            room.row.status = "abandoned"
+            room.row.finished_at = time.time()
+            room.broadcast()
+        log.info("table %s abandoned: nobody joined in %.0f s", room.id, self.limits.open_table_seconds)
+        room.stop()
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
 
     def evict(self, room: Room) -> None:
         """Forgets a finished room with no clients (it is reloaded from the store on demand)."""
@@ -609,7 +954,10 @@ class Hub:
             del self.rooms[room.id]
 
     async def close(self) -> None:
+        if self._janitor is not None:
+            self._janitor.cancel()
         for room in list(self.rooms.values()):
             room.stop()
+        self.bot_pool.close()
         self.executor.shutdown(wait=True)
         self.store.close()

@@ -7,16 +7,50 @@ the document matches). Public models never carry a seat token's hash, the seed o
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import re
+import unicodedata
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 GameName = Literal["sushi-go", "sushi-roll"]
 SeatKind = Literal["human", "bot"]
-TableStatus = Literal["open", "playing", "finished"]
+TableStatus = Literal["open", "playing", "finished", "abandoned"]
 
 #: Largest WebSocket text message the server reads (bytes); longer ones get ``message/too_large``.
 MAX_MESSAGE_BYTES = 4096
+
+#: What a table id looks like (``secrets.token_urlsafe``); anything else is refused before the database.
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+# Control characters, format characters (bidi overrides and isolates, zero-width joiners), surrogates,
+# private-use and unassigned code points, line and paragraph separators: none of them belongs in a name
+# shown to other people, and NUL cannot even be stored by PostgreSQL.
+_BAD_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def valid_table_id(table_id: str) -> bool:
+    """Tells whether ``table_id`` has the form of a table id (so it is worth a database look-up)."""
+    return TABLE_ID.fullmatch(table_id) is not None
+
+
+def _clean_text(value: str) -> str:
+    """Rejects invisible and control characters; strips surrounding spaces; refuses an empty result."""
+    for i, ch in enumerate(value):
+        if unicodedata.category(ch) in _BAD_CATEGORIES:
+            raise ValueError(f"character {i + 1} (U+{ord(ch):04X}) is a control or invisible character")
+    value = value.strip()
+    if not value:
+        raise ValueError("must not be blank")
+    return value
+
+
+#: A name or title people see: printable characters only, not blank (surrounding spaces are dropped).
+CleanText = Annotated[str, AfterValidator(_clean_text)]
+
+# Strict request models: no coercion ("10" is not a number, true is not a seat, "yes" is not a bool) and
+# no NaN or infinity (``1e400`` parses as infinity).
+_STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
 # ----------------------------------------------------------------------------------------- HTTP
@@ -25,16 +59,18 @@ MAX_MESSAGE_BYTES = 4096
 class SeatSpec(BaseModel):
     """One seat of a table to create: a human (joins later with a name) or a bot of a chosen strength."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     kind: SeatKind = "human"
-    bot: str | None = Field(None, description="Bot name (see GET /api/games) when kind is 'bot'.")
-    name: str | None = Field(None, max_length=24, description="Display name of a bot seat.")
+    bot: str | None = Field(
+        None, max_length=40, description="Bot name (see GET /api/games) when kind is 'bot'."
+    )
+    name: CleanText | None = Field(None, max_length=24, description="Display name of a bot seat.")
 
 
 class TableCreate(BaseModel):
     """Body of ``POST /api/tables``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     game: GameName = "sushi-go"
     seats: list[SeatSpec] = Field(..., min_length=2, max_length=5)
     options: dict[str, bool] = Field(
@@ -45,14 +81,19 @@ class TableCreate(BaseModel):
     turn_timer: float | None = Field(
         None, ge=5, le=600, description="Seconds a human has per decision before a bot picks for them."
     )
-    name: str | None = Field(None, max_length=40, description="Table name shown in the lobby.")
+    name: CleanText | None = Field(None, max_length=40, description="Table name shown in the lobby.")
 
 
 class JoinRequest(BaseModel):
     """Body of ``POST /api/tables/{table_id}/join``."""
 
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(..., min_length=1, max_length=24)
+    model_config = _STRICT
+    name: CleanText = Field(
+        ...,
+        min_length=1,
+        max_length=24,
+        description="Shown to the table; unique at the table and not a bot's name (no 'bot' word).",
+    )
     seat: int | None = Field(
         None, ge=0, le=4, description="Seat to take; the first free human seat if absent."
     )
@@ -83,17 +124,21 @@ class TablePublic(BaseModel):
     turn_timer: float | None
     spectators: int = 0
     created_at: float
-    finished_at: float | None = None
+    finished_at: float | None = Field(
+        None, description="When the game ended or was abandoned (seconds since 1970, UTC)."
+    )
     totals: list[int] | None = None
     winners: list[int] | None = None
+    winner_names: list[str] | None = Field(None, description="Names of the winners' seats, when finished.")
 
 
 class TableList(BaseModel):
-    """Response of ``GET /api/tables``."""
+    """Response of ``GET /api/tables``: one page, newest first; ``next`` fetches the following page."""
 
-    open: list[TablePublic]
-    playing: list[TablePublic]
-    finished: list[TablePublic]
+    tables: list[TablePublic]
+    next: str | None = Field(
+        None, description="Cursor of the next page (pass it as ?cursor=), null on the last page."
+    )
 
 
 class JoinResponse(BaseModel):
@@ -121,26 +166,61 @@ class GamesResponse(BaseModel):
 
 
 class ReplayFrame(BaseModel):
-    """One step of a finished game: the action taken and the table after it (all hands shown)."""
+    """One step of a finished game: the action taken and the table after it (all hands shown).
+
+    ``kind``: ``start``, ``turn`` (Sushi Go!, every turn including each round's forced last card),
+    ``action`` (Sushi Roll) or ``round_end`` (the round's final tableaux and points in ``round_end``).
+    ``log``: the game-log entries this frame adds (see docs/protocol.md, "Game log").
+    """
 
     step: int
+    kind: str = "turn"
     seat: int | None
     action: str | None
     view: dict[str, Any]
     hands: list[list[str]] | None = None
+    log: list[dict[str, Any]] = Field(default_factory=list)
+    round_end: dict[str, Any] | None = None
 
 
 class ReplayResponse(BaseModel):
-    """Response of ``GET /api/tables/{table_id}/replay``."""
+    """Response of ``GET /api/tables/{table_id}/replay``: the frames and the table's chat."""
 
     table: TablePublic
     frames: list[ReplayFrame]
+    chat: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class ErrorBody(BaseModel):
-    """An HTTP error (FastAPI's ``detail``)."""
+    """An HTTP error: ``detail`` starts with a stable code (``table/not_found: ...``)."""
 
     detail: str
+
+
+class ErrorLocation(BaseModel):
+    """Where a request was refused: ``loc`` is the path to the bad value (``["body", "seats", 0, "name"]``)."""
+
+    loc: list[str | int]
+    msg: str
+
+
+class ValidationErrorBody(BaseModel):
+    """A 422 answer: ``detail`` is ``request/invalid: <first location>: <why>``; ``errors`` lists them all.
+
+    The refused values are never echoed back.
+    """
+
+    detail: str
+    errors: list[ErrorLocation]
+
+
+class HealthResponse(BaseModel):
+    """Response of ``GET /healthz``: 200 when the server and its database answer, else 503."""
+
+    status: Literal["ok", "unavailable"]
+    database: bool
+    rooms: int
+    thinking_bots: int
 
 
 # ------------------------------------------------------------------------------------ WebSocket
@@ -149,7 +229,7 @@ class ErrorBody(BaseModel):
 class HelloMessage(BaseModel):
     """Client → server, first message: a seat token to play that seat, or none to watch."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     type: Literal["hello"]
     token: str | None = Field(None, max_length=100)
 
@@ -157,14 +237,15 @@ class HelloMessage(BaseModel):
 class ActionMessage(BaseModel):
     """Client → server: one action of the client's seat, in the game's text form.
 
-    ``state_id`` is the ``state_id`` of the last ``state`` message the client saw; an action made against
-    an earlier decision point is rejected as ``action/stale``.
+    ``state_id`` (required) is the ``state_id`` of the ``state`` message the action was chosen at; an
+    action made against an earlier decision point, or sent again after it was accepted, is rejected as
+    ``action/stale``, so resending never applies an action twice.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     type: Literal["action"]
     action: str = Field(..., max_length=200)
-    state_id: int | None = None
+    state_id: int = Field(..., ge=0)
 
 
 class PingMessage(BaseModel):
@@ -211,7 +292,8 @@ class ErrorMessage(BaseModel):
 
     Codes: ``message/malformed``, ``message/too_large``, ``message/unknown_type``, ``auth/invalid``,
     ``auth/required``, ``action/invalid``, ``action/illegal``, ``action/not_your_turn``, ``action/stale``,
-    ``table/not_started``, ``table/finished``, ``rate/limited``, ``server/error``.
+    ``table/not_started``, ``table/finished``, ``table/not_found``, ``rate/limited``,
+    ``server/busy``, ``server/error``.
     """
 
     type: Literal["error"] = "error"
@@ -225,6 +307,20 @@ class PongMessage(BaseModel):
     type: Literal["pong"] = "pong"
 
 
+class PresenceMessage(BaseModel):
+    """Server → client: who is connected changed (nothing else did, so no ``state`` is sent).
+
+    Sent at most every few hundred milliseconds per table (changes in between are merged), and only
+    when the values differ from the last ``presence`` or ``state`` the table sent. ``connected[i]``: a
+    client holds seat ``i``; ``standin[i]``: a bot plays for the absent human at seat ``i``.
+    """
+
+    type: Literal["presence"] = "presence"
+    connected: list[bool]
+    standin: list[bool]
+    spectators: int
+
+
 CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (HelloMessage, ActionMessage, PingMessage)
 SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     WelcomeMessage,
@@ -232,6 +328,7 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     AckMessage,
     ErrorMessage,
     PongMessage,
+    PresenceMessage,
 )
 
 

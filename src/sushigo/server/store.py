@@ -24,16 +24,21 @@ from sqlalchemy import (
     Column,
     Engine,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     Text,
+    and_,
     create_engine,
     event,
     func,
     insert,
+    inspect,
+    or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection
@@ -55,7 +60,13 @@ tables_t = Table(
     Column("created_at", Float, nullable=False),
     Column("finished_at", Float, nullable=True),
     Column("result", Text, nullable=True),
+    # A hash of the address that created the table, so its per-address limit holds across restarts.
+    Column("created_by", String(32), nullable=True),
 )
+# The lobby pages through tables newest first, by status: these indexes serve those queries.
+Index("ix_sushigo_tables_status_created", tables_t.c.status, tables_t.c.created_at, tables_t.c.id)
+Index("ix_sushigo_tables_status_finished", tables_t.c.status, tables_t.c.finished_at, tables_t.c.id)
+Index("ix_sushigo_tables_created", tables_t.c.created_at, tables_t.c.id)
 
 actions_t = Table(
     "sushigo_actions",
@@ -111,6 +122,11 @@ class TableRow:
     finished_at: float | None = None
     result: dict[str, Any] | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
+    created_by: str | None = None
+
+
+class StoreError(Exception):
+    """The database cannot be opened or used: the message says which and why, in one line."""
 
 
 def normalise_url(url: str) -> str:
@@ -139,7 +155,13 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False}
         else:
             kwargs["pool_pre_ping"] = True
-        self.engine: Engine = create_engine(self.url, **kwargs)
+            if self.url.startswith("postgresql"):
+                # An unreachable server must fail in seconds, not hang the start-up.
+                kwargs["connect_args"] = {"connect_timeout": 5}
+        try:
+            self.engine: Engine = create_engine(self.url, **kwargs)
+        except Exception as exc:
+            raise StoreError(f"cannot use database URL {_safe_url(url)!r}: {_first_line(exc)}") from None
         if self.is_sqlite:
 
             @event.listens_for(self.engine, "connect")
@@ -151,8 +173,31 @@ class Store:
                 cur.execute("PRAGMA busy_timeout=5000")
                 cur.close()
 
-        metadata.create_all(self.engine)
+        try:
+            metadata.create_all(self.engine)
+            self._migrate()
+        except Exception as exc:
+            self.engine.dispose()
+            raise StoreError(f"cannot open database {_safe_url(url)!r}: {_first_line(exc)}") from None
         self._lock = threading.Lock()
+
+    def _migrate(self) -> None:
+        """Brings a database made by an earlier version up to date (new columns and indexes)."""
+        columns = {c["name"] for c in inspect(self.engine).get_columns("sushigo_tables")}
+        with self.engine.begin() as conn:
+            if "created_by" not in columns:
+                conn.execute(text("ALTER TABLE sushigo_tables ADD COLUMN created_by VARCHAR(32)"))
+        for index in tables_t.indexes:
+            index.create(self.engine, checkfirst=True)
+
+    def ping(self) -> bool:
+        """Tells whether the database answers a trivial query."""
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+            return True
+        except Exception:
+            return False
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
@@ -180,6 +225,7 @@ class Store:
                     status=row.status,
                     turn_timer=row.turn_timer,
                     created_at=row.created_at,
+                    created_by=row.created_by,
                 )
             )
 
@@ -197,7 +243,7 @@ class Store:
             values["seats"] = json.dumps([s.to_json() for s in seats])
         if status is not None:
             values["status"] = status
-            if status == "finished":
+            if status in ("finished", "abandoned"):
                 values["finished_at"] = time.time()
         if result is not None:
             values["result"] = json.dumps(result)
@@ -321,6 +367,38 @@ class Store:
         ]
 
 
+    def list_page(
+        self, status: str | None, limit: int, after: tuple[float, str] | None = None
+    ) -> list[TableRow]:
+        """Returns up to ``limit`` tables newest first (finished ones by when they ended), starting after
+        the ``(key, id)`` cursor ``after``; one indexed range scan, whatever the number of tables."""
+        key = tables_t.c.finished_at if status in ("finished", "abandoned") else tables_t.c.created_at
+        query = select(tables_t)
+        if status is not None:
+            query = query.where(tables_t.c.status == status)
+        if after is not None:
+            query = query.where(or_(key < after[0], and_(key == after[0], tables_t.c.id < after[1])))
+        query = query.order_by(key.desc(), tables_t.c.id.desc()).limit(limit)
+        with self._tx() as conn:
+            rows = conn.execute(query).mappings().all()
+        return [_row(r) for r in rows]
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _safe_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url.split("@")[-1] if "@" in url else url
+
+
 def _row(r: Any) -> TableRow:
     return TableRow(
         id=r["id"],
@@ -335,4 +413,5 @@ def _row(r: Any) -> TableRow:
         created_at=float(r["created_at"]),
         finished_at=r["finished_at"],
         result=json.loads(r["result"]) if r["result"] else None,
+        created_by=r.get("created_by"),
     )

@@ -31,15 +31,42 @@ def free_port() -> int:
         return port
 
 
-def http(method: str, url: str, body: Any = None, timeout: float = 10.0) -> tuple[int, Any]:
-    """Sends one JSON request; returns ``(status, decoded JSON body)``."""
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+def http(
+    method: str,
+    url: str,
+    body: Any = None,
+    timeout: float = 10.0,
+    *,
+    raw: bytes | None = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, Any]:
+    """Sends one JSON request (``raw``: these bytes as the body); returns ``(status, decoded JSON body)``.
+
+    A 304 or an empty body decodes as ``None``.
+    """
+    status, _headers, data = http_full(method, url, body, timeout, raw=raw, headers=headers)
+    return status, json.loads(data or b"null")
+
+
+def http_full(
+    method: str,
+    url: str,
+    body: Any = None,
+    timeout: float = 10.0,
+    *,
+    raw: bytes | None = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, dict[str, str], bytes]:
+    """Like :func:`http`, returning ``(status, headers, body bytes)``."""
+    data = raw if raw is not None else None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(req, timeout=timeout) as resp:
-            return resp.status, json.loads(resp.read() or b"null")
+            return resp.status, dict(resp.headers.items()), resp.read()
     except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read() or b"null")
+        return exc.code, dict(exc.headers.items()), exc.read()
 
 
 class ServerProcess:

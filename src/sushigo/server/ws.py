@@ -4,6 +4,11 @@ Every message is checked for size, JSON shape and rate before anything else; a b
 message with a stable code and changes nothing. The first message must be ``hello`` (with a seat token
 to play, without one to watch). A flood from one connection is slowed by a token bucket and, if it goes
 on, the connection is closed; other connections and tables are not affected.
+
+Limits hold per client address as well (:mod:`.limits`): all connections of one address share a
+message budget, and an address may open only so many connections per second and hold so many at once,
+so reconnecting resets nothing. A table id that cannot be one is answered ``table/not_found`` without a
+database look-up. A client that stops reading is dropped at once (see :meth:`.rooms.Client.drop`).
 """
 
 from __future__ import annotations
@@ -17,8 +22,9 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from .limits import Limits, RateLimiter, client_address
 from .rooms import Client, Hub, Room, RoomError
-from .schemas import MAX_MESSAGE_BYTES, ActionMessage, HelloMessage, PingMessage
+from .schemas import MAX_MESSAGE_BYTES, ActionMessage, HelloMessage, PingMessage, valid_table_id
 from .tablelog import ChatMessage
 
 #: Messages per second a connection may send on average, and the burst it may send at once.
@@ -54,6 +60,45 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+
+class AddressLimits:
+    """What all WebSocket connections of one client address share (one per app)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.messages = RateLimiter(limits.address_ws_rate, limits.address_ws_burst)
+        self.connects = RateLimiter(limits.connects_per_second, limits.connect_burst)
+        self.open: dict[str, int] = {}
+
+    def address(self, ws: WebSocket) -> str:
+        client = (ws.client.host, ws.client.port) if ws.client else None
+        return client_address(client, ws.scope.get("headers", ()), self.limits.forwarded_header)
+
+    def admit(self, address: str) -> str | None:
+        """Counts a new connection of ``address``; returns why it is refused, if it is."""
+        if self.open.get(address, 0) >= self.limits.max_connections_per_address:
+            return f"at most {self.limits.max_connections_per_address} connections per address"
+        if not self.connects.take(address):
+            return "too many new connections; slow down"
+        self.open[address] = self.open.get(address, 0) + 1
+        return None
+
+    def release(self, address: str) -> None:
+        left = self.open.get(address, 0) - 1
+        if left > 0:
+            self.open[address] = left
+        else:
+            self.open.pop(address, None)
+
+
+def _address_limits(ws: WebSocket) -> AddressLimits:
+    state = ws.app.state
+    if getattr(state, "ws_limits", None) is None:
+        hub: Hub = state.hub
+        state.ws_limits = AddressLimits(hub.limits)
+    limits: AddressLimits = state.ws_limits
+    return limits
 
 
 def error(code: str, message: str) -> dict[str, Any]:
@@ -104,14 +149,37 @@ async def _writer(ws: WebSocket, client: Client) -> None:
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     """Serves one WebSocket connection to table ``table_id``."""
     hub: Hub = ws.app.state.hub
+    shared = _address_limits(ws)
+    address = shared.address(ws)
     await ws.accept()
-    room = await hub.get(table_id)
+    refused = shared.admit(address)
+    if refused is not None:
+        with contextlib.suppress(Exception):
+            await ws.send_text(json.dumps(error("rate/limited", refused)))
+            await ws.close(code=1013)
+        return
+    try:
+        await _serve(ws, hub, shared, address, table_id)
+    finally:
+        shared.release(address)
+
+
+async def _serve(ws: WebSocket, hub: Hub, shared: AddressLimits, address: str, table_id: str) -> None:
+    room = await hub.get(table_id) if valid_table_id(table_id) else None
     if room is None:
-        await ws.send_text(json.dumps(error("table/not_found", f"there is no table {table_id[:40]!r}")))
+        shown = table_id[:40].encode("ascii", "backslashreplace").decode()
+        await ws.send_text(json.dumps(error("table/not_found", f"there is no table {shown!r}")))
         await ws.close(code=4404)
         return
     # Before ``hello`` the connection has no client object; replies go out directly.
-    bucket = TokenBucket()
+    bucket = TokenBucket(hub.limits.ws_rate, hub.limits.ws_burst)
+    # Set when the room drops this client as a slow reader: the loop below stops waiting for input then
+    # (only there, so an action being applied is never interrupted).
+    dropped: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def on_drop(_client: Client) -> None:
+        if not dropped.done():
+            dropped.set_result(None)
     rejected = 0
     window_start = time.monotonic()
     client: Client | None = None
@@ -125,14 +193,19 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
 
     try:
         while True:
-            try:
-                if client is None:
-                    raw = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT)
-                else:
-                    raw = await ws.receive()
-            except TimeoutError:
-                await reply(error("auth/required", "say hello first"))
+            receiving: asyncio.Future[Any] = asyncio.ensure_future(ws.receive())
+            waits: set[asyncio.Future[Any]] = {receiving, dropped}
+            done, _ = await asyncio.wait(
+                waits,
+                timeout=HELLO_TIMEOUT if client is None else None,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+            if receiving not in done:
+                receiving.cancel()
+                if not dropped.done():
+                    await reply(error("auth/required", "say hello first"))
                 break
+            raw = receiving.result()
             if raw["type"] == "websocket.disconnect":
                 break
             text = raw.get("text")
@@ -143,7 +216,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                     if len(data) <= MAX_MESSAGE_BYTES
                     else "x" * (MAX_MESSAGE_BYTES + 1)
                 )
-            if not bucket.take():
+            if not bucket.take() or not shared.messages.take(address):
                 now = time.monotonic()
                 if now - window_start > FLOOD_WINDOW:
                     window_start, rejected = now, 0
@@ -163,7 +236,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                     if client is not None:
                         raise RoomError("message/malformed", "hello was already said on this connection")
                     seat = room.authenticate(msg.token)
-                    client = Client(seat)
+                    client = Client(seat, max_queue=hub.limits.client_queue)
+                    client.on_drop.append(on_drop)
                     writer = asyncio.get_running_loop().create_task(_writer(ws, client))
                     async with room.lock:
                         client.send({"type": "welcome", "seat": seat, "table": room.public().model_dump()})
@@ -199,6 +273,8 @@ async def _finish(
     if writer is not None:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 2.0)
+        if not writer.done():
+            writer.cancel()
     else:
         with contextlib.suppress(Exception):
-            await ws.close()
+            await asyncio.wait_for(ws.close(), 2.0)

@@ -1,0 +1,191 @@
+"""What an anonymous client may cost the server: the configurable limits, per-address rate limits, the
+client address behind an optional reverse proxy, and a request body limit applied before parsing.
+
+Every limit holds per client *address*, not only per connection, so reconnecting does not reset it. The
+address is the TCP peer's unless ``forwarded_header`` names the header a trusted reverse proxy sets
+(``X-Forwarded-For``: its last entry, the one the proxy appended; ``X-Real-IP``: the whole value). That
+option is off by default, because without a proxy in front anyone can write that header.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every bound of one server; ``sushigo serve`` sets them from its options (docs/server.md)."""
+
+    #: Largest HTTP request body (bytes); a longer one is refused with 413 before it is read.
+    max_body_bytes: int = 16_384
+    #: Tables one address may create: on average per minute, and at once.
+    create_per_minute: float = 10.0
+    create_burst: float = 5.0
+    #: Tables not yet finished (open or playing) created by one address, and on the whole server.
+    max_tables_per_address: int = 10
+    max_tables: int = 500
+    #: Seconds an open table waits for its players before it is closed and stored as abandoned.
+    open_table_seconds: float = 1800.0
+    #: Bots thinking at once on the whole server (each in its own worker process).
+    bot_workers: int = 2
+    #: Wall-clock budget of one search-bot move on the server (milliseconds).
+    bot_move_ms: float = 1000.0
+    #: WebSocket messages per second one connection may send on average, and at once.
+    ws_rate: float = 10.0
+    ws_burst: float = 30.0
+    #: The same for all connections of one address together.
+    address_ws_rate: float = 40.0
+    address_ws_burst: float = 120.0
+    #: WebSocket connections one address may open per second on average, at once, and hold open.
+    connects_per_second: float = 20.0
+    connect_burst: float = 60.0
+    max_connections_per_address: int = 64
+    #: HTTP API requests per second of one address, and at once.
+    http_rate: float = 50.0
+    http_burst: float = 100.0
+    #: Messages waiting for a client before it is dropped as a slow reader.
+    client_queue: int = 256
+    #: Seconds between two presence messages of one table (changes in between are merged).
+    presence_interval: float = 0.2
+    #: Finished games whose record and replay are kept ready to serve.
+    cache_entries: int = 256
+    #: Header set by a trusted reverse proxy that carries the client address; ``None`` trusts none.
+    forwarded_header: str | None = None
+
+
+class RateLimiter:
+    """Token buckets keyed by client address, for as many addresses as ``max_keys`` (least recent go).
+
+    Forgetting an idle address loses nothing: a bucket left alone refills to its burst anyway.
+    """
+
+    def __init__(self, rate: float, burst: float, *, max_keys: int = 10_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.max_keys = max_keys
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def take(self, key: str, cost: float = 1.0) -> bool:
+        """Spends ``cost`` tokens of ``key``'s bucket; false (nothing spent) when there are too few."""
+        now = time.monotonic()
+        tokens, at = self._buckets.pop(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - at) * self.rate)
+        ok = tokens >= cost
+        if ok:
+            tokens -= cost
+        self._buckets[key] = (tokens, now)
+        while len(self._buckets) > self.max_keys:
+            self._buckets.popitem(last=False)
+        return ok
+
+    def retry_after(self, key: str, cost: float = 1.0) -> float:
+        """Seconds until ``key`` may spend ``cost`` again."""
+        tokens, at = self._buckets.get(key, (self.burst, time.monotonic()))
+        tokens = min(self.burst, tokens + (time.monotonic() - at) * self.rate)
+        return max(0.0, (cost - tokens) / self.rate) if self.rate > 0 else float("inf")
+
+
+def client_address(
+    client: tuple[str, int] | None, headers: Iterable[tuple[bytes, bytes]], forwarded_header: str | None
+) -> str:
+    """Returns the address limits are counted against (see the module docstring)."""
+    peer = client[0] if client else "unknown"
+    if not forwarded_header:
+        return peer
+    wanted = forwarded_header.lower().encode("latin-1")
+    values = [v.decode("latin-1") for k, v in headers if k.lower() == wanted]
+    if not values:
+        return peer
+    # Several header lines count as one comma-separated list; the proxy appends the peer it saw last.
+    entries = [e.strip() for e in ",".join(values).split(",") if e.strip()]
+    return entries[-1][:64] if entries else peer
+
+
+class BodyLimit:
+    """ASGI middleware: refuses an HTTP request body over ``max_bytes`` with 413, before it is read.
+
+    A declared ``Content-Length`` over the limit is answered at once; a chunked body is counted as it
+    arrives and refused as soon as it passes the limit, so a 100 MB body is never held in memory.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = None
+        for key, value in scope.get("headers", ()):
+            if key.lower() == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = -1
+        if declared is not None and (declared < 0 or declared > self.max_bytes):
+            await _too_large(send, self.max_bytes)
+            return
+        seen = 0
+        started = False
+        refused = False
+
+        async def counted_receive() -> Message:
+            nonlocal seen, started, refused
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    # Answer now: the app may turn the exception below into its own error response,
+                    # which ``tracking_send`` then drops.
+                    if not started:
+                        started = refused = True
+                        await _too_large(send, self.max_bytes)
+                    raise _BodyTooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if refused:
+                return
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        with contextlib.suppress(_BodyTooLarge):
+            await self.app(scope, counted_receive, tracking_send)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Send, max_bytes: int) -> None:
+    body = (
+        b'{"detail":"request/too_large: request bodies are limited to '
+        + str(max_bytes).encode()
+        + b' bytes"}'
+    )
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

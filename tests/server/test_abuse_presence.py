@@ -1,0 +1,199 @@
+"""Presence is cheap and right, and actions are idempotent: real servers over real sockets, on SQLite
+and PostgreSQL.
+
+* Spectators coming and going send no ``state`` (its ``state_id`` would not change), only a few small
+  coalesced ``presence`` messages, and the last one has the right counts.
+* A spectator that stops reading is dropped, and the count goes down at once, while its socket is open.
+* ``state_id`` is required on every action and a resent action is refused as stale: a resent Sushi Roll
+  re-roll spends one menu token, not two.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("websockets")
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+from sushigo.server.testing import ServerProcess, create_table, http, join
+
+
+async def _until(ws: Any, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+    async with asyncio.timeout(timeout):
+        while True:
+            msg: dict[str, Any] = json.loads(await ws.recv())
+            if msg["type"] == kind:
+                return msg
+
+
+async def _drain(ws: Any, seconds: float) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    end = time.monotonic() + seconds
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            return out
+        try:
+            out.append(json.loads(await asyncio.wait_for(ws.recv(), left)))
+        except TimeoutError:
+            return out
+
+
+def test_spectator_churn_sends_few_small_presence_messages_and_no_state(server: ServerProcess) -> None:
+    t = create_table(server.base, {"game": "sushi-go", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    tok = join(server.base, t["id"], "Seated", 0)["token"]
+    url = f"{server.ws_base}/ws/tables/{t['id']}"
+
+    async def scenario() -> tuple[list[dict[str, Any]], float]:
+        async with websockets.connect(url) as player:
+            await player.send(json.dumps({"type": "hello", "token": tok}))
+            await _until(player, "state")
+
+            async def churn(i: int) -> None:
+                async with websockets.connect(url) as ws:
+                    await ws.send(json.dumps({"type": "hello"}))
+                    await _until(ws, "state")
+                    await asyncio.sleep(0.05 * (i % 3))
+
+            start = time.monotonic()
+            for wave in range(4):
+                await asyncio.gather(*(churn(wave * 10 + i) for i in range(10)))
+            elapsed = time.monotonic() - start
+            # Two watchers stay: the last presence must count them.
+            async with websockets.connect(url) as w1, websockets.connect(url) as w2:
+                for w in (w1, w2):
+                    await w.send(json.dumps({"type": "hello"}))
+                    await _until(w, "state")
+                got = await _drain(player, 1.0)
+                status = http("GET", f"{server.base}/api/tables/{t['id']}")[1]
+                assert status["spectators"] == 2
+            got += await _drain(player, 1.0)
+            return got, elapsed
+
+    got, elapsed = asyncio.run(scenario())
+    assert [m for m in got if m["type"] == "state"] == []
+    presence = [m for m in got if m["type"] == "presence"]
+    assert presence, got
+    for m in presence:
+        assert set(m) == {"type", "connected", "standin", "spectators"}
+        assert m["connected"][0] is True and m["standin"] == [False, False]
+        assert len(json.dumps(m)) < 120
+    # 42 connects and 42 disconnects within a few seconds coalesce into a handful of messages.
+    assert len(presence) <= (elapsed + 2.0) / 0.2 + 4, len(presence)
+    assert presence[-1]["spectators"] == 0
+
+
+def test_a_slow_reader_is_dropped_at_once_and_the_others_hear_the_new_count(tmp_path: Path) -> None:
+    # In process, so that the reader can really stop reading: the kernel would buffer megabytes first.
+    from sushigo.server.limits import Limits
+    from sushigo.server.rooms import Client, Hub
+    from sushigo.server.schemas import SeatSpec, TableCreate
+    from sushigo.server.store import Store
+
+    async def scenario() -> None:
+        hub = Hub(Store(f"sqlite:///{tmp_path / 'slow.sqlite3'}"), limits=Limits(presence_interval=0.05))
+        room = await hub.create(TableCreate(seats=[SeatSpec(kind="human"), SeatSpec(kind="human")]))
+        reader, slow = Client(None), Client(None, max_queue=4)
+        await room.attach(reader)
+        await room.attach(slow)
+        await asyncio.sleep(0.2)
+        assert room.spectators() == 2 and room.public().spectators == 2
+        while not reader.queue.empty():
+            reader.queue.get_nowait()
+        for _ in range(6):  # six states the slow one never reads
+            async with room.lock:
+                room.broadcast()
+        assert slow.closed and slow not in room.clients
+        assert room.spectators() == 1
+        await asyncio.sleep(0.2)
+        seen = []
+        while not reader.queue.empty():
+            text = reader.queue.get_nowait()
+            assert text is not None
+            seen.append(json.loads(text))
+        # The newest count the reader heard (a presence, or the table of a later state) is right.
+        counts = [m["spectators"] if m["type"] == "presence" else m["table"]["spectators"] for m in seen]
+        assert counts and counts[-1] == 1
+        # Drop it between states: only a presence message can tell, and it does.
+        another = Client(None, max_queue=8)
+        await room.attach(another)
+        await asyncio.sleep(0.2)
+        assert room.spectators() == 2
+        while not reader.queue.empty():
+            reader.queue.get_nowait()
+        for _ in range(8):
+            another.send({"type": "pong"})  # it never reads: over its limit, dropped
+        assert another.closed and room.spectators() == 1
+        await asyncio.sleep(0.2)
+        texts = []
+        while not reader.queue.empty():
+            texts.append(reader.queue.get_nowait())
+        presence = [json.loads(t) for t in texts if t and '"presence"' in t]
+        assert presence and presence[-1]["spectators"] == 1
+        assert not reader.closed
+        await hub.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_resent_action_is_stale_and_a_reroll_spends_one_token(server: ServerProcess) -> None:
+    t = create_table(server.base, {"game": "sushi-roll", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    toks = [join(server.base, t["id"], n, s)["token"] for s, n in enumerate(("R0", "R1"))]
+    url = f"{server.ws_base}/ws/tables/{t['id']}"
+
+    async def scenario() -> None:
+        async with websockets.connect(url) as a, websockets.connect(url) as b:
+            await a.send(json.dumps({"type": "hello", "token": toks[0]}))
+            await b.send(json.dumps({"type": "hello", "token": toks[1]}))
+            first = await _until(a, "state")
+            seat = first["view"]["to_act"]
+            ws = a if seat == 0 else b
+            state = first if seat == 0 else await _until(b, "state")
+            tokens_before = state["view"]["menu"][seat]
+            reroll = next(x for x in state["legal"] if x.startswith("reroll"))
+            message = json.dumps({"type": "action", "action": reroll, "state_id": state["state_id"]})
+            await ws.send(message)
+            await ws.send(message)  # a resend, e.g. after a reconnect
+            ack = await _until(ws, "ack")
+            assert ack["state_id"] == state["state_id"] + 1
+            err = await _until(ws, "error")
+            assert err["code"] == "action/stale"
+            after = await _until(ws, "state")
+            while after["state_id"] != ack["state_id"]:
+                after = await _until(ws, "state")
+            assert after["view"]["menu"][seat] == tokens_before - 1
+            # Without a state_id nothing is applied either.
+            await ws.send(json.dumps({"type": "action", "action": after["legal"][0]}))
+            assert (await _until(ws, "error"))["code"] == "message/malformed"
+
+    asyncio.run(scenario())
+    row = http("GET", f"{server.base}/api/tables/{t['id']}")[1]
+    assert row["status"] == "playing"
+
+
+def test_a_resent_sushi_go_pick_is_stale(server: ServerProcess) -> None:
+    t = create_table(server.base, {"game": "sushi-go", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    tok = join(server.base, t["id"], "A", 0)["token"]
+    join(server.base, t["id"], "B", 1)
+
+    async def scenario() -> None:
+        async with websockets.connect(f"{server.ws_base}/ws/tables/{t['id']}") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": tok}))
+            state = await _until(ws, "state")
+            message = json.dumps(
+                {"type": "action", "action": state["legal"][0], "state_id": state["state_id"]}
+            )
+            await ws.send(message)
+            await _until(ws, "ack")
+            await ws.send(message)
+            assert (await _until(ws, "error"))["code"] == "action/stale"
+
+    asyncio.run(scenario())
