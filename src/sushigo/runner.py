@@ -3,15 +3,89 @@
 This is where the "bots never see the state" rule is enforced by design: :func:`play` holds the state
 and passes bots nothing else. In Sushi Go! every seat that owes a pick observes the table before any
 pick of the turn is submitted, so no bot can react to another's choice.
+
+Observations are built only when a bot reads them: each bot gets a :class:`LazyObservation`, which
+builds the seat's real observation on its first use, before any pick of the turn is applied, so what it
+shows is exactly what ``state.observe(seat)`` would have shown. A bot that keeps the observation past
+its move gets it built before the state moves on. The random bot never reads it, and so costs nothing
+to observe.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from .errors import IllegalActionError
 from .game import GameState
+
+_getrefcount: Callable[[Any], int] | None = getattr(sys, "getrefcount", None)
+
+
+def _observation_class(game: str) -> type:
+    if game == "sushi-roll":
+        from .sushi_roll.observation import Observation as RollObservation
+
+        return RollObservation
+    from .sushi_go.observation import Observation
+
+    return Observation
+
+
+class LazyObservation:
+    """Stands for ``state.observe(seat)`` and builds it on first use.
+
+    Attribute access, equality, ``repr`` and ``isinstance`` behave as on the real observation (it reports
+    the observation's class), so bots need not know. :meth:`materialize` returns the real one.
+    """
+
+    __slots__ = ("_cls", "_obs", "_seat", "_state")
+
+    def __init__(self, state: GameState, seat: int, cls: type) -> None:
+        self._state: GameState | None = state
+        self._seat = seat
+        self._cls = cls
+        self._obs: Any = None
+
+    def materialize(self) -> Any:
+        """Returns the real observation (built now if it was not yet)."""
+        if self._obs is None:
+            assert self._state is not None
+            self._obs = self._state.observe(self._seat)
+            self._state = None
+        return self._obs
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # isinstance() sees the observation's class
+        return self._cls
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.materialize(), name)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyObservation):
+            other = other.materialize()
+        return bool(self.materialize() == other)
+
+    def __hash__(self) -> int:
+        return hash(self.materialize())
+
+    def __repr__(self) -> str:
+        return repr(self.materialize())
+
+
+def _is_one_of(action: Any, legal: Sequence[Any]) -> bool:
+    for a in legal:  # identity first: bots usually return one of the offered objects
+        if a is action:
+            return True
+    return action in legal
+
+
+def _keep_if_held(obs: LazyObservation) -> None:
+    """Builds the observation now if the bot kept a reference to it (it may read it after the turn)."""
+    if obs._obs is None and (_getrefcount is None or _getrefcount(obs) > 3):
+        obs.materialize()
 
 
 def play(
@@ -22,21 +96,36 @@ def play(
 ) -> GameState:
     """Plays ``state`` to the end with one bot per seat and returns it.
 
+    Every action is checked: it must be one of the seat's legal actions, and one that is not is refused
+    by the state's own check, whose reason is reported.
+
     :raises IllegalActionError: when a bot returns an action that is not legal (naming the bot).
     """
     if len(bots) != state.players:
         raise ValueError(f"{state.players} seats need {state.players} bots, not {len(bots)}")
     for seat, bot in enumerate(bots):
         bot.reset(seat, state.game, state.players)
+    cls = _observation_class(state.game)
+    trusted = getattr(state, "submit_legal", None)
     while not state.is_over():
         seats = state.to_act()
         choices = []
         for seat in seats:
             legal = state.legal_actions(seat)
-            choices.append((seat, bots[seat].act(state.observe(seat), legal)))
-        for seat, action in choices:
+            obs = LazyObservation(state, seat, cls)
+            action = bots[seat].act(obs, legal)
+            _keep_if_held(obs)
+            del obs
+            choices.append((seat, action, legal))
+        for seat, action, legal in choices:
             try:
-                state.submit(seat, action)
+                # a pick is legal exactly when it is one of the legal actions (``in`` tries identity
+                # first, which is how bots usually answer); anything else gets the state's own check,
+                # which raises with the reason
+                if trusted is not None and _is_one_of(action, legal):
+                    trusted(seat, action)
+                else:
+                    state.submit(seat, action)
             except IllegalActionError as exc:
                 raise IllegalActionError(
                     f"bot {bots[seat].name!r} at seat {seat}: {exc}", seat=seat

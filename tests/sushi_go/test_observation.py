@@ -144,3 +144,80 @@ def test_observation_json_has_no_seed_deck_or_pending_pick() -> None:
 def test_unknown_seat_is_refused() -> None:
     with pytest.raises(ValueError, match="no seat"):
         new_game(2, seed=1).observe(5)
+
+
+# ---------------------------------------------------------------- lazy observations in the runner
+
+
+class _Keeper:
+    """Reads nothing during its move but keeps every observation, to read after the game moved on."""
+
+    name = "keeper"
+
+    def __init__(self) -> None:
+        self.kept: list = []
+
+    def reset(self, seat: int, game: str, players: int) -> None:
+        self.seat = seat
+
+    def act(self, observation, legal):  # type: ignore[no-untyped-def]
+        self.kept.append(observation)
+        return legal[0]
+
+
+def test_the_runner_builds_no_observation_for_a_bot_that_does_not_read_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sushigo.bots import RandomBot
+    from sushigo.runner import play
+
+    calls = []
+    original = State.observe
+    monkeypatch.setattr(State, "observe", lambda self, seat: calls.append(seat) or original(self, seat))
+    play(new_game(4, seed=3), [RandomBot(s) for s in range(4)])
+    assert calls == []
+
+
+def test_lazy_observations_equal_the_real_ones_even_when_read_late() -> None:
+    from sushigo.bots import RandomBot
+    from sushigo.runner import play
+    from sushigo.sushi_go.observation import Observation
+
+    seen = []
+
+    class Reader(RandomBot):
+        def act(self, observation, legal):  # type: ignore[no-untyped-def]
+            assert isinstance(observation, Observation)
+            seen.append((observation.turn, observation.hand, observation == observation))
+            return super().act(observation, legal)
+
+    keeper = _Keeper()
+    state = new_game(3, seed=8)
+    expected = []
+    play(state, [keeper, Reader(1), Reader(2)], on_step=None)
+    # replay the same game, recording the real observations of seat 0 at each of its moves
+    replay = new_game(3, seed=8)
+    for kept in keeper.kept:
+        assert kept.round == replay.round and kept.turn == replay.turn
+        expected.append(replay.observe(0))
+        picks = [replay.legal_actions(0)[0]]
+        picks += [p for p in (state.history[replay.round]["turns"][replay.turn][s] for s in (1, 2))]  # type: ignore[misc]
+        from sushigo.sushi_go.actions import Pick
+
+        replay.apply_turn([picks[0], *(Pick(tuple(c)) for c in picks[1:])])
+    assert [k == e for k, e in zip(keeper.kept, expected)] == [True] * len(expected)
+    assert all(same for _, _, same in seen)
+
+
+def test_the_runner_still_refuses_an_illegal_pick_with_the_reason() -> None:
+    from sushigo.bots import RandomBot
+    from sushigo.errors import IllegalActionError
+    from sushigo.runner import play
+    from sushigo.sushi_go.actions import Pick
+
+    class Cheater(RandomBot):
+        name = "cheater"
+
+        def act(self, observation, legal):  # type: ignore[no-untyped-def]
+            return Pick((Card.TEMPURA, Card.TEMPURA))
+
+    with pytest.raises(IllegalActionError, match=r"cheater.*chopsticks"):
+        play(new_game(3, seed=1), [Cheater(0), RandomBot(1), RandomBot(2)])

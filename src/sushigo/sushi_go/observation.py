@@ -85,26 +85,38 @@ def known_hands(state: State, seat: int) -> list[tuple[Card, ...] | None]:
     """Returns the cards ``seat`` knows to be in each seat's hand now."""
     n = state.players
     out: list[tuple[Card, ...] | None] = [None] * n
-    out[seat] = tuple(sorted(state.hands[seat]))
     if state.is_over():
+        out[seat] = tuple(sorted(state.hands[seat]))
         return out
+    hands = state.sorted_hands()
+    out[seat] = hands[seat]
     if state.config.dummy:
         other = 1 - seat
         if state.turn >= 1:
-            cards = state.hands[other][:]
             if state.controller == other and state.drawn is not None:
+                cards = list(hands[other])
                 cards.remove(state.drawn)
-            out[other] = tuple(sorted(cards))
+                out[other] = tuple(cards)
+            else:
+                out[other] = hands[other]
         return out
     d = state.config.direction(state.round)
     for j in range(1, min(state.turn, n - 1) + 1):
         holder = (seat + d * j) % n
-        out[holder] = tuple(sorted(state.hands[holder]))
+        out[holder] = hands[holder]
     return out
 
 
+_new = object.__new__
+
+
 def observe(state: State, seat: int | None) -> Observation:
-    """Builds ``seat``'s observation of ``state`` (``None``: a spectator, who sees no hand)."""
+    """Builds ``seat``'s observation of ``state`` (``None``: a spectator, who sees no hand).
+
+    It is built from parts the state shares between the seats of one turn (the public view, the sorted
+    hands), and written straight into the frozen dataclass: a bot that reads observations pays little,
+    and the runner builds none for a bot that does not read it (:mod:`sushigo.runner`).
+    """
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.players):
         raise ValueError(f"there is no seat {seat!r} in a {state.players}-player game")
     over = state.is_over()
@@ -115,7 +127,9 @@ def observe(state: State, seat: int | None) -> Observation:
         known = known_hands(state, seat)
         hand = known[seat] or ()
     sizes, tableaux, on_wasabi, puddings, scores = state.public_view()
-    return Observation(
+    finished = state.finished
+    obs: Observation = _new(Observation)
+    obs.__dict__.update(
         seat=seat,
         config=state.config,
         round=min(state.round, 2),
@@ -130,6 +144,7 @@ def observe(state: State, seat: int | None) -> Observation:
         dummy_controller=state.controller,
         is_over=over,
         scores=scores,
-        earlier_tableaux=tuple(t for t, _ in state.finished),
-        earlier_on_wasabi=tuple(w for _, w in state.finished),
+        earlier_tableaux=tuple([t for t, _ in finished]),
+        earlier_on_wasabi=tuple([w for _, w in finished]),
     )
+    return obs

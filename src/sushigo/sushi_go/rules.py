@@ -21,6 +21,7 @@ from .options import Config
 from .score import game_pudding_points, game_winners, score_round
 
 _WASABI = Card.WASABI
+_SINGLE_PICKS = tuple(single(c) for c in Card)
 _CHOPSTICKS = Card.CHOPSTICKS
 _PUDDING = Card.PUDDING
 
@@ -43,6 +44,7 @@ class State:
         "_pile",
         "_preset",
         "_public",
+        "_sorted",
         "chopsticks",
         "config",
         "finished",
@@ -73,6 +75,7 @@ class State:
         self._over = False
         self._drawn: Card | None = None
         self._public: tuple[Any, ...] | None = None
+        self._sorted: tuple[tuple[Card, ...], ...] | None = None
         self.round = 0
         self.turn = 0
         k = config.tableaux
@@ -149,6 +152,7 @@ class State:
         new._over = False
         new._drawn = None
         new._public = None
+        new._sorted = None
         new.round = round
         new.turn = turn
         new.puddings = list(puddings)
@@ -177,6 +181,7 @@ class State:
         new._over = self._over
         new._drawn = self._drawn
         new._public = self._public
+        new._sorted = None  # search code replaces the hands of copies
         new.round = self.round
         new.turn = self.turn
         new.puddings = self.puddings[:]
@@ -239,11 +244,13 @@ class State:
         hand = self.hands[seat]
         kinds = sorted(set(hand))
         ctrl = self.config.dummy and seat == self.controller
+        if not ctrl and not self.chopsticks[seat]:
+            return [_SINGLE_PICKS[c] for c in kinds]
         pairs: list[tuple[Card, ...]] = []
         if self.chopsticks[seat] and len(hand) >= (3 if ctrl else 2):
             pairs = [(a, b) for a in kinds for b in kinds if a != b or hand.count(a) > 1]
         if not ctrl:
-            out = [single(c) for c in kinds]
+            out = [_SINGLE_PICKS[c] for c in kinds]
             out.extend(Pick(p) for p in pairs)
             return out
         picks: list[Pick] = []
@@ -295,6 +302,18 @@ class State:
         :raises InvalidActionError: when ``pick`` is not a well-formed pick.
         :raises IllegalActionError: naming the seat, the card and the reason otherwise.
         """
+        if (
+            type(pick) is Pick
+            and not self._over
+            and type(seat) is int
+            and 0 <= seat < self.players
+            and self._pending[seat] is None
+            and pick.dummy is None
+            and not self.config.dummy
+            and len(pick.cards) == 1
+            and pick.cards[0] in self.hands[seat]
+        ):
+            return  # the common case, a single card from the hand outside the dummy variant: legal
         if not isinstance(pick, Pick):
             raise InvalidActionError(f"a pick must be a Pick, not {type(pick).__name__}")
         if self._over:
@@ -361,10 +380,21 @@ class State:
         :raises IllegalActionError: (and changes nothing) when the pick is not legal now.
         """
         self.check(seat, pick)
-        self._pending[seat] = pick
-        if None not in self._pending:
-            picks: list[Pick] = self._pending  # type: ignore[assignment]
-            self._resolve(picks)
+        self.submit_legal(seat, pick)
+
+    def submit_legal(self, seat: int, pick: Pick) -> None:
+        """Records a pick the caller has just found in ``legal_actions(seat)`` (the runner's check: a
+        pick is legal exactly when it is one of the legal actions); :meth:`submit` checks it itself.
+
+        .. warning:: any other pick corrupts the state; use :meth:`submit`.
+        """
+        pending = self._pending
+        pending[seat] = pick
+        for p in pending:  # (``None in pending`` would call Pick.__eq__ on every pick)
+            if p is None:
+                return
+        picks: list[Pick] = pending  # type: ignore[assignment]
+        self._resolve(picks)
 
     def withdraw(self, seat: int) -> None:
         """Takes back ``seat``'s pending pick so that it can pick again before the turn resolves.
@@ -454,21 +484,50 @@ class State:
             )
         return self._public
 
+    def sorted_hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Returns every hand sorted, built once per turn and shared by that turn's observations.
+
+        Hidden information: only :mod:`.observation` reads it, and hands a seat only what it may know.
+        """
+        if self._sorted is None:
+            self._sorted = tuple(tuple(sorted(h)) for h in self.hands)
+        return self._sorted
+
     def _resolve(self, picks: list[Pick]) -> None:
         self._public = None
+        self._sorted = None
         hands = self.hands
         strict = self.config.strict_wasabi
         dummy = self.config.dummy
         played: list[list[Card]] = []
         users = []
+        free = self.free_wasabi
         for seat, pick in enumerate(picks):
             hand = hands[seat]
-            for c in pick.cards:
+            cards = pick.cards
+            if len(cards) == 1:  # _place for one card, inlined: the hot path of every playout
+                c = cards[0]
                 hand.remove(c)
-            self._place(seat, pick.cards, strict)
-            played.append(list(pick.cards))
-            if len(pick.cards) == 2:
-                users.append(seat)
+                on = False
+                if c == _WASABI:
+                    free[seat] += 1
+                elif NIGIRI_VALUE[c]:
+                    if free[seat] > 0:
+                        free[seat] -= 1
+                        on = True
+                elif c == _CHOPSTICKS:
+                    self.chopsticks[seat] += 1
+                elif c == _PUDDING:
+                    self.puddings[seat] += 1
+                self.tableaux[seat].append(c)
+                self.on_wasabi[seat].append(on)
+                played.append([c])
+                continue
+            for c in cards:
+                hand.remove(c)
+            self._place(seat, cards, strict)
+            played.append(list(cards))
+            users.append(seat)
         if dummy:
             ctrl = self._controller()
             card = picks[ctrl].dummy
