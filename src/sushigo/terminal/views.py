@@ -1,4 +1,4 @@
-"""What the terminal draws: the table each turn, the round's end, the final table, help and rules.
+"""What the terminal draws: the table each turn, the end of each round and the final table.
 
 Every view is built from one seat's observation (or the public score report), never from the game
 state, so the terminal cannot show the human anything its seat may not know. Seats are numbered from 1
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
@@ -54,10 +54,6 @@ def _table(**kwargs: Any) -> Table:
     return Table(
         box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold", padding=(0, 1), **kwargs
     )
-
-
-def _num(n: int | None) -> str:
-    return "—" if n is None else str(n)
 
 
 def _signed(n: int) -> str:
@@ -305,8 +301,3 @@ def final_notes(game: str, report: dict[str, Any]) -> Entries:
         notes.append("Tokens: 1 point per 2 menu or chopsticks tokens left")
     notes.append("Total: the sum of the row")
     return Entries(notes, sep=" · ")
-
-
-def group(*items: RenderableType) -> Group:
-    """Returns several renderables printed as one block."""
-    return Group(*items)
