@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from sushigo.sushi_go.cards import Card
 from sushigo.sushi_go.options import Config
 from sushigo.sushi_go.rules import State
@@ -21,10 +23,8 @@ def test_the_first_screen_shows_no_card_of_the_other_hands() -> None:
         raise QuitGame
 
     game = TerminalGame(state, {1: ScriptBot(), 2: ScriptBot()}, ["You", "B", "C"], console=con, ask=ask)
-    try:
+    with contextlib.suppress(QuitGame):
         game.run()
-    except QuitGame:
-        pass
     first = screens[0]
     assert "[9] tempura" in first
     assert "sashimi" not in first and "dumpling" not in first

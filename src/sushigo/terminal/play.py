@@ -283,9 +283,16 @@ class TerminalGame:
 
         :raises QuitGame: when the player types ``quit``.
         :raises InputClosed: when the input ends first.
+        :raises BotFailed: when a bot raises or chooses an illegal move.
         """
         for seat, bot in self.bots.items():
-            bot.reset(seat, self.state.game, self.state.players)
+            try:
+                bot.reset(seat, self.state.game, self.state.players)
+            except Exception as exc:  # a user's bot: one line, no traceback
+                name = getattr(bot, "name", type(bot).__name__)
+                raise BotFailed(
+                    f"the bot of seat {seat + 1} ({name}) failed: {type(exc).__name__}: {exc}"
+                ) from exc
         while not self.state.is_over():
             if self.state.game == "sushi-go":
                 self._go_turn()
