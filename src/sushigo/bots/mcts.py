@@ -21,15 +21,17 @@ sequences to the end of the round, with the other seats playing the deterministi
 game-theoretic solution of the simultaneous-move endgame. It is used when the tree has at most
 ``exact_nodes`` nodes (default 4000), otherwise the search stays MCTS.
 
-Options: ``iterations`` (default 400 when no time is given) or ``time_ms`` (wall-clock budget per
-move), ``c`` (UCB exploration, default 0.7), ``epsilon`` (rollout randomness, default 0.15),
-``exact_nodes``. With an iteration budget the bot is deterministic for a given seed.
+Options: ``iterations`` (default 400 when no time is given) or ``time_ms`` (wall-clock budget for the
+whole move: the exact endgame may use half of it and gives up when that runs out, and the tree search
+gets what is left, with the budget's few minimum iterations), ``c`` (UCB exploration, default 0.7),
+``epsilon`` (rollout randomness, default 0.15), ``exact_nodes``. With an iteration budget the bot is deterministic for a given seed.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -271,8 +273,11 @@ class MCTSBot(BaseBot):
 
     # ------------------------------------------------------------------ search
 
-    def _exact(self, obs: Observation, seat: int, legal: list[Pick]) -> Pick | None:
-        """Exhaustive search of own pick sequences to the round's end; ``None`` if the tree is too big."""
+    def _exact(
+        self, obs: Observation, seat: int, legal: list[Pick], deadline: float | None = None
+    ) -> Pick | None:
+        """Exhaustive search of own pick sequences to the round's end; ``None`` if the tree is too big or
+        the ``deadline`` (a ``time.perf_counter()`` value) passes first."""
         size = len(obs.hand)
         estimate, width = 0, 1
         for k in range(size, 1, -1):
@@ -286,7 +291,7 @@ class MCTSBot(BaseBot):
 
         def value(st: State) -> float | None:
             budget[0] -= 1
-            if budget[0] < 0:
+            if budget[0] < 0 or (deadline is not None and time.perf_counter() >= deadline):
                 return None
             r = st.round
             if st.round != obs.round or st._over:
@@ -307,6 +312,8 @@ class MCTSBot(BaseBot):
         scores: list[tuple[float, int, Pick]] = []
         others = [policy_pick(root, s, None, 0.0) if s != seat else None for s in range(root.players)]
         for i, p in enumerate(canonical_picks(legal)):
+            if deadline is not None and time.perf_counter() >= deadline:
+                return None
             child = root.clone()
             others[seat] = p
             child.resolve_unchecked(others)  # type: ignore[arg-type]
@@ -321,6 +328,7 @@ class MCTSBot(BaseBot):
     def act(self, observation: Any, legal: Sequence[Any]) -> Any:
         """Returns the most visited root pick after the search budget (or the exact search's best)."""
         obs: Observation = observation
+        start = time.perf_counter()
         self.memory.update(obs)
         seat = obs.seat if obs.seat is not None else self.seat
         legal = list(legal)
@@ -329,16 +337,22 @@ class MCTSBot(BaseBot):
             return legal[0]
         known, slots, pool = self._sampler(obs)
         self._template = build_state(obs, [h[:] for h in known], [])
+        budget = self.budget
         if not slots and not obs.config.dummy:
-            choice = self._exact(obs, seat, legal)
+            limit = budget.time_ms
+            deadline = None if limit is None else start + limit / 2000.0
+            choice = self._exact(obs, seat, legal, deadline)
             if choice is not None:
                 return choice
+        if budget.time_ms is not None:  # the tree search gets what is left of the move's budget
+            spent = (time.perf_counter() - start) * 1000.0
+            budget = SearchBudget(budget.iterations, max(0.0, budget.time_ms - spent))
         root_legal = canonical_picks(legal)
         by_key = {encode_action(p): p for p in root_legal}
         root = _Node()
         c = self.c
         it = 0
-        for it in self.budget.count():  # noqa: B007 - `it` is reported after the loop
+        for it in budget.count():  # noqa: B007 - `it` is reported after the loop
             st = self._sample(obs, known, slots, pool)
             r = st.round
             node = root
