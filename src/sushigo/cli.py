@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from .commands.options import BotsOption, OutputPath
-from .errors import RecordError, SushigoError, missing_extra
+from .errors import DEBUG_VARIABLE, RecordError, SushigoError, debugging, missing_extra
 
 #: command name -> "module:attribute" of commands defined outside this module.
 LAZY_COMMANDS = {
@@ -25,14 +25,6 @@ LAZY_COMMANDS = {
     "tournament": ("sushigo.commands.tournament", "tournament"),
     "train": ("sushigo.commands.train", "train"),
 }
-
-#: set to 1 to let unexpected errors through with their traceback (for bug reports)
-DEBUG_VARIABLE = "SUSHIGO_DEBUG"
-
-
-def debugging() -> bool:
-    """Tells whether ``SUSHIGO_DEBUG`` asks for tracebacks instead of one-line errors."""
-    return os.environ.get(DEBUG_VARIABLE, "").strip() not in ("", "0", "false", "no")
 
 
 def one_line_error(exc: BaseException, command: str | None) -> click.ClickException | None:

@@ -70,6 +70,17 @@ class RecordError(SushigoError, ValueError):
         return f"{self.message} ({', '.join(where)})" if where else self.message
 
 
+#: set to 1 to let unexpected errors through with their traceback (for bug reports)
+DEBUG_VARIABLE = "SUSHIGO_DEBUG"
+
+
+def debugging() -> bool:
+    """Tells whether ``SUSHIGO_DEBUG`` asks for tracebacks instead of one-line errors."""
+    import os
+
+    return os.environ.get(DEBUG_VARIABLE, "").strip() not in ("", "0", "false", "no")
+
+
 #: top-level module -> the extra of pyproject.toml that installs it. NumPy is in several extras, so a
 #: caller that knows which feature it serves names the extra itself (see :func:`require`).
 EXTRA_OF_MODULE: dict[str, str] = {

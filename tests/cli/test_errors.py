@@ -162,7 +162,7 @@ def test_a_bot_crash_under_two_workers_names_the_game_and_seed(
         ["tournament", "-p", "2", "-n", "8", "-j", "2", "-q", "--bots", "crashbot:Crash,random"], cwd=tmp_path
     )
     one_line_error(out, "failed: bot 'crashbot:Crash' in seat", "raised ZeroDivisionError: boom", "seed ")
-    assert "game id " in out.stderr and "replay_game" in out.stderr
+    assert "game id " in out.stderr and "--replay-game " in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
 
 
@@ -292,3 +292,23 @@ def test_a_closed_pipe_ends_quietly(cli: Run, tmp_path: Path) -> None:
         timeout=60,
     )
     assert proc.stdout.count("\n") == 1 and proc.stderr == ""
+
+
+def test_replay_game_plays_one_failed_game_again(
+    cli: Run, one_line_error: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "crashbot_replay.py").write_text(CRASH_BOT)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    args = ["tournament", "-p", "2", "-n", "8", "-j", "1", "-q", "--bots", "crashbot_replay:Crash,random"]
+    failed = cli(args)
+    game_id = int(failed.stderr.split("game id ")[1].split()[0])
+    out = cli([*args, "--replay-game", str(game_id)])
+    one_line_error(out, f"game id {game_id} failed: ZeroDivisionError: boom", "SUSHIGO_DEBUG=1")
+    monkeypatch.setenv("SUSHIGO_DEBUG", "1")
+    with pytest.raises(ZeroDivisionError):
+        cli([*args, "--replay-game", str(game_id)])
+    monkeypatch.delenv("SUSHIGO_DEBUG")
+    good = cli(
+        ["tournament", "-p", "2", "-n", "4", "-j", "1", "-q", "--bots", "greedy,random", "--replay-game", "3"]
+    )
+    assert good.code == 0 and json.loads(good.stdout)["id"] == 3

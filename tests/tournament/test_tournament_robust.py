@@ -90,7 +90,7 @@ def test_a_failing_game_names_its_id_seed_and_seat(workers: int) -> None:
         run_tournament(cfg, workers=workers)
     message = str(info.value)
     assert f"bot '{__name__}:Crashes' in seat " in message and "raised KeyError" in message
-    assert "game id " in message and "seed " in message and "replay_game" in message
+    assert "game id " in message and "seed " in message and "--replay-game" in message
     with pytest.raises(KeyError, match="no such card"):  # alone, unwrapped, with its traceback
         replay_game(cfg, 0)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from ..errors import MissingExtraError, SushigoError, require
+from ..errors import MissingExtraError, SushigoError, debugging, require
 from .options import BotsOption, OutputPath
 
 
@@ -21,6 +21,21 @@ def _parse_value(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
+
+
+def _replay_one(config: Any, game_id: int) -> None:
+    from ..tournament import replay_game
+
+    try:
+        click.echo(json.dumps(replay_game(config, game_id)))
+    except SushigoError:
+        raise
+    except Exception as exc:
+        if debugging():
+            raise
+        raise click.ClickException(
+            f"game id {game_id} failed: {type(exc).__name__}: {exc} (SUSHIGO_DEBUG=1 shows the traceback)"
+        ) from None
 
 
 def bot_options_from(
@@ -86,6 +101,15 @@ def bot_options_from(
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--plot", "plot_path", type=OutputPath(), help="Save a PNG plot (needs the bots extra).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option(
+    "--replay-game",
+    "replay_id",
+    type=click.IntRange(0),
+    default=None,
+    metavar="ID",
+    help="Play only game ID of this tournament, in this process, and print its result (to debug a "
+    "game that failed; SUSHIGO_DEBUG=1 shows the bot's traceback).",
+)
 def tournament(
     game: str,
     players: int,
@@ -106,6 +130,7 @@ def tournament(
     as_json: bool,
     plot_path: str | None,
     quiet: bool,
+    replay_id: int | None,
 ) -> None:
     """Play a tournament between bots on duplicated deals and rate them.
 
@@ -150,6 +175,9 @@ def tournament(
         raise click.ClickException(str(exc)) from None
     if "" not in sys.path:
         sys.path.insert(0, "")  # let --bots mypkg.mybot:MyBot find modules in the working directory
+    if replay_id is not None:
+        _replay_one(config, replay_id)
+        return
     try:
         res = run_tournament(
             config,

@@ -74,7 +74,7 @@ def play_game(config: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
 def _failed(task: dict[str, Any], what: str) -> GameFailed:
     return GameFailed(
         f"game id {task['id']} (deal {task['deal']}, seed {task['seed']}, bots {','.join(task['lineup'])}) "
-        f"failed: {what}; replay it alone with sushigo.tournament.replay_game(config, {task['id']})"
+        f"failed: {what}; replay it alone with the same options and --replay-game {task['id']}"
     )
 
 
