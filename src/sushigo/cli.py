@@ -240,9 +240,16 @@ def replay(file: str, as_json: bool, verbose: bool) -> None:
     """
     from .report import print_game_line, print_replay_summary, print_report
 
-    games, failed = _run_batch(file, as_json, _replay_one, print_report if verbose else print_game_line)
+    unfinished = 0
+
+    def show(index: int, report: dict[str, Any]) -> None:
+        nonlocal unfinished
+        unfinished += not report["complete"]
+        (print_report if verbose else print_game_line)(index, report)
+
+    games, failed = _run_batch(file, as_json, _replay_one, show)
     if not as_json:
-        print_replay_summary(games, failed)
+        print_replay_summary(games, failed, unfinished)
     sys.exit(1 if failed else 0)
 
 

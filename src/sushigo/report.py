@@ -85,14 +85,15 @@ def print_game_line(index: int, report: dict[str, Any]) -> None:
     if report["complete"] and report["winners"] is not None:
         outcome = _winners(report)
     else:
-        outcome = f"in progress after {len(report['rounds'])} of 3 rounds"
+        outcome = f"in progress, {len(report['rounds'])} of 3 rounds scored"
     click.echo(f"game {index + 1}: {report['game']}, {report['players']} players; {totals}; {outcome}")
 
 
-def print_replay_summary(games: int, failed: int) -> None:
-    """Prints the closing line of ``replay``: how many games replayed and how many failed."""
+def print_replay_summary(games: int, failed: int, unfinished: int = 0) -> None:
+    """Prints the closing line of ``replay``: how many games replayed (and unfinished) and failed."""
     ok = games - failed
-    click.echo(f"{games} game{'s' * (games != 1)}: {ok} replayed, {failed} with errors")
+    partial = f" ({unfinished} in progress)" if unfinished else ""
+    click.echo(f"{games} game{'s' * (games != 1)}: {ok} replayed{partial}, {failed} with errors")
 
 
 def error_location(err: RecordError, dummy_seat: int | None = None) -> str:

@@ -222,3 +222,14 @@ def test_simulate_and_score_tables_fit_80_columns(cli: Run, monkeypatch: pytest.
     for text in outs:
         assert text and "…" not in text and all(len(line) <= 80 for line in text.splitlines()), text
     assert spec in "".join(outs[0].split())  # the title wraps the bot names, never cuts them
+
+
+def test_replay_summary_counts_games_in_progress(cli: Run, tmp_path: Path) -> None:
+    lines = _records(cli, tmp_path, 2).read_text().splitlines()
+    doc = json.loads(lines[0])
+    doc["rounds"] = doc["rounds"][:2]
+    doc["rounds"][1]["turns"] = doc["rounds"][1]["turns"][:3]
+    out = cli(["replay", "-"], "\n".join([*lines, json.dumps(doc)]))
+    assert out.code == 0
+    assert out.stdout.splitlines()[2].endswith("in progress, 1 of 3 rounds scored")
+    assert out.stdout.splitlines()[-1] == "3 games: 3 replayed (1 in progress), 0 with errors"
