@@ -1,6 +1,9 @@
 """End to end in a real browser: headless Chromium (Debian's) driven by Playwright plays through the pages.
 
-Screenshots of the lobby, a table and a result screen are saved under ``out/screenshots/``.
+Each test checks what a player sees: the round-end view with every final tableau, the game log (a
+chopsticks turn, a Sushi Roll swap), a pick changed before the reveal, a seat opened on a second device
+with the seat link (also after the stand-in bot took it), score tables that add up, and no page wider
+than a phone. Screenshots go to ``out/screenshots/``; those shown in the README to ``docs/img/``.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,14 +25,17 @@ if not os.path.exists(CHROMIUM):
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
-from sushigo.server.testing import ServerProcess  # noqa: E402
+from sushigo.server.testing import ServerProcess, http  # noqa: E402
 
-SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "out" / "screenshots"
+DOC_IMG = ROOT / "docs" / "img"
+GRACE = 2.0
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("e2e"), bot_delay=0.0, grace=30.0).start()
+    proc = ServerProcess(tmp_path_factory.mktemp("e2e"), bot_delay=0.0, grace=GRACE).start()
     try:
         yield proc
     finally:
@@ -36,7 +43,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as pw:
         b = pw.chromium.launch(
             executable_path=CHROMIUM,
@@ -48,71 +55,89 @@ def browser() -> Iterator[object]:
             b.close()
 
 
-def shot(page: object, name: str) -> None:
+def shot(page: Any, name: str, doc: bool = False, full: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+    if doc:
+        DOC_IMG.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(DOC_IMG / f"{name}.png"), full_page=full)
+
+
+def new_page(browser: Any, width: int = 1280, height: int = 800) -> Any:
+    """A page in its own context (own localStorage: another device), failing the test on a JS error."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.js_errors = errors
+    return page
+
+
+def no_overflow(page: Any) -> None:
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"{page.url} is {width[0]} px wide in a {width[1]} px window"
+
+
+def labels_fit(page: Any) -> None:
+    bad = page.evaluate(
+        """() => [...document.querySelectorAll('.card-name, .card-rule, .cap')]
+          .filter((e) => e.offsetParent && e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"""
+    )
+    assert not bad, f"labels overflow their cards: {bad}"
 
 
 MODE_JS = """() => {
   if (!document.getElementById('final').classList.contains('hidden')) return 'over';
+  if (!document.getElementById('roundEnd').classList.contains('hidden')) return 'roundend';
   const play = document.getElementById('playBtn');
-  if (play) {
-    const card = document.querySelector('#hand .card:not([disabled])');
-    return card ? 'go' : 'wait';
-  }
+  if (play && last && last.legal.length) return document.querySelector('#hand .card:not([disabled])') ? 'go' : 'wait';
   if (document.getElementById('takeBtn')) return 'roll';
   return 'wait';
 }"""
 
 
-def step(page: object) -> str:
+def step(page: Any, chopsticks: bool = True) -> str:
     """Makes one move if the page offers one; returns the page's mode ("wait" to try again)."""
     try:
-        return _step(page)
+        return _step(page, chopsticks)
     except sync_api.Error as exc:
-        # The page re-rendered under the click (another seat moved): look again.
-        if "not attached" in str(exc) or "detached" in str(exc):
+        # The page moved on under the click (another seat moved): look again.
+        if "not attached" in str(exc) or "detached" in str(exc) or "Timeout" in str(exc):
             return "wait"
         raise
 
 
-def _step(page: object) -> str:
-    mode: str = page.evaluate(MODE_JS)  # type: ignore[attr-defined]
-    if mode == "go":
-        chop = page.query_selector("#chop")  # type: ignore[attr-defined]
-        if chop is not None and not chop.is_checked():
+def _step(page: Any, chopsticks: bool) -> str:
+    mode: str = page.evaluate(MODE_JS)
+    if mode == "roundend":
+        page.click("#continueBtn", timeout=2000)
+    elif mode == "go":
+        sid = page.evaluate("last.state_id")
+        chop = page.query_selector("#chop")
+        if chopsticks and chop is not None and not chop.is_checked():
             chop.check()  # chopsticks: take two cards
-        # Click free cards until the pick is complete (two with chopsticks, plus the dummy's card).
+        # Choose cards until the pick is complete (two with chopsticks, plus the dummy's card).
         for _ in range(3):
-            if page.query_selector("#playBtn:not([disabled])"):  # type: ignore[attr-defined]
+            if page.query_selector("#playBtn:not([disabled])"):
                 break
-            page.click("#hand .card:not([disabled]):not(.selected) >> nth=0")  # type: ignore[attr-defined]
-        page.click("#playBtn:not([disabled])")  # type: ignore[attr-defined]
-        page.wait_for_function(
-            "() => !document.getElementById('playBtn') || document.querySelector('#hand .card.selected') === null",
-            timeout=10000,
-        )  # type: ignore[attr-defined]
+            page.click("#hand .card:not([disabled]):not(.selected) >> nth=0", timeout=2000)
+        page.click("#playBtn:not([disabled])", timeout=2000)
+        page.wait_for_function(f"() => last.state_id > {sid}", timeout=10000)
     elif mode == "roll":
-        page.click("#myBelt .die:not([disabled]) >> nth=0")  # type: ignore[attr-defined]
-        page.click("#takeBtn:not([disabled])")  # type: ignore[attr-defined]
-        page.wait_for_function(
-            "() => !document.getElementById('takeBtn') || document.querySelectorAll('#myBelt .die.selected').length === 0",
-            timeout=10000,
-        )  # type: ignore[attr-defined]
+        sid = page.evaluate("last.state_id")
+        page.click("#myBelt .die:not([disabled]) >> nth=0", timeout=2000)
+        page.click("#takeBtn:not([disabled])", timeout=2000)
+        page.wait_for_function(f"() => last.state_id > {sid}", timeout=10000)
     return mode
 
 
-def play_to_end(
-    pages: list[object], timeout: float = 150.0, shot_at: int | None = None, name: str = ""
-) -> None:
+def play_to_end(pages: list[Any], timeout: float = 180.0, until: str = "over") -> None:
     deadline = time.monotonic() + timeout
-    moves = 0
     while time.monotonic() < deadline:
+        if until != "over" and all(p.evaluate(MODE_JS) == until for p in pages):
+            return
         modes = [step(p) for p in pages]
-        moves += sum(m in ("go", "roll") for m in modes)
-        if shot_at is not None and moves == shot_at:
-            shot(pages[0], name)
-        if all(m == "over" for m in modes):
+        if all(m == until for m in modes) or all(m == "over" for m in modes):
             return
         if all(m in ("wait", "over") for m in modes):
             time.sleep(0.05)
@@ -120,84 +145,165 @@ def play_to_end(
 
 
 def create_from_lobby(
-    page: object,
-    base: str,
-    game: str,
-    players: int,
-    seats: list[str],
-    name: str,
-    variants: tuple[str, ...] = (),
+    page: Any, base: str, game: str, players: int, seats: list[str], name: str, variants: tuple[str, ...] = ()
 ) -> None:
-    page.goto(base + "/")  # type: ignore[attr-defined]
-    page.fill("#myname", name)  # type: ignore[attr-defined]
-    page.select_option("#game", game)  # type: ignore[attr-defined]
-    page.select_option("#players", str(players))  # type: ignore[attr-defined]
+    page.goto(base + "/")
+    page.fill("#myname", name)
+    page.select_option("#game", game)
+    page.select_option("#players", str(players))
     for i, value in enumerate(seats):
-        page.select_option(f"#seats select[data-seat='{i}']", value)  # type: ignore[attr-defined]
+        page.select_option(f"#seats select[data-seat='{i}']", value)
     for variant in variants:
-        page.check(f"#{variant}")  # type: ignore[attr-defined]
-    page.click("#createBtn")  # type: ignore[attr-defined]
-    page.wait_for_url("**/t/*")  # type: ignore[attr-defined]
+        page.check(f"#{variant}")
+    page.click("#createBtn")
+    page.wait_for_url("**/t/*")
 
 
-def test_sushi_go_against_bots_through_the_page(server: ServerProcess, browser: object) -> None:
-    page = browser.new_page(viewport={"width": 1200, "height": 900})  # type: ignore[attr-defined]
-    page.goto(server.base + "/")
-    page.wait_for_selector("#seats select")
-    shot(page, "lobby")
+def columns_add_up(page: Any, selector: str) -> None:
+    """Every column of the final table sums to its total (rounds, puddings, leftover tokens)."""
+    rows = page.evaluate(
+        f"""() => [...document.querySelectorAll('{selector} tr[data-row]')].map((tr) => [tr.dataset.row,
+          [...tr.children].slice(1).map((td) => parseInt(td.textContent, 10))])"""
+    )
+    parts = [r[1] for r in rows if r[0] != "total"]
+    totals = next(r[1] for r in rows if r[0] == "total")
+    assert len(parts) >= 4, rows
+    for col, total in enumerate(totals):
+        assert sum(p[col] for p in parts) == total, rows
+
+
+def test_sushi_go_round_end_log_and_final_table(server: ServerProcess, browser: Any) -> None:
+    page = new_page(browser)
     create_from_lobby(page, server.base, "sushi-go", 3, ["me", "bot:random", "bot:random"], "Alice")
-    page.wait_for_selector("#hand .card")
-    play_to_end([page], shot_at=10, name="table-sushi-go")
-    text = page.inner_text("#final")
-    assert "Game over" in text and "Round 3" in text
+    page.wait_for_selector("#hand .card:not([disabled])")
+    # Keyboard play: "1" chooses the first card, Enter plays it.
+    sid = page.evaluate("last.state_id")
+    page.keyboard.press("1")
+    assert page.get_attribute("#hand .card >> nth=0", "aria-pressed") == "true"
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => last.state_id > {sid}")
+    # Play to the end of round 1: the round-end view lists every seat's final tableau, last card included.
+    play_to_end([page], until="roundend")
+    page.wait_for_selector("#roundEnd .end-seat")
+    final = page.evaluate("last.last_round")
+    assert final["round"] == 0
+    seats = page.query_selector_all("#roundEnd .end-seat")
+    assert len(seats) == 3
+    for s, el in enumerate(seats):
+        shown = sorted(c.get_attribute("data-card") for c in el.query_selector_all(".card"))
+        assert shown == sorted(final["tableaux"][s]) and len(shown) == 9  # nine cards: the forced one too
+    assert "Round total" in page.inner_text("#roundEnd")
+    shot(page, "round-end", doc=True, full=False)
+    page.click("#continueBtn")
+    assert page.is_hidden("#roundEnd")
+    # A few turns into round 2: the table as a player sees it, with the latest reveal marked.
+    for _ in range(200):
+        if page.evaluate("last.view.round === 1 && last.view.turn >= 4"):
+            break
+        step(page)
+    page.wait_for_selector("#seats .fresh")
+    tip = page.query_selector("#seats .stack > span.card:last-child")
+    assert tip is not None
+    tip.click()  # a tap shows the card's name and rule
+    assert ":" in page.inner_text("#tip")
+    page.click("#title")
+    shot(page, "table", doc=True)
+    labels_fit(page)
+    play_to_end([page])
+    log = page.inner_text("#log")
+    assert "used chopsticks" in log, "the log names every chopsticks turn"
+    assert log.count("ends:") == 3 and "last card" in log
+    columns_add_up(page, "#final .final-table")
+    assert "Game over" in page.inner_text("#final")
     shot(page, "result-sushi-go")
-    # The replay viewer steps through the finished game.
-    page.click("text=Replay")
+    assert not page.js_errors
+    # The replay has every turn (the last one of each round too) and a round-end frame per round.
+    table_id = page.url.rsplit("/", 1)[1]
+    status, replay = http("GET", f"{server.base}/api/tables/{table_id}/replay")
+    kinds = [f["kind"] for f in replay["frames"]]
+    assert status == 200 and kinds.count("turn") == 27 and kinds.count("round_end") == 3
+    page.goto(f"{server.base}/replay/{table_id}")
     page.wait_for_selector("#seats .seat")
     page.click("#lastBtn")
-    assert "Step" in page.inner_text("#step")
+    assert "Round 3 is over" in page.inner_text("#roundEndPanel")
+    assert page.inner_text("#log").count("ends:") == 3
     shot(page, "replay")
-    page.goto(server.base + "/")
-    page.wait_for_selector("#finished a")
-    shot(page, "lobby-with-games")
-    page.close()
+    page.context.close()
 
 
-def test_two_browsers_play_each_other(server: ServerProcess, browser: object) -> None:
-    ctx_a = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
-    ctx_b = browser.new_context(viewport={"width": 1000, "height": 800})  # type: ignore[attr-defined]
-    a, b = ctx_a.new_page(), ctx_b.new_page()
+def test_pick_change_and_seat_link(server: ServerProcess, browser: Any) -> None:
+    a, b = new_page(browser, 390, 844), new_page(browser, 1000, 800)
     create_from_lobby(a, server.base, "sushi-go", 2, ["me", "human"], "Ann")
     b.goto(a.url)
     b.fill("#joinName", "Bob")
     b.click("#freeSeats button")
     a.wait_for_selector("#hand .card:not([disabled])")
     b.wait_for_selector("#hand .card:not([disabled])")
-    play_to_end([a, b], shot_at=6, name="table-phone")
-    assert "Game over" in a.inner_text("#final") and "Game over" in b.inner_text("#final")
-    ctx_a.close()
-    ctx_b.close()
+    chat = "<b>hello</b> & welcome"
+    b.fill("#chatText", chat)
+    b.press("#chatText", "Enter")
+    a.wait_for_function("() => document.getElementById('chat').textContent.includes('welcome')")
+    assert chat in a.inner_text("#chat") and a.query_selector("#chat b b") is None  # shown as text
+    # Ann picks one card, then changes her mind before Bob picks: only the new pick is revealed.
+    hand = a.evaluate("last.view.hand")
+    first, second = 0, next(i for i, c in enumerate(hand) if c != hand[0])
+    a.click(f"#hand .card >> nth={first}")
+    a.click("#playBtn:not([disabled])")
+    a.wait_for_function("() => last.pick !== null")
+    assert a.evaluate("last.pick") == hand[first]
+    assert a.query_selector("#hand .card.picked") is not None  # the pick stays visible
+    assert b.evaluate("last.pick") is None and b.evaluate("last.view.to_act") == [1]
+    a.click(f"#hand .card >> nth={second}")
+    a.click("#playBtn:not([disabled])")
+    a.wait_for_function(f"() => last.pick === {hand[second]!r}")
+    b.click("#hand .card >> nth=0")
+    b.click("#playBtn:not([disabled])")
+    a.wait_for_function("() => logEntries.some((e) => e.plays)")
+    turn = a.evaluate("logEntries.find((e) => e.plays)")
+    assert turn["plays"][0]["cards"] == [hand[second]]
+    assert a.evaluate("last.view.tableaux[0]") == [hand[second]]
+    no_overflow(a)
+    labels_fit(a)
+    # A second device opens Ann's seat with her personal seat link (not the invite link).
+    link = a.evaluate("seatLink()")
+    assert link and "#seat=" in link and link.split("#")[0] == a.url.split("#")[0]
+    c = new_page(browser)
+    c.goto(link)
+    c.wait_for_selector("#hand .card")
+    assert c.evaluate("mySeat") == 0 and "#seat=" not in c.url
+    # Both of Ann's devices close: after the grace period the stand-in bot plays her seat ...
+    a.context.close()
+    c.context.close()
+    table_id = b.url.rsplit("/", 1)[1]
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        _, table = http("GET", f"{server.base}/api/tables/{table_id}")
+        if table["seats"][0]["standin"]:
+            break
+        time.sleep(0.2)
+    assert table["seats"][0]["standin"]
+    before = b.evaluate("last.state_id")
+    step(b, chopsticks=False)
+    b.wait_for_function(f"() => last.state_id >= {before + 2}")  # the stand-in answered Bob's pick
+    # ... and the seat link takes it back on yet another device.
+    d = new_page(browser, 390, 844)
+    d.goto(link)
+    d.wait_for_selector("#hand .card")
+    d.wait_for_function("() => last && !last.table.seats[0].standin")
+    assert d.evaluate("mySeat") == 0
+    b.wait_for_function("() => !last.table.seats[0].standin")
+    play_to_end([b, d])
+    assert "Game over" in d.inner_text("#final")
+    for p in (b, d):
+        assert not p.js_errors
+        p.context.close()
 
 
-def test_sushi_go_dummy_variant_with_chopsticks_through_the_page(
-    server: ServerProcess, browser: object
-) -> None:
-    page = browser.new_page(viewport={"width": 1200, "height": 900})  # type: ignore[attr-defined]
-    create_from_lobby(
-        page, server.base, "sushi-go", 2, ["me", "bot:random"], "Dana", ("dummy", "pass_both_ways")
-    )
-    page.wait_for_selector("#hand .card")
-    play_to_end([page])
-    assert "Dummy" in page.inner_text("#final")
-    page.close()
-
-
-def test_sushi_roll_through_the_page(server: ServerProcess, browser: object) -> None:
-    page = browser.new_page(viewport={"width": 1200, "height": 900})  # type: ignore[attr-defined]
+def test_sushi_roll_log_and_final_table(server: ServerProcess, browser: Any) -> None:
+    page = new_page(browser, 390, 844)
     create_from_lobby(page, server.base, "sushi-roll", 2, ["me", "bot:random"], "Rita")
-    page.wait_for_selector("#myBelt .die")
     page.wait_for_selector("#takeBtn")
-    # A menu re-roll of two dice, then a chopsticks swap with the other belt.
+    # A menu re-roll of two dice, then a chopsticks swap with the other belt: both are in the log.
     page.click("#myBelt .die >> nth=0")
     page.click("#myBelt .die >> nth=1")
     page.click("#rerollBtn:not([disabled])")
@@ -207,10 +313,61 @@ def test_sushi_roll_through_the_page(server: ServerProcess, browser: object) -> 
     page.click("#myBelt .die >> nth=0")
     page.click(".belt-other .die:not([disabled]) >> nth=0")
     page.click("#swapBtn:not([disabled])")
-    page.wait_for_function(
-        "() => document.querySelector('#swapBtn') && document.querySelector('#swapBtn').textContent.includes('chopsticks 1')"
-    )
-    play_to_end([page], shot_at=4, name="table-sushi-roll")
-    assert "Game over" in page.inner_text("#final")
+    page.wait_for_function("() => document.getElementById('log').textContent.includes('swapped')")
+    log = page.inner_text("#log")
+    assert "re-rolled" in log and "→" in log and "swapped" in log
+    no_overflow(page)
+    shot(page, "table-sushi-roll")
+    play_to_end([page])
+    assert "Leftover tokens" in page.inner_text("#final")
+    columns_add_up(page, "#final .final-table")
+    no_overflow(page)
     shot(page, "result-sushi-roll")
-    page.close()
+    assert not page.js_errors
+    page.context.close()
+
+
+def test_sushi_go_dummy_variant_with_chopsticks(server: ServerProcess, browser: Any) -> None:
+    page = new_page(browser)
+    create_from_lobby(
+        page, server.base, "sushi-go", 2, ["me", "bot:random"], "Dana", ("dummy", "pass_both_ways")
+    )
+    page.wait_for_selector("#hand .card")
+    info = page.inner_text("#info")
+    assert "two-player dummy" in info and "dummy's pile" in info
+    play_to_end([page])
+    assert "Dummy" in page.inner_text("#final") and "Dummy got" in page.inner_text("#log")
+    assert not page.js_errors
+    page.context.close()
+
+
+def test_no_page_is_wider_than_the_screen(server: ServerProcess, browser: Any) -> None:
+    # Five bots play a game at once (no bot delay): the lobby lists it, its table and replay open.
+    _, created = http(
+        "POST",
+        f"{server.base}/api/tables",
+        {"game": "sushi-go", "seats": [{"kind": "bot", "bot": "random"}] * 5},
+    )
+    finished = created["id"]
+    deadline = time.monotonic() + 60
+    while http("GET", f"{server.base}/api/tables/{finished}")[1]["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    for width, height in ((390, 844), (1280, 800)):
+        page = new_page(browser, width, height)
+        page.goto(server.base + "/")
+        page.wait_for_selector("#finished a")
+        assert "Winner" in page.inner_text("#finished")
+        no_overflow(page)
+        if width == 390:
+            shot(page, "lobby-phone")
+        page.goto(f"{server.base}/t/{finished}")
+        page.wait_for_selector("#seats .seat")
+        no_overflow(page)
+        labels_fit(page)
+        page.goto(f"{server.base}/replay/{finished}")
+        page.wait_for_selector("#seats .seat")
+        page.click("#lastBtn")
+        no_overflow(page)
+        assert not page.js_errors
+        page.context.close()

@@ -1,9 +1,12 @@
 """Every message a seat or spectator receives in full games holds exactly what its receiver may know.
 
 Real games are played over WebSockets against a ``sushigo serve`` subprocess; every message is recorded.
-Afterwards each game is rebuilt from the database (seed + actions) and each ``state`` message is checked
-against ``observe(receiver).to_json()`` at its ``state_id``; no message may contain the seed, another
-seat's token, or keys that name hidden things.
+One seat changes its mind (withdraws a pick and picks again) on its first turns, and a seat and the
+spectator chat. Afterwards each game is rebuilt from the database (seed + actions) and each ``state``
+message is checked against ``observe(receiver).to_json()`` at its ``state_id``, and so are the table's
+extra fields: the last round and the running scores (public, the same for everyone), the receiver's own
+pending pick (and nobody else's), and the game log, which must hold only revealed cards. No message may
+contain the seed, any seat token or seat link, or keys that name hidden things.
 """
 
 from __future__ import annotations
@@ -16,10 +19,13 @@ pytest.importorskip("websockets")
 
 import asyncio
 import json
+import random
+from collections import Counter
 from typing import Any
 
-from sushigo.game import new_game, spec
+from sushigo.game import new_game
 from sushigo.server.store import Store
+from sushigo.server.tablelog import GameLog, apply_stored, final_table, last_round, running_points
 from sushigo.server.testing import ServerProcess, create_table, join, play_seat
 
 FORBIDDEN_KEYS = {
@@ -57,12 +63,106 @@ def _keys(obj: Any) -> set[str]:
     return set()
 
 
-async def _play(server: ServerProcess, table_id: str, tokens: list[str | None]) -> list[list[dict[str, Any]]]:
+async def _fickle(
+    ws_base: str, table_id: str, token: str, log: list[dict[str, Any]], seed: int, game: str
+) -> None:
+    """Plays a seat that, on its first turns, picks, takes the pick back and picks again; it also chats.
+
+    Sushi Roll has no secret picks, so there it only chats and plays.
+    """
+    import websockets
+
+    rng = random.Random(seed)
+    changes = 3 if game == "sushi-go" else 0
+    waiting = False
+    latest: dict[str, Any] = {}
+    picked_from: list[str] = []
+    next_ok = 0  # the earliest state the seat may act at (never the state of a refused action again)
+    last_sent = 0
+    async with websockets.connect(f"{ws_base}/ws/tables/{table_id}", max_size=2**22) as ws:
+
+        async def send(action: str, state_id: int) -> None:
+            nonlocal last_sent
+            last_sent = state_id
+            await ws.send(json.dumps({"type": "action", "action": action, "state_id": state_id}))
+
+        async def act() -> None:
+            nonlocal waiting
+            if latest.get("legal") and not waiting and latest["state_id"] >= next_ok:
+                waiting = True
+                await send(rng.choice(latest["legal"]), latest["state_id"])
+
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.send(json.dumps({"type": "chat", "text": "hi <b>all</b>"}))
+        async with asyncio.timeout(120):
+            async for raw in ws:
+                msg = json.loads(raw)
+                log.append(msg)
+                kind = msg["type"]
+                if kind == "error":
+                    waiting = False  # e.g. the turn resolved before the withdrawal: go on
+                    next_ok = max(next_ok, last_sent + 1)
+                    await act()
+                elif kind == "ack":
+                    next_ok = msg["state_id"]
+                    if msg["action"] == "withdraw":
+                        # Pick again among the cards of the turn it withdrew from.
+                        await send(rng.choice(picked_from), msg["state_id"])
+                    elif changes > 0:
+                        changes -= 1
+                        picked_from = latest["legal"]
+                        await send("withdraw", msg["state_id"])
+                    else:
+                        waiting = False
+                        await act()
+                elif kind == "state":
+                    if msg["view"]["is_over"]:
+                        return
+                    latest = msg
+                    await act()
+
+
+async def _play(
+    server: ServerProcess, table_id: str, tokens: list[str | None], game: str
+) -> list[list[dict[str, Any]]]:
     logs: list[list[dict[str, Any]]] = [[] for _ in tokens]
+
+    async def spectator(log: list[dict[str, Any]]) -> None:
+        await asyncio.sleep(0.05)
+        await play_seat(server.ws_base, table_id, None, log=log, seed=99)
+
+    first, *rest = range(len(tokens))
     await asyncio.gather(
-        *(play_seat(server.ws_base, table_id, tok, log=logs[i], seed=i) for i, tok in enumerate(tokens))
+        _fickle(server.ws_base, table_id, tokens[first], logs[first], 0, game),  # type: ignore[arg-type]
+        *(
+            # The others think a little, so that the fickle seat usually picks first and can change.
+            play_seat(server.ws_base, table_id, tokens[i], log=logs[i], seed=i, think=0.05)
+            if tokens[i] is not None
+            else spectator(logs[i])
+            for i in rest
+        ),
     )
     return logs
+
+
+def _log_is_public(game: str, entries: list[dict[str, Any]], state: Any) -> None:
+    """The log's Sushi Go! plays add up to each round's final tableau: it names revealed cards only."""
+    if game != "sushi-go":
+        return
+    for r, (tableaux, _) in enumerate(state.finished):
+        for t, tableau in enumerate(tableaux):
+            taken: Counter[str] = Counter()
+            for e in entries:
+                if e.get("round") != r or "plays" not in e:
+                    continue
+                for p in e["plays"]:
+                    if p["seat"] == t:
+                        taken.update(p["cards"])
+                        if p.get("chopsticks"):
+                            taken["chopsticks"] -= 1  # the used chopsticks went back into the hand
+                if "dummy" in e and t == 2:
+                    taken[e["dummy"]["card"]] += 1
+            assert +taken == Counter(c.wire for c in tableau), (r, t)
 
 
 @pytest.mark.parametrize(("game", "kinds", "options"), GAMES)
@@ -76,13 +176,18 @@ def test_messages_hold_only_what_the_receiver_may_know(
         if kind == "human":
             tokens[seat] = join(server.base, table["id"], f"P{seat}", seat)["token"]
     receivers: list[int | None] = [*tokens, None]
-    logs = asyncio.run(_play(server, table["id"], [*tokens.values(), None]))
+    logs = asyncio.run(_play(server, table["id"], [*tokens.values(), None], game))
 
     row = Store(database).load_table(table["id"])
     assert row is not None and row.status == "finished"
-    parse = spec(game).parse_action
+    if game == "sushi-go":
+        assert any(text == "withdraw" for _, text in row.actions), "the fickle seat took a pick back"
     state = new_game(game, row.players, row.seed, **row.options)
+    game_log = GameLog(game)
+    picks: dict[int, str] = {}
     expected: list[dict[int | None, tuple[Any, list[str]]]] = []
+    public: list[dict[str, Any]] = []
+    own_picks: list[dict[int, str]] = []
 
     def snapshot() -> None:
         views: dict[int | None, tuple[Any, list[str]]] = {}
@@ -92,32 +197,63 @@ def test_messages_hold_only_what_the_receiver_may_know(
             )
             views[r] = (json.loads(json.dumps(state.observe(r).to_json())), legal)
         expected.append(views)
+        extras = {
+            "last_round": last_round(state),
+            "running": running_points(state),
+            "final": final_table(state),
+        }
+        public.append(json.loads(json.dumps(extras)))
+        own_picks.append(dict(picks))
 
     snapshot()
     for seat, text in row.actions:
-        state.submit(seat, parse(text))
+        apply_stored(state, game_log, picks, seat, text)
         snapshot()
+    _log_is_public(game, game_log.entries, state)
+    full_log = json.loads(json.dumps(game_log.entries))
 
     seed_text = str(row.seed)
     checked = 0
+    picks_seen = 0
+    chats = 0
     for receiver, log in zip(receivers, logs):
-        assert log[0]["type"] == "welcome" and log[0]["seat"] == receiver
-        assert log[-1]["type"] == "state" and log[-1]["view"]["is_over"]
+        assert log[0]["type"] in ("welcome", "chat")
+        welcome = next(m for m in log if m["type"] == "welcome")
+        assert welcome["seat"] == receiver
+        assert log[-1]["type"] == "state" and log[-1]["view"]["is_over"], (receiver, log[-3:])
+        received: list[dict[str, Any]] = []
         for msg in log:
             raw = json.dumps(msg)
             assert seed_text not in raw
             assert not _keys(msg) & FORBIDDEN_KEYS, msg
-            for seat, tok in tokens.items():
-                assert tok not in raw or seat == receiver
+            # No token and no seat link ever goes out, not even to its own seat.
+            assert all(tok not in raw for tok in tokens.values()) and "seat=" not in raw
+            if msg["type"] == "chat":
+                chats += 1
+                assert all(set(line) == {"seat", "name", "text", "at"} for line in msg["lines"])
+                continue
             if msg["type"] != "state":
                 continue
-            view, legal = expected[msg["state_id"]][receiver]
+            sid = msg["state_id"]
+            view, legal = expected[sid][receiver]
             assert msg["view"] == view
             if msg["table"]["status"] != "playing":
                 legal = []
             assert msg["legal"] == legal
+            for key, value in public[sid].items():
+                assert msg[key] == value, key
+            # Only the receiver's own pending pick, and only while it is pending.
+            assert msg["pick"] == (None if receiver is None else own_picks[sid].get(receiver))
+            picks_seen += msg["pick"] is not None
+            part = msg["log"]
+            assert part["start"] == len(received), "each state carries exactly the entries not yet sent"
+            received.extend(part["entries"])
+            assert received == full_log[: len(received)]
             checked += 1
-    assert checked > 20
+        assert received == full_log
+    assert checked > 20 and chats >= len(receivers)
+    if game == "sushi-go":
+        assert picks_seen > 0
     # The finished game's record can be downloaded and has no seed.
     from sushigo.server.testing import http
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..game import new_game
 from .store import TableRow
-from .tablelog import WITHDRAW, GameLog, apply_stored, last_round
+from .tablelog import WITHDRAW, GameLog, apply_stored, final_table, last_round
 
 
 def _names(row: TableRow) -> list[str]:
@@ -60,6 +60,8 @@ def build_replay(row: TableRow, chat: Sequence[dict[str, Any]] = ()) -> dict[str
         ended = len(state.score_report()["rounds"]) > rounds_before
         post = state.observe(None).to_json()
         summary = last_round(state) if ended else None
+        if summary is not None and state.is_over():
+            summary["final"] = final_table(state)
         if go:
             _go_frames(frames, state, pre, post, new, summary, names)
         else:

@@ -231,9 +231,22 @@ def running_points(state: Any) -> list[dict[str, int]] | None:
     return roll_round([[f for _, f in tray] for tray in state.trays[-1]])
 
 
-def pending_pick(picks: dict[int, str], seat: int | None) -> str | None:
-    """The receiver's own pick of this turn, not yet revealed (``None`` for everyone else)."""
-    return None if seat is None else picks.get(seat)
+def final_table(state: Any) -> dict[str, Any] | None:
+    """The finished game's score table: per-round totals, pudding and token points, totals, winners.
+
+    Each seat's ``totals`` entry is the sum of its column, so the page can show a table that adds up.
+    """
+    if not state.is_over():
+        return None
+    report = state.score_report()
+    return {
+        "rounds": [[p["total"] for p in r["points"]] for r in report["rounds"]],
+        "pudding_counts": report["pudding_counts"],
+        "pudding_points": report["pudding_points"],
+        "token_points": report.get("token_points"),
+        "totals": report["totals"],
+        "winners": report["winners"],
+    }
 
 
 # ------------------------------------------------------------------------------- protocol models
@@ -257,11 +270,14 @@ class TableExtras(BaseModel):
     or trays (Sushi Roll) with ``on_wasabi`` marks and ``points`` per category; ``null`` before the first
     round end. ``running``: each tableau's points if the round ended now. ``pick``: the receiver's own
     pending pick of this turn (Sushi Go!; withdraw it with the action text ``withdraw`` until the turn
-    resolves); ``null`` for every other receiver. ``log``: see ``LogPart``.
+    resolves); ``null`` for every other receiver. ``final``: once the game is over, its score table
+    (``rounds`` totals per round, ``pudding_points``, Sushi Roll's ``token_points``, ``totals``, each the
+    sum of its column). ``log``: see ``LogPart``.
     """
 
     last_round: dict[str, Any] | None = None
     running: list[dict[str, int]] | None = None
+    final: dict[str, Any] | None = None
     pick: str | None = None
     log: LogPart
 

@@ -75,14 +75,42 @@ function esc(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
-/** Returns the HTML of one Sushi Go! card. */
+const CARD_RULES = {
+  tempura: "Tempura: 5 points for each pair.",
+  sashimi: "Sashimi: 10 points for each set of three.",
+  dumpling: "Dumplings: 1, 3, 6, 10, 15 points for 1 to 5 or more.",
+  maki_1: "Maki (1 roll): most rolls score 6, second most 3.",
+  maki_2: "Maki (2 rolls): most rolls score 6, second most 3.",
+  maki_3: "Maki (3 rolls): most rolls score 6, second most 3.",
+  egg_nigiri: "Egg nigiri: 1 point (3 on a wasabi).",
+  salmon_nigiri: "Salmon nigiri: 2 points (6 on a wasabi).",
+  squid_nigiri: "Squid nigiri: 3 points (9 on a wasabi).",
+  wasabi: "Wasabi: triples the next nigiri you take.",
+  chopsticks: "Chopsticks: later, take two cards in one turn; the chopsticks go back into the hand.",
+  pudding: "Pudding: at the end of the game most puddings score 6, fewest lose 6.",
+  soy_sauce: "Soy sauce: 4 points if you have the most colours this round.",
+};
+
+/** A card title whose second word ("nigiri", "sauce") small cards leave out. */
+function nameHTML(title) {
+  const [first, ...rest] = title.split(" ");
+  // A soft hyphen lets the longest name break on the narrowest cards.
+  return esc(first).replace("Chopsticks", "Chop&shy;sticks") + (rest.length ? `<span class="long"> ${esc(rest.join(" "))}</span>` : "");
+}
+
+/** The name and rule of a card, for tips and screen readers. */
+function cardRule(name) { return CARD_RULES[name] || (CARD_INFO[name] || [name])[0]; }
+
+/** Returns the HTML of one Sushi Go! card: a button to choose it, or (``static``) a focusable picture. */
 function cardHTML(name, extra = {}) {
   const [title, colour, rule] = CARD_INFO[name] || [name, "c-grey", ""];
   const count = name.startsWith("maki_") ? Number(name.slice(5)) : 0;
-  const cls = ["card", colour, extra.small ? "small" : "", extra.selected ? "selected" : "", extra.onWasabi ? "on-wasabi" : "", extra.cls || ""].join(" ");
-  const badge = extra.badge ? `<span class="badge">${esc(extra.badge)}</span>` : "";
-  return `<button type="button" class="${cls}" data-card="${esc(name)}" ${extra.index !== undefined ? `data-index="${extra.index}"` : ""} ${extra.disabled ? "disabled" : ""} title="${esc(title)}: ${esc(rule)}">
-    ${badge}<span class="card-art">${iconFor(name, count)}</span><span class="card-name">${esc(title)}</span>${extra.small ? "" : `<span class="card-rule">${esc(rule)}</span>`}</button>`;
+  const cls = ["card", colour, extra.small ? "small" : "", extra.selected ? "selected" : "", extra.picked ? "picked" : "", extra.onWasabi ? "on-wasabi" : "", extra.cls || ""].join(" ");
+  const badge = extra.badge ? `<span class="badge" aria-hidden="true">${esc(extra.badge)}</span>` : "";
+  const label = cardRule(name) + (extra.onWasabi ? " On a wasabi." : "") + (extra.selected ? " Selected." : "") + (extra.picked ? " Your pick." : "");
+  const inner = `${badge}<span class="card-art">${iconFor(name, count)}</span><span class="card-name">${nameHTML(title)}${count ? ` <span class="n">×${count}</span>` : ""}</span>${extra.small ? "" : `<span class="card-rule">${esc(rule)}</span>`}`;
+  if (extra.static) return `<span class="${cls}" role="img" tabindex="0" data-card="${esc(name)}" data-tip="${esc(label)}" aria-label="${esc(label)}">${inner}</span>`;
+  return `<button type="button" class="${cls}" data-card="${esc(name)}" ${extra.index !== undefined ? `data-index="${extra.index}"` : ""} ${extra.disabled ? "disabled" : ""} data-tip="${esc(label)}" aria-label="${esc(label)}" aria-pressed="${extra.selected ? "true" : "false"}">${inner}</button>`;
 }
 
 const DIE_CLASS = { dumpling: "d-blue", tempura: "d-blue", sashimi: "d-blue", maki: "d-red", egg_nigiri: "d-white", salmon_nigiri: "d-white", squid_nigiri: "d-white", wasabi: "d-green", chopsticks: "d-green", menu: "d-green", pudding: "d-pink" };
@@ -94,17 +122,37 @@ function parseFace(face) {
   return [m[1], m[2] ? Number(m[2]) : 1];
 }
 
-/** Returns the HTML of one Sushi Roll die. */
+const DIE_RULES = {
+  maki: "most maki icons score 6, second most 3",
+  tempura: "tempura icons: 1, 5, 10 points for 1, 2, 3 (sets of three repeat)",
+  sashimi: "sashimi icons: 0, 6, 13 points for 1, 2, 3 (sets of three repeat)",
+  dumpling: "dumpling icons: 2, 4, 8 points for 1, 2, 3 (sets of three repeat)",
+  egg_nigiri: "1 point, 3 on a wasabi", salmon_nigiri: "2 points, 6 on a wasabi", squid_nigiri: "3 points, 9 on a wasabi",
+  wasabi: "triples the next nigiri you take this round",
+  menu: "gives a menu token: spend it to re-roll dice on your belt",
+  chopsticks: "gives a chopsticks token: spend it to swap a die with another belt",
+  pudding: "gives pudding tokens: most at the end score 6, fewest lose 6",
+};
+
+/** The name and rule of a die face, for tips and screen readers. */
+function dieRule(face) {
+  const [symbol, count] = parseFace(face);
+  const name = symbol.replace(/_/g, " ");
+  return `${name.charAt(0).toUpperCase() + name.slice(1)}${count > 1 || symbol === "maki" ? " ×" + count : ""}: ${DIE_RULES[symbol] || ""}.`;
+}
+
+/** Returns the HTML of one Sushi Roll die: a button to choose it, or (``static``) a focusable picture. */
 function dieHTML(face, extra = {}) {
   const [symbol, count] = parseFace(face);
   const cls = ["die", DIE_CLASS[symbol] || "d-white", extra.selected ? "selected" : "", extra.small ? "small" : "", extra.cls || ""].join(" ");
   let art;
   if (symbol === "maki") art = iconFor("maki_" + count, count);
   else art = iconFor(symbol, 1);
-  const times = symbol !== "maki" && count > 1 ? `<span class="die-count">×${count}</span>` : "";
-  const label = face.replace(/_/g, " ");
-  return `<button type="button" class="${cls}" data-face="${esc(face)}" ${extra.pos !== undefined ? `data-pos="${extra.pos}"` : ""} ${extra.belt !== undefined ? `data-belt="${extra.belt}"` : ""} ${extra.disabled ? "disabled" : ""} title="${esc(label)}">${art}${times}</button>`;
+  const times = symbol !== "maki" && count > 1 ? `<span class="die-count" aria-hidden="true">×${count}</span>` : "";
+  const label = dieRule(face) + (extra.selected ? " Selected." : "");
+  if (extra.static) return `<span class="${cls}" role="img" tabindex="0" data-face="${esc(face)}" data-tip="${esc(label)}" aria-label="${esc(label)}">${art}${times}</span>`;
+  return `<button type="button" class="${cls}" data-face="${esc(face)}" ${extra.pos !== undefined ? `data-pos="${extra.pos}"` : ""} ${extra.belt !== undefined ? `data-belt="${extra.belt}"` : ""} ${extra.disabled ? "disabled" : ""} data-tip="${esc(label)}" aria-label="${esc(label)}" aria-pressed="${extra.selected ? "true" : "false"}">${art}${times}</button>`;
 }
 
-window.SushiArt = { cardHTML, dieHTML, iconFor, esc, CARD_INFO };
+window.SushiArt = { cardHTML, dieHTML, iconFor, esc, CARD_INFO, cardRule, dieRule };
 })();

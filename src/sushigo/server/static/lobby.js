@@ -33,30 +33,61 @@ async function loadGames() {
   seatRows();
 }
 
+function when(ts) {
+  if (!ts) return "";
+  const d = new Date(ts * 1000);
+  return d.toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" }) + " " + d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+}
+
 function tableRow(t, kind) {
   const seats = t.seats.map((s) => (s.kind === "bot" ? `${esc(s.name)} <span class="tag">bot</span>` : s.taken ? esc(s.name) : "<i>free</i>")).join(", ");
   const game = t.game === "sushi-go" ? "Sushi Go!" : "Sushi Roll";
   const opts = Object.keys(t.options || {}).filter((k) => t.options[k]).map((k) => k.replace(/_/g, " ")).join(", ");
-  let action = "";
-  if (kind === "open") action = `<a class="btn" href="/t/${t.id}">Join</a>`;
-  else if (kind === "playing") action = `<a class="btn" href="/t/${t.id}">Watch</a>`;
+  const id = encodeURIComponent(t.id);
+  let action = "", extra = "";
+  if (kind === "open") action = `<a class="btn" href="/t/${id}">Join</a>`;
+  else if (kind === "playing") action = `<a class="btn" href="/t/${id}">Watch</a>`;
   else {
-    const tot = t.totals ? t.totals.join(" / ") : "";
-    action = `<span class="muted">${tot}</span> <a class="btn" href="/replay/${t.id}">Replay</a> <a class="btn" href="/api/tables/${t.id}/record" download>Record</a>`;
+    const names = t.winner_names || (t.winners || []).map((s) => t.seats[s] && t.seats[s].name);
+    const win = names && names.length ? `Winner: <b>${esc(names.join(" and "))}</b>` : t.status === "abandoned" ? "Abandoned" : "";
+    extra = `<br><span class="muted">${win}${t.totals ? " · " + esc(t.totals.join(" / ")) : ""} · ${esc(when(t.finished_at || t.created_at))}</span>`;
+    action = t.status === "finished" ? `<a class="btn" href="/replay/${id}">Replay</a> <a class="btn" href="/api/tables/${id}/record" download>Record</a>` : "";
   }
-  return `<tr><td><b>${esc(t.name)}</b><br><span class="muted">${game}${opts ? " · " + esc(opts) : ""}</span></td><td>${seats}</td><td style="text-align:right;white-space:nowrap">${action}</td></tr>`;
+  return `<tr><td><b>${esc(t.name)}</b><br><span class="muted">${game}${opts ? " · " + esc(opts) : ""}</span>${extra}</td><td>${seats}</td><td class="actions">${action}</td></tr>`;
+}
+
+// Finished games come a page at a time, newest first; ``pages`` holds the cursors of the pages seen.
+let pages = [null], page = 0;
+
+async function fetchPage(status, cursor, limit) {
+  const q = new URLSearchParams({ status, limit: String(limit) });
+  if (cursor) q.set("cursor", cursor);
+  const r = await fetch(`/api/tables?${q}`);
+  if (!r.ok) throw new Error("cannot list tables");
+  return r.json();
 }
 
 async function refresh() {
   try {
-    const r = await fetch("/api/tables");
-    const data = await r.json();
-    for (const kind of ["open", "playing", "finished"]) {
-      const rows = data[kind].map((t) => tableRow(t, kind)).join("");
-      $(kind).innerHTML = rows || `<tr><td class="muted">None yet.</td></tr>`;
+    for (const kind of ["open", "playing"]) {
+      const data = await fetchPage(kind, null, 20);
+      $(kind).innerHTML = data.tables.map((t) => tableRow(t, kind)).join("") || `<tr><td class="muted">None yet.</td></tr>`;
     }
+    await refreshFinished();
   } catch (e) { /* try again later */ }
 }
+
+async function refreshFinished() {
+  const data = await fetchPage("finished", pages[page], 10);
+  $("finished").innerHTML = data.tables.map((t) => tableRow(t, "finished")).join("") || `<tr><td class="muted">None yet.</td></tr>`;
+  pages[page + 1] = data.next;
+  $("newer").disabled = page === 0;
+  $("older").disabled = !data.next;
+  $("pageNo").textContent = `Page ${page + 1}`;
+}
+
+$("older").addEventListener("click", () => { if (pages[page + 1]) { page += 1; refreshFinished(); } });
+$("newer").addEventListener("click", () => { if (page > 0) { page -= 1; refreshFinished(); } });
 
 async function create() {
   const game = $("game").value;

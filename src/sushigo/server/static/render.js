@@ -1,0 +1,197 @@
+// Shared drawing for the table page and the replay viewer: tableaux grouped as on a real table, trays,
+// log lines, score tables, and keyed DOM patching (unchanged nodes are never rebuilt, so a click in
+// progress is never lost to a re-render).
+(function () {
+"use strict";
+const { cardHTML, dieHTML, esc, CARD_INFO } = window.SushiArt;
+
+// ------------------------------------------------------------------------------------------ names
+
+function cardName(c) { return (CARD_INFO[c] && CARD_INFO[c][0] + (c.startsWith("maki_") ? " ×" + c.slice(5) : "")) || c.replace(/_/g, " "); }
+function faceName(f) {
+  const m = /^(.*?)(?:_(\d))?$/.exec(f);
+  const sym = f.startsWith("maki_") ? "maki" : m[1];
+  const n = f.startsWith("maki_") ? f.slice(5) : m[2];
+  const base = sym.replace(/_/g, " ");
+  return base.charAt(0).toUpperCase() + base.slice(1) + (n ? " ×" + n : "");
+}
+function seatNames(table, view) {
+  const nm = table.seats.map((s, i) => s.name || `Seat ${i + 1}`);
+  if (view && view.game === "sushi-go" && view.options && view.options.dummy) nm[2] = "Dummy";
+  return nm;
+}
+
+// -------------------------------------------------------------------------------------- patching
+
+const shown = new WeakMap();
+/** Sets an element's HTML only when it differs from what it shows. */
+function setHTML(el, html) {
+  if (!el || shown.get(el) === html) return;
+  el.innerHTML = html;
+  shown.set(el, html);
+}
+/** Makes ``el``'s children the given keyed items, keeping every node whose key and HTML are unchanged. */
+function patchList(el, items) {
+  const old = new Map();
+  for (const n of [...el.children]) old.set(n.dataset.key, n);
+  let i = 0;
+  for (const it of items) {
+    let node = old.get(it.key);
+    if (!node || shown.get(node) !== it.html) {
+      const t = document.createElement("template");
+      t.innerHTML = it.html.trim();
+      const fresh = t.content.firstElementChild;
+      fresh.dataset.key = it.key;
+      shown.set(fresh, it.html);
+      if (node) node.replaceWith(fresh); 
+      node = fresh;
+    }
+    old.delete(it.key);
+    const at = el.children[i];
+    if (at !== node) el.insertBefore(node, at || null);
+    i++;
+  }
+  for (const n of old.values()) n.remove();
+}
+/** Keys items by their HTML plus an occurrence count (two identical cards get two keys). */
+function keyed(htmls, prefix = "") {
+  const seen = {};
+  return htmls.map((html) => { const k = prefix + html; seen[k] = (seen[k] || 0) + 1; return { key: k + "#" + seen[k], html }; });
+}
+
+// -------------------------------------------------------------------------------------- tableaux
+
+const ORDER = ["wasabi_pair", "wasabi", "egg_nigiri", "salmon_nigiri", "squid_nigiri", "maki", "tempura", "sashimi", "dumpling", "pudding", "chopsticks", "soy_sauce"];
+
+/** Groups a Sushi Go! tableau as on a table: each nigiri on its wasabi, maki with its icon total. */
+function groupTableau(cards, marks, fresh = new Set()) {
+  const free = [], pairs = new Map(), groups = {};
+  cards.forEach((c, i) => {
+    if (c === "wasabi") free.push(i);
+    else if (c.endsWith("nigiri") && marks[i] && free.length) pairs.set(free.shift(), i);
+  });
+  const onWasabi = new Set(pairs.values());
+  const add = (kind, html, isFresh) => { (groups[kind] = groups[kind] || { cards: [], fresh: false }).cards.push(html); if (isFresh) groups[kind].fresh = true; };
+  let makiIcons = 0;
+  cards.forEach((c, i) => {
+    if (onWasabi.has(i)) return;
+    const f = fresh.has(i);
+    if (c === "wasabi" && pairs.has(i)) {
+      const n = pairs.get(i), nf = fresh.has(n);
+      const pts = { egg_nigiri: 3, salmon_nigiri: 6, squid_nigiri: 9 }[cards[n]];
+      add("wasabi_pair", `<span class="stack pair" title="${esc(cardName(cards[n]))} on wasabi: ${pts} points">${cardHTML("wasabi", { small: true, static: true, cls: f ? "fresh" : "" })}${cardHTML(cards[n], { small: true, static: true, onWasabi: true, cls: nf ? "fresh" : "" })}<span class="cap">${pts}</span></span>`, f || nf);
+      return;
+    }
+    if (c.startsWith("maki_")) makiIcons += Number(c.slice(5));
+    const kind = c.startsWith("maki_") ? "maki" : c;
+    add(kind, cardHTML(c, { small: true, static: true, cls: f ? "fresh" : "" }), f);
+  });
+  const caption = (kind, n) => {
+    if (kind === "maki") return `${makiIcons} maki`;
+    if (kind === "tempura") return `×${n} · ${Math.floor(n / 2) * 5} pts`;
+    if (kind === "sashimi") return `×${n} · ${Math.floor(n / 3) * 10} pts`;
+    if (kind === "dumpling") return `×${n} · ${[0, 1, 3, 6, 10, 15][Math.min(n, 5)]} pts`;
+    if (kind === "wasabi") return "free";
+    return n > 1 ? `×${n}` : "";
+  };
+  return ORDER.filter((k) => groups[k]).map((k) => {
+    const g = groups[k];
+    const cap = k === "wasabi_pair" ? "" : caption(k, g.cards.length);
+    return `<span class="grp ${g.fresh ? "has-fresh" : ""}" data-kind="${k}">${k === "wasabi_pair" ? g.cards.join("") : `<span class="stack">${g.cards.join("")}</span>`}${cap ? `<span class="cap">${esc(cap)}</span>` : ""}</span>`;
+  }).join("");
+}
+
+/** A Sushi Roll tray: faces in the order taken, each nigiri drawn on the wasabi it sits on. */
+function trayHTML(faces, fresh = new Set()) {
+  const free = [], pairs = new Map();
+  faces.forEach((f, i) => {
+    if (f === "wasabi") free.push(i);
+    else if (f.endsWith("nigiri") && free.length) pairs.set(free.shift(), i);
+  });
+  const on = new Set(pairs.values());
+  let html = "";
+  faces.forEach((f, i) => {
+    if (on.has(i)) return;
+    const cls = fresh.has(i) ? "fresh" : "";
+    if (pairs.has(i)) {
+      const n = pairs.get(i);
+      html += `<span class="stack pair die-pair" title="${esc(faceName(faces[n]))} on wasabi (×3)">${dieHTML(f, { small: true, static: true, cls })}${dieHTML(faces[n], { small: true, static: true, cls: fresh.has(n) ? "fresh" : "" })}</span>`;
+    } else html += dieHTML(f, { small: true, static: true, cls });
+  });
+  return html;
+}
+
+// ------------------------------------------------------------------------------------------- log
+
+function goPlay(p, nm) {
+  const cards = p.cards.map((c, i) => cardName(c) + (p.on_wasabi[i] ? " on wasabi" : "")).join(" + ");
+  return `<b>${esc(nm[p.seat])}</b> ${p.chopsticks ? "used chopsticks: " : "took "}${esc(cards)}`;
+}
+
+/** One log entry as HTML (an ``<li>``); ``nm`` are the seat names. */
+function logLine(e, nm, game) {
+  if (e.end) return `<li class="log-end"><b>Round ${e.round + 1} ends:</b> ${e.totals.map((t, s) => `${esc(nm[s] || "Dummy")} ${t}`).join(", ")}</li>`;
+  if (game === "sushi-go") {
+    const parts = e.plays.map((p) => goPlay(p, nm));
+    if (e.dummy) parts.push(`<b>Dummy</b> got ${esc(cardName(e.dummy.card))}${e.dummy.on_wasabi ? " on wasabi" : ""} (chosen by ${esc(nm[e.dummy.by])})`);
+    return `<li><span class="log-when">R${e.round + 1} T${e.turn + 1}${e.forced ? " · last card" : ""}</span> ${parts.join(" · ")}</li>`;
+  }
+  const who = `<b>${esc(nm[e.seat])}</b>`;
+  let what;
+  if (e.reroll) what = `re-rolled ${e.before.map(faceName).join(", ")} → <b>${e.after.map(faceName).join(", ")}</b> (menu)`;
+  else if (e.swap) what = `swapped ${faceName(e.swap)} for ${esc(nm[e.with_seat])}'s ${faceName(e.got)} (chopsticks)`;
+  else {
+    const g = Object.entries(e.gained || {}).map(([k, v]) => `+${v} ${k}`).join(", ");
+    what = `took ${faceName(e.take)}${g ? ` (${g} token${Object.values(e.gained).reduce((a, b) => a + b, 0) > 1 ? "s" : ""})` : ""}`;
+  }
+  return `<li><span class="log-when">R${e.round + 1}</span> ${who} ${what}</li>`;
+}
+
+// ---------------------------------------------------------------------------------------- scores
+
+const GO_CATS = ["maki", "tempura", "sashimi", "dumpling", "nigiri", "soy_sauce"];
+const ROLL_CATS = ["maki", "nigiri", "dumpling", "tempura", "sashimi"];
+const CAT_LABEL = { maki: "Maki", tempura: "Tempura", sashimi: "Sashimi", dumpling: "Dumplings", nigiri: "Nigiri", soy_sauce: "Soy sauce" };
+
+function head(labels) { return `<tr><th scope="col"></th>${labels.map((l) => `<th scope="col">${esc(l)}</th>`).join("")}</tr>`; }
+
+/** A round's points per category, a row per category that scored, and the round total. */
+function categoryTable(points, labels, game) {
+  const cats = game === "sushi-go" ? GO_CATS : ROLL_CATS;
+  let html = `<div class="scroll-x"><table class="scores">${head(labels)}`;
+  for (const c of cats) {
+    if (!points.some((p) => p[c])) continue;
+    html += `<tr><td>${CAT_LABEL[c]}</td>${points.map((p) => `<td>${p[c] || 0}</td>`).join("")}</tr>`;
+  }
+  return html + `<tr class="total"><th scope="row">Round total</th>${points.map((p) => `<th>${p.total}</th>`).join("")}</tr></table></div>`;
+}
+
+/** The final table: a row per round, pudding points, token points (Sushi Roll), the total. */
+function finalTable(final, labels) {
+  let html = `<div class="scroll-x"><table class="scores final-table">${head(labels)}`;
+  final.rounds.forEach((r, i) => { html += `<tr data-row="round"><td>Round ${i + 1}</td>${r.map((p) => `<td>${p}</td>`).join("")}</tr>`; });
+  html += `<tr data-row="pudding"><td>Puddings</td>${final.pudding_points.map((p, s) => `<td>${p} <span class="muted">(${final.pudding_counts[s]})</span></td>`).join("")}</tr>`;
+  if (final.token_points) html += `<tr data-row="tokens"><td>Leftover tokens</td>${final.token_points.map((p) => `<td>${p}</td>`).join("")}</tr>`;
+  return html + `<tr class="total" data-row="total"><th scope="row">Total</th>${final.totals.map((t) => `<th>${t}</th>`).join("")}</tr></table></div>`;
+}
+
+/** The round-end view: every seat's final tableau (or tray) with its points per category. */
+function roundEndHTML(lr, nm, game) {
+  const labels = lr.points.map((_, s) => nm[s] || "Dummy");
+  const makiIcons = game === "sushi-go" ? lr.tableaux.map((t) => t.reduce((a, c) => a + (c.startsWith("maki_") ? Number(c.slice(5)) : 0), 0)) : null;
+  const seats = lr.points.map((p, s) => {
+    const body = game === "sushi-go" ? groupTableau(lr.tableaux[s], lr.on_wasabi[s]) : trayHTML(lr.trays[s]);
+    const cats = (game === "sushi-go" ? GO_CATS : ROLL_CATS).filter((c) => p[c]).map((c) => {
+      let extra = "";
+      if (c === "maki" && makiIcons) extra = ` (${makiIcons[s]} icons, ${p.maki >= Math.max(...lr.points.map((q) => q.maki)) ? "1st" : "2nd"})`;
+      return `${CAT_LABEL[c]} ${p[c]}${extra}`;
+    });
+    const count = game === "sushi-go" ? lr.tableaux[s].length : lr.trays[s].length;
+    return `<div class="seat end-seat" data-seat="${s}" data-count="${count}"><h3><span>${esc(labels[s])}</span><span class="pill">${p.total} pts</span></h3>
+      <div class="tableau">${body || '<span class="muted">nothing</span>'}</div><div class="muted">${esc(cats.join(" · ") || "no points")}</div></div>`;
+  }).join("");
+  return `<div class="seats end-seats">${seats}</div>${categoryTable(lr.points, labels, game)}`;
+}
+
+window.SushiRender = { cardName, faceName, seatNames, setHTML, patchList, keyed, groupTableau, trayHTML, logLine, categoryTable, finalTable, roundEndHTML, GO_CATS, ROLL_CATS };
+})();
