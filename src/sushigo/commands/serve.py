@@ -300,6 +300,8 @@ def serve(
         ws_max_size=65536,
         ws_ping_interval=20,
         timeout_graceful_shutdown=5,
+        # Uvicorn would trust X-Forwarded-For from loopback peers; only --forwarded-header decides here.
+        proxy_headers=False,
     )
     server = Server(config)
     server.run(sockets=[sock])

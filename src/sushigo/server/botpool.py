@@ -88,6 +88,8 @@ class BotPool:
         self._processes = processes
         self._executor = executor
         self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()
+        self._served: dict[str, int] = {}
+        self._turn = 0
         self.running = 0
 
     @property
@@ -123,20 +125,26 @@ class BotPool:
 
     def drop(self, table_id: str) -> None:
         """Forgets the waiting jobs of a table that closed (their awaiting tasks are cancelled)."""
+        self._served.pop(table_id, None)
         for job in self._queues.pop(table_id, deque()):
             job.future.cancel()
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
         while self.running < self.workers and self._queues:
-            table_id, queue = next(iter(self._queues.items()))
+            # Round-robin: the table served longest ago (or never) goes next, so a table that just
+            # had a move started waits for every other waiting table.
+            table_id = min(self._queues, key=lambda t: self._served.get(t, -1))
+            queue = self._queues[table_id]
             job = queue.popleft()
-            if queue:
-                self._queues.move_to_end(table_id)  # the next job of this table waits for the others
-            else:
+            if not queue:
                 del self._queues[table_id]
             if job.future.cancelled():
                 continue
+            self._turn += 1
+            self._served[table_id] = self._turn
+            if len(self._served) > 10_000:
+                self._served = {t: n for t, n in self._served.items() if t in self._queues}
             self.running += 1
             try:
                 done: Future[Any] = self._pool().submit(job.fn, *job.args)

@@ -1,0 +1,236 @@
+"""Limits per client address (creation rate, tables per address, WebSocket budget kept across reconnects,
+the forwarded header only when configured), open tables abandoned and evicted, the paged lobby, cached
+finished games with ETag, /healthz, and the fair bot pool. Real servers on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("websockets")
+
+import asyncio
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+from sushigo.server.testing import ServerProcess, create_table, http, http_full, join
+
+TWO = [{"kind": "human"}, {"kind": "human"}]
+
+
+def _start(database: str, tmp_path: Path, *args: str) -> ServerProcess:
+    return ServerProcess(tmp_path, database=database, extra_args=list(args)).start()
+
+
+def test_creation_is_rate_limited_and_capped_per_address(database: str, tmp_path: Path) -> None:
+    server = _start(
+        database,
+        tmp_path,
+        "--max-tables-per-address",
+        "3",
+        "--limit",
+        "create-burst=5",
+        "--forwarded-header",
+        "X-Forwarded-For",
+    )
+    try:
+        url = server.base + "/api/tables"
+        me = {"X-Forwarded-For": "203.0.113.7"}
+        for _ in range(3):
+            assert http("POST", url, {"seats": TWO}, headers=me)[0] == 201
+        status, data = http("POST", url, {"seats": TWO}, headers=me)
+        assert status == 429 and data["detail"].startswith("table/limit:"), data
+        # Another address is not affected; the proxy's last entry is the one trusted.
+        other = {"X-Forwarded-For": "203.0.113.7, 198.51.100.2"}
+        assert http("POST", url, {"seats": TWO}, headers=other)[0] == 201
+        # The creation rate: the burst is spent, then 429 with Retry-After.
+        statuses = []
+        for i in range(6):
+            st, headers, _ = http_full(
+                "POST", url, {"seats": TWO}, headers={"X-Forwarded-For": f"192.0.2.{i % 2}"}
+            )
+            statuses.append(st)
+        assert statuses.count(201) >= 4
+        st, headers, body = http_full("POST", url, {"seats": TWO}, headers={"X-Forwarded-For": "192.0.2.9"})
+        for _ in range(6):
+            st, headers, body = http_full(
+                "POST", url, {"seats": TWO}, headers={"X-Forwarded-For": "192.0.2.9"}
+            )
+        assert st == 429 and int(headers["retry-after"]) >= 1
+        assert json.loads(body)["detail"].startswith("rate/limited:")
+    finally:
+        server.stop()
+
+
+def test_the_forwarded_header_is_ignored_unless_configured(database: str, tmp_path: Path) -> None:
+    server = _start(database, tmp_path, "--max-tables-per-address", "2")
+    try:
+        url = server.base + "/api/tables"
+        for i in range(2):
+            assert http("POST", url, {"seats": TWO}, headers={"X-Forwarded-For": f"10.0.0.{i}"})[0] == 201
+        status, data = http("POST", url, {"seats": TWO}, headers={"X-Forwarded-For": "10.0.0.99"})
+        assert status == 429 and data["detail"].startswith("table/limit:")
+    finally:
+        server.stop()
+
+
+def test_the_websocket_budget_is_per_address_and_survives_reconnects(database: str, tmp_path: Path) -> None:
+    server = _start(database, tmp_path, "--limit", "address-ws-burst=20", "--limit", "address-ws-rate=1")
+    try:
+        t = create_table(server.base, {"seats": TWO})
+        url = f"{server.ws_base}/ws/tables/{t['id']}"
+
+        async def pings(n: int) -> list[str]:
+            kinds = []
+            async with websockets.connect(url) as ws:
+                for _ in range(n):
+                    await ws.send(json.dumps({"type": "ping"}))
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    kinds.append(msg["type"] if msg["type"] == "pong" else msg["code"])
+            return kinds
+
+        async def scenario() -> list[str]:
+            out: list[str] = []
+            for _ in range(4):  # four reconnects, eight pings each: the address's 20 run out
+                out += await pings(8)
+            return out
+
+        kinds = asyncio.run(scenario())
+        assert kinds.count("pong") <= 22 and "rate/limited" in kinds[20:], kinds
+    finally:
+        server.stop()
+
+
+def test_open_tables_are_abandoned_and_evicted(database: str, tmp_path: Path) -> None:
+    server = _start(database, tmp_path, "--open-table-timeout", "1")
+    try:
+        t = create_table(server.base, {"seats": TWO})
+        join(server.base, t["id"], "Lonely", 0)
+        assert http("GET", f"{server.base}/healthz")[1]["rooms"] == 1
+        deadline = time.monotonic() + 10
+        while http("GET", f"{server.base}/api/tables/{t['id']}")[1]["status"] != "abandoned":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        info = http("GET", f"{server.base}/api/tables/{t['id']}")[1]
+        assert info["finished_at"] is not None
+        assert http("GET", f"{server.base}/healthz")[1]["rooms"] == 0
+        status, _ = http("POST", f"{server.base}/api/tables/{t['id']}/join", {"name": "Late"})
+        assert status == 409
+        listed = http("GET", f"{server.base}/api/tables?status=abandoned")[1]["tables"]
+        assert [x["id"] for x in listed] == [t["id"]]
+        assert http("GET", f"{server.base}/api/tables/{t['id']}/record")[0] == 409
+    finally:
+        server.stop()
+
+
+def test_the_lobby_pages_newest_first_and_finished_games_are_cached(database: str, tmp_path: Path) -> None:
+    server = _start(database, tmp_path, "--limit", "create-burst=20", "--max-tables-per-address", "20")
+    try:
+        ids = [create_table(server.base, {"seats": TWO, "name": f"T{i}"})["id"] for i in range(5)]
+        bots = create_table(server.base, {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot"}]})
+        deadline = time.monotonic() + 30
+        while http("GET", f"{server.base}/api/tables/{bots['id']}")[1]["status"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        seen: list[str] = []
+        cursor = None
+        while True:
+            q = "status=open&limit=2" + (f"&cursor={cursor}" if cursor else "")
+            page = http("GET", f"{server.base}/api/tables?{q}")[1]
+            assert len(page["tables"]) <= 2
+            seen += [x["id"] for x in page["tables"]]
+            cursor = page["next"]
+            if cursor is None:
+                break
+        assert seen == ids[::-1]
+        everything = http("GET", f"{server.base}/api/tables?limit=100")[1]["tables"]
+        assert {x["id"] for x in everything} == {*ids, bots["id"]}
+        done = http("GET", f"{server.base}/api/tables?status=finished")[1]["tables"]
+        assert [x["id"] for x in done] == [bots["id"]]
+        assert done[0]["winner_names"] and done[0]["finished_at"] > done[0]["created_at"]
+        for kind in ("record", "replay"):
+            url = f"{server.base}/api/tables/{bots['id']}/{kind}"
+            st, headers, body = http_full("GET", url)
+            assert st == 200 and headers["etag"]
+            _, headers2, body2 = http_full("GET", url)
+            assert body2 == body and headers2["etag"] == headers["etag"]
+            st3, _, body3 = http_full("GET", url, headers={"If-None-Match": headers["etag"]})
+            assert st3 == 304 and body3 == b""
+            assert http_full("GET", url, headers={"If-None-Match": '"other"'})[0] == 200
+        health = http("GET", f"{server.base}/healthz")[1]
+        assert health["status"] == "ok" and health["database"] is True
+    finally:
+        server.stop()
+
+
+def test_the_lobby_query_uses_an_index(database: str) -> None:
+    import sqlalchemy
+
+    from sushigo.server.store import Store, normalise_url
+
+    Store(database).close()
+    engine = sqlalchemy.create_engine(normalise_url(database))
+    names = {ix["name"] for ix in sqlalchemy.inspect(engine).get_indexes("sushigo_tables")}
+    assert {"ix_sushigo_tables_status_created", "ix_sushigo_tables_status_finished"} <= names
+    if database.startswith("sqlite"):
+        with engine.connect() as conn:
+            plan = conn.execute(
+                sqlalchemy.text(
+                    "EXPLAIN QUERY PLAN SELECT * FROM sushigo_tables WHERE status = 'open' "
+                    "ORDER BY created_at DESC, id DESC LIMIT 21"
+                )
+            ).all()
+        assert "ix_sushigo_tables_status_created" in " ".join(str(r) for r in plan)
+    engine.dispose()
+
+
+def test_the_bot_pool_serves_tables_round_robin() -> None:
+    from sushigo.server.botpool import BotPool
+
+    order: list[str] = []
+
+    def job(name: str) -> str:
+        time.sleep(0.01)
+        order.append(name)
+        return name
+
+    async def scenario() -> list[Any]:
+        pool = BotPool(1, executor=ThreadPoolExecutor(1))
+        jobs = [("A", "a1"), ("A", "a2"), ("A", "a3"), ("A", "a4"), ("B", "b1"), ("C", "c1"), ("B", "b2")]
+        results = await asyncio.gather(*(pool.run(table, job, name) for table, name in jobs))
+        pool.close()
+        return list(results)
+
+    results = asyncio.run(scenario())
+    assert results == ["a1", "a2", "a3", "a4", "b1", "c1", "b2"]
+    assert order == ["a1", "b1", "c1", "a2", "b2", "a3", "a4"]
+
+
+def test_search_budgets_are_capped_and_bots_think_in_another_process(database: str, tmp_path: Path) -> None:
+    from sushigo.bots import make_bot
+    from sushigo.server.botpool import cap_budget
+
+    bot = make_bot("mcts", seed=1, game="sushi-go")
+    bot.reset(0, "sushi-go", 2)
+    capped = cap_budget(bot, 25.0)
+    budgets = [getattr(p, "budget", None) for p in (capped, getattr(capped, "inner", None)) if p is not None]
+    assert any(b is not None and b.time_ms == 25.0 for b in budgets)
+
+    server = _start(database, tmp_path, "--bot-workers", "1", "--bot-move-ms", "20")
+    try:
+        start = time.monotonic()
+        t = create_table(server.base, {"seats": [{"kind": "bot", "bot": "mcts"} for _ in range(4)]})
+        deadline = time.monotonic() + 60
+        while http("GET", f"{server.base}/api/tables/{t['id']}")[1]["status"] != "finished":
+            assert time.monotonic() < deadline
+            assert http("GET", f"{server.base}/healthz")[1]["thinking_bots"] <= 1
+            time.sleep(0.2)
+        # 4 seats x 3 rounds x 8 turns at about 20 ms each (plus start-up), not 400 iterations each.
+        assert time.monotonic() - start < 40
+    finally:
+        server.stop()
