@@ -1,7 +1,8 @@
 """Generates the reference parts of ``docs/protocol.md`` from the code, so the document cannot drift.
 
 ``python -m sushigo.server.protocol_doc docs/protocol.md`` rewrites the text between the
-``<!-- http:begin/end -->`` and ``<!-- ws-schemas:begin/end -->`` markers; a test checks it is current.
+``<!-- http:begin/end -->``, ``<!-- ws-schemas:begin/end -->`` and ``<!-- ws-table:begin/end -->``
+markers; a test checks it is current.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .schemas import CLIENT_MESSAGES, ws_message_schemas
+from .tablelog import ChatMessage, ChatOut, TableExtras
 
 
 def http_section() -> str:
@@ -43,9 +45,24 @@ def ws_section() -> str:
     return "\n\n".join(out)
 
 
+def table_section() -> str:
+    """Returns the table's chat messages and the extra fields of ``state``, with their JSON schemas."""
+    out = []
+    for title, model in (
+        ("`chat` (client → server)", ChatMessage),
+        ("`chat` (server → client)", ChatOut),
+        ("`state`: the table's fields beyond `view`", TableExtras),
+    ):
+        schema = model.model_json_schema()
+        doc = (schema.get("description") or "").strip()
+        out.append(f"### {title}\n\n{doc}\n\n```json\n{json.dumps(schema, indent=2, sort_keys=True)}\n```")
+    return "\n\n".join(out)
+
+
 def render(text: str) -> str:
-    """Returns ``text`` with both generated sections replaced by the current ones."""
-    for name, body in (("http", http_section()), ("ws-schemas", ws_section())):
+    """Returns ``text`` with every generated section replaced by the current one."""
+    sections = (("http", http_section()), ("ws-schemas", ws_section()), ("ws-table", table_section()))
+    for name, body in sections:
         pattern = re.compile(rf"(<!-- {name}:begin -->\n).*?(<!-- {name}:end -->)", re.S)
         if not pattern.search(text):
             raise ValueError(f"markers for {name} are missing")
