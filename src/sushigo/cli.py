@@ -254,8 +254,10 @@ def replay(file: str, as_json: bool, verbose: bool) -> None:
 
 
 @main.command()
-@click.option("--game", type=click.Choice(["sushi-go", "sushi-roll"]), default="sushi-go", show_default=True)
-@click.option("--players", "-p", type=click.IntRange(2, 5), default=4, show_default=True)
+@click.option(
+    "--game", type=click.Choice(["sushi-go", "sushi-roll", "sushi-go-party"]), default="sushi-go", show_default=True
+)
+@click.option("--players", "-p", type=click.IntRange(2, 8), default=4, show_default=True, help="2-5; 2-8 for Party.")
 @click.option("--games", "-n", type=click.IntRange(1), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole run.")
 @click.option("--pass-both-ways", is_flag=True, help="Round 2 passes right (Sushi Go!).")
@@ -279,6 +281,7 @@ def replay(file: str, as_json: bool, verbose: bool) -> None:
     type=OutputPath(),
     help="Write every game as a record (JSON Lines); the folder must exist.",
 )
+@click.option("--menu", help="Sushi Go Party! menu: a suggested-menu id or 7 comma-separated tiles.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def simulate(
@@ -292,6 +295,7 @@ def simulate(
     dice_file: str | None,
     bots: str,
     records: str | None,
+    menu: str | None,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -299,7 +303,16 @@ def simulate(
     from .simulate import SimulationError, run_simulation
 
     options: dict[str, Any] = {}
-    if game == "sushi-go":
+    if menu is not None and game != "sushi-go-party":
+        raise click.BadParameter("--menu is for --game sushi-go-party", param_hint="--menu")
+    if game != "sushi-go-party" and players > 5:
+        raise click.BadParameter(f"{game} is for 2 to 5 players", param_hint="--players")
+    if game == "sushi-go-party":
+        if soy_sauce or dummy or dice_file:
+            raise click.BadParameter("--soy-sauce, --dummy and --dice are not Sushi Go Party! options")
+        tiles = [t.strip() for t in (menu or "sushi_go").split(",")]
+        options = {"menu": tiles[0] if len(tiles) == 1 else tiles, "pass_both_ways": pass_both_ways}
+    elif game == "sushi-go":
         if dice_file:
             raise click.BadParameter("--dice is for --game sushi-roll", param_hint="--dice")
         options = {"pass_both_ways": pass_both_ways, "soy_sauce": soy_sauce, "dummy": dummy}

@@ -58,9 +58,14 @@ def print_report(index: int, report: dict[str, Any]) -> None:
             *(f"[bold]{p['total']}[/]" for p in rnd["points"]),
             end_section=True,
         )
-    table.add_row("pudding " + _pudding_unit(report), *(str(c) for c in report["pudding_counts"]))
-    if report["pudding_points"] is not None:
-        table.add_row("pudding points", *(str(p) for p in report["pudding_points"]))
+    if "dessert_counts" in report:  # Sushi Go Party!: the menu's dessert, whichever it is
+        table.add_row("dessert cards", *(str(c) for c in report["dessert_counts"]))
+        if report["dessert_points"] is not None:
+            table.add_row("dessert points", *(str(p) for p in report["dessert_points"]))
+    else:
+        table.add_row("pudding " + _pudding_unit(report), *(str(c) for c in report["pudding_counts"]))
+        if report["pudding_points"] is not None:
+            table.add_row("pudding points", *(str(p) for p in report["pudding_points"]))
     if report.get("token_points") is not None:
         table.add_row("token points", *(str(p) for p in report["token_points"]))
     table.add_row("[bold]total[/]", *(f"[bold]{t}[/]" for t in report["totals"]))

@@ -124,8 +124,11 @@ class Accumulator:
             self.wins[s] += 1 / len(winners)
         for s in range(k):
             self.totals[s] += report["totals"][s]
-            self.pudding_counts[s] += report["pudding_counts"][s]
-            points = report["pudding_points"][s] if report["pudding_points"] else 0
+            # Sushi Go Party! reports desserts of any kind in place of puddings
+            counts = report["pudding_counts"] if "pudding_counts" in report else report["dessert_counts"]
+            given = report["pudding_points"] if "pudding_counts" in report else report["dessert_points"]
+            self.pudding_counts[s] += counts[s]
+            points = given[s] if given else 0
             self.pudding_points[s] += points
             self.pudding_best[s] += points > 0
             self.pudding_worst[s] += points < 0

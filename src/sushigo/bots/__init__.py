@@ -18,7 +18,7 @@ from .random_bot import RandomBot
 
 #: name -> (factory taking ``seed`` and keyword options, games it supports)
 REGISTRY: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
-    "random": (RandomBot, ("sushi-go", "sushi-roll")),
+    "random": (RandomBot, ("sushi-go", "sushi-roll", "sushi-go-party")),
 }
 
 
