@@ -17,8 +17,11 @@ def read_header(doc: Mapping[str, Any], what: str) -> tuple[Config, list[Any]]:
 
     :raises RecordError: for bad options or a missing, empty or too long list of rounds.
     """
+    options = doc.get("options")
+    if options is not None and not isinstance(options, Mapping):
+        raise RecordError(f"'options' must be an object, not {options!r}")
     try:
-        config = Config.from_options(doc.get("players"), doc.get("options"))
+        config = Config.from_options(doc.get("players"), options)
     except InvalidActionError as exc:
         raise RecordError(str(exc)) from None
     rounds = doc.get("rounds")

@@ -90,7 +90,7 @@ def _replay_round(state: State, r: int, rnd: Any, *, last: bool) -> None:
         if not isinstance(kinds, list) or len(kinds) != d:
             raise RecordError(f"a belt holds {d} dice at the start of a round", round=r, seat=seat)
         for kind in kinds:
-            if kind not in DIE_COUNTS:
+            if not isinstance(kind, str) or kind not in DIE_COUNTS:
                 raise RecordError(
                     f"unknown die type {kind!r}; expected one of {', '.join(DIE_TYPES)}", round=r, seat=seat
                 )
@@ -114,6 +114,10 @@ def _check_faces(
         raise RecordError(f"{what} must give {len(kinds)} faces", round=r, turn=t, seat=seat)
     out: list[str] = []
     for kind, name in zip(kinds, faces, strict=True):
+        if not isinstance(name, str):  # parse_face is cached: an unhashable name would not reach its check
+            raise RecordError(
+                f"{what}: a face name must be a string, not {name!r}", round=r, turn=t, seat=seat
+            )
         try:
             face = parse_face(name).name
         except ValueError as exc:

@@ -146,6 +146,8 @@ def score_input(doc: Mapping[str, Any]) -> dict[str, Any]:
                 raise RecordError("a tray must be a list of face names", round=r, seat=seat)
             faces: list[str] = []
             for name in tray:
+                if not isinstance(name, str):  # parse_face is cached: a list would raise TypeError
+                    raise RecordError(f"a face name must be a string, not {name!r}", round=r, seat=seat)
                 try:
                     faces.append(parse_face(name).name)
                 except ValueError as exc:
