@@ -156,3 +156,24 @@ def test_tables_fit_80_columns_without_cutting_names_or_intervals(names: list[st
         assert name in text
         lo, hi = summary["bots"][name]["win_share_ci95"]
         assert f"{lo:.1%}–{hi:.1%}".replace("%–", "–") in text
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"scores": ["a", "b"]},
+        {"scores": [1]},
+        {"winners": [5]},
+        {"lineup": [1, 2]},
+        {"id": "0"},
+        {"id": True},
+    ],
+)
+def test_a_damaged_game_line_is_refused_with_its_line_number(tmp_path: Path, change: dict[str, Any]) -> None:
+    path = tmp_path / "res.jsonl"
+    run_tournament(CFG, results=path, workers=1)
+    lines = path.read_text().splitlines()
+    lines[2] = json.dumps({**json.loads(lines[2]), **change})
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(TournamentError, match=r"line 3 of .* is not a tournament game result"):
+        run_tournament(CFG, results=path, workers=1)

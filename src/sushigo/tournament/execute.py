@@ -169,13 +169,23 @@ def load_results(path: str | Path) -> tuple[dict[str, Any] | None, dict[int, dic
 
 
 def _is_game_line(doc: dict[str, Any]) -> bool:
+    """Tells whether ``doc`` has the fields, with the types, that the statistics read."""
+
+    def whole(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    lineup, scores, winners = doc.get("lineup"), doc.get("scores"), doc.get("winners", [])
     return (
-        isinstance(doc.get("id"), int)
-        and not isinstance(doc.get("id"), bool)
+        whole(doc.get("id"))
         and doc["id"] >= 0
-        and isinstance(doc.get("lineup"), list)
-        and isinstance(doc.get("scores"), list)
-        and isinstance(doc.get("seed"), int)
+        and whole(doc.get("seed"))
+        and isinstance(lineup, list)
+        and all(isinstance(b, str) for b in lineup)
+        and isinstance(scores, list)
+        and len(scores) == len(lineup)
+        and all(isinstance(x, int | float) and not isinstance(x, bool) for x in scores)
+        and isinstance(winners, list)
+        and all(whole(w) and 0 <= w < len(lineup) for w in winners)
     )
 
 
