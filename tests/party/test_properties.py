@@ -242,6 +242,7 @@ def hidden_variant(state: PartyState, seat: int, rng: random.Random) -> PartySta
         k = len(other.current.data["drawn"])
         other.current.data["drawn"], pool = pool[:k], pool[k:]
     other.deck = pool
+    other._options = {}  # the hands changed under the cached options
     for h in range(state.players):
         if h != seat and other.pending[h] is not None:
             other.pending[h] = rng.choice(other._choose_options(h))  # a pick is secret until the reveal

@@ -47,7 +47,7 @@ ROUNDS = 3
 _SO = PCard.SPECIAL_ORDER
 _BONUS = frozenset(VARIANTS["chopsticks"]) | frozenset(VARIANTS["spoon"])
 _QUEUED = frozenset(VARIANTS["menu"]) | frozenset(VARIANTS["takeout_box"])
-_SPOONS = frozenset(VARIANTS["spoon"])
+_SINGLES = tuple(Play(c) for c in PCard)
 
 
 @dataclass(eq=False)
@@ -110,6 +110,8 @@ class PartyState:
         self.turn_log: list[list[dict[str, Any]]] = []
         #: every finished round's final tableaux (public), as lists of entry dicts per seat
         self.finished: list[list[list[dict[str, Any]]]] = []
+        #: each seat's choose-phase options, valid until the next reveal
+        self._options: dict[int, list[Play]] = {}
         self._start_round()
 
     # ------------------------------------------------------------------ queries
@@ -177,7 +179,7 @@ class PartyState:
 
     def _card_plays(self, seat: int, card: int, *, this_turn: bool, using: Entry | None) -> list[Play]:
         if card != _SO:
-            return [Play(PCard(card))]
+            return [_SINGLES[card]]
         targets = self.table.targets(seat, this_turn=this_turn, exclude=using)
         ids = sorted({e.identity for e in targets})
         if not ids:
@@ -210,6 +212,13 @@ class PartyState:
         return out
 
     def _choose_options(self, seat: int) -> list[Play]:
+        cached = self._options.get(seat)
+        if cached is not None:
+            return cached
+        self._options[seat] = out = self._compute_choose_options(seat)
+        return out
+
+    def _compute_choose_options(self, seat: int) -> list[Play]:
         plays: list[Play] = []
         for c in sorted(set(self.hands[seat])):
             plays.extend(self._card_plays(seat, c, this_turn=False, using=None))
@@ -384,8 +393,6 @@ class PartyState:
                         else f"cannot use {WIRE[b]}: it is not in its tableau"
                     )
                     raise self._fail(seat, WIRE[b], why)
-        if play not in self._choose_options(seat):  # pragma: no cover - every case is caught above
-            raise self._fail(seat, name, f"cannot play {play.to_text()} now")
 
     # ------------------------------------------------------------------ acting
 
@@ -493,6 +500,7 @@ class PartyState:
         self.turn_log[item.seat][item.log_pos]["flip"] = list(refs)
 
     def _reveal(self) -> None:
+        self._options = {}
         picks: list[Play] = self.pending  # type: ignore[assignment]
         self.pending = [None] * self.players
         for seat, play in enumerate(picks):
@@ -527,6 +535,7 @@ class PartyState:
         self.phase = "resolve"
 
     def _end_turn(self) -> None:
+        self._options = {}
         self.table.end_turn()
         self.history[-1]["turns"].append(self.turn_log)
         self.turn_log = [[] for _ in range(self.players)]

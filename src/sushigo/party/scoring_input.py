@@ -42,11 +42,15 @@ def read_config(doc: Mapping[str, Any], what: str) -> PartyConfig:
         raise RecordError(str(exc)) from None
 
 
-class _Round:
-    """Applies one round's plays to a table, checking them (shared with nothing else on purpose:
-    the engine checks the same rules against real hands)."""
+class RoundScorer:
+    """Applies one round's plays to a table, checking everything that needs no hands.
 
-    def __init__(self, config: PartyConfig, kept: Counter[int], r: int) -> None:
+    ``partial`` lets a seat sit out a turn (an empty play list): worked examples list only the
+    plays that matter; a real scoring input never uses it.
+    """
+
+    def __init__(self, config: PartyConfig, kept: Counter[int], r: int, *, partial: bool = False) -> None:
+        self.partial = partial
         self.config = config
         self.table = Table(config)
         self.kept = kept
@@ -161,9 +165,13 @@ class _Round:
         if not isinstance(turn, list) or len(turn) != n:
             raise RecordError(f"a turn lists {n} seats' plays", round=self.r, turn=t)
         table = self.table
-        seats = [self.parse_plays(plays, t, s) for s, plays in enumerate(turn)]
+        seats = [
+            [] if (self.partial and plays == []) else self.parse_plays(plays, t, s) for s, plays in enumerate(turn)
+        ]
         boxes: list[tuple[int, int, Entry, dict[str, Any]]] = []
         for s, plays in enumerate(seats):
+            if not plays:
+                continue
             first = plays[0]
             entry = self.place(first, self.card(first["card"], t, s), t, s, extra=False, exclude=None)
             if entry.identity in _BOXES:
@@ -285,7 +293,7 @@ def score_input(doc: Mapping[str, Any]) -> dict[str, Any]:
     dessert_counts = [[0] * (len(PCard) + 1) for _ in range(n)]
     sheets = []
     for r, rnd in enumerate(rounds):
-        rd = _Round(config, kept, r)
+        rd = RoundScorer(config, kept, r)
         sheets.append(rd.run(rnd))
         for s in range(n):
             for e in rd.table.kept_desserts(s):
