@@ -233,3 +233,27 @@ def test_replay_summary_counts_games_in_progress(cli: Run, tmp_path: Path) -> No
     assert out.code == 0
     assert out.stdout.splitlines()[2].endswith("in progress, 1 of 3 rounds scored")
     assert out.stdout.splitlines()[-1] == "3 games: 3 replayed (1 in progress), 0 with errors"
+
+
+def test_a_bot_module_without_its_extra_is_left_out_and_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    from sushigo import bots
+    from sushigo.errors import MissingExtraError
+
+    real_import = importlib.import_module
+
+    def fake_import(name: str, *args: Any) -> Any:
+        if name == "sushigo.bots.alpha":
+            raise ModuleNotFoundError("No module named 'torch'", name="torch")
+        return real_import(name, *args)
+
+    bots.bot_names()
+    monkeypatch.delitem(bots.REGISTRY, "alpha")
+    monkeypatch.setattr(bots, "_loaded", False)
+    monkeypatch.setattr(bots, "UNAVAILABLE", {})
+    monkeypatch.setattr(bots.importlib, "import_module", fake_import)
+    assert "alpha" not in bots.bot_names() and "greedy" in bots.bot_names()
+    with pytest.raises(MissingExtraError, match=r"bot 'alpha' needs torch.*pip install 'sushigo\[train\]'"):
+        make_bot("alpha")
+    assert make_bot("greedy", seed=1).name == "greedy"

@@ -43,7 +43,6 @@ def _load_builtin() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
     for module in ("greedy", "heuristic", "mcts", "roll_bots", "neural", "alpha"):
         if module in UNAVAILABLE:
             continue
@@ -56,6 +55,7 @@ def _load_builtin() -> None:
             if err is None:
                 raise
             UNAVAILABLE[module] = err
+    _loaded = True
 
 
 def bot_names(game: str | None = None) -> list[str]:
