@@ -255,9 +255,14 @@ def replay(file: str, as_json: bool, verbose: bool) -> None:
 
 @main.command()
 @click.option(
-    "--game", type=click.Choice(["sushi-go", "sushi-roll", "sushi-go-party"]), default="sushi-go", show_default=True
+    "--game",
+    type=click.Choice(["sushi-go", "sushi-roll", "sushi-go-party"]),
+    default="sushi-go",
+    show_default=True,
 )
-@click.option("--players", "-p", type=click.IntRange(2, 8), default=4, show_default=True, help="2-5; 2-8 for Party.")
+@click.option(
+    "--players", "-p", type=click.IntRange(2, 8), default=4, show_default=True, help="2-5; 2-8 for Party."
+)
 @click.option("--games", "-n", type=click.IntRange(1), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole run.")
 @click.option("--pass-both-ways", is_flag=True, help="Round 2 passes right (Sushi Go!).")

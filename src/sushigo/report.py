@@ -134,18 +134,21 @@ def print_summary(summary: dict[str, Any]) -> None:
     table.add_column("mean per game", no_wrap=True)
     for s in range(k):
         table.add_column(seat_label(summary, s), justify="right", no_wrap=True)
-    soy = bool(summary.get("options", {}).get("soy_sauce"))
+    # Sushi Go!'s reports always carry a soy sauce category; it means something only with the variant
+    hide_soy = summary["game"] == "sushi-go" and not summary.get("options", {}).get("soy_sauce")
     for cat, values in summary["mean_by_category"].items():
-        if cat == "total" or (cat == "soy_sauce" and not soy):
+        if cat == "total" or (cat == "soy_sauce" and hide_soy):
             continue
         table.add_row(category_label(cat), *(f"{v:.2f}" for v in values))
     pud = summary["pudding"]
-    unit = _pudding_unit(summary)
-    table.add_row("pudding points", *(f"{v:.2f}" for v in pud["mean_points"]), end_section=True)
+    what, unit = (
+        ("dessert", "cards") if summary["game"] == "sushi-go-party" else ("pudding", _pudding_unit(summary))
+    )
+    table.add_row(f"{what} points", *(f"{v:.2f}" for v in pud["mean_points"]), end_section=True)
     table.add_row("[bold]total[/]", *(f"[bold]{v:.2f}[/]" for v in summary["mean_total"]))
     table.add_row("win share", *(f"{v:.1%}" for v in summary["win_share"]))
-    table.add_row(f"pudding {unit}", *(f"{v:.2f}" for v in pud["mean_count"]))
-    table.add_row("most puddings", *(f"{v:.1%}" for v in pud["share_most"]))
-    table.add_row("fewest puddings", *(f"{v:.1%}" for v in pud["share_fewest"]))
+    table.add_row(f"{what} {unit}", *(f"{v:.2f}" for v in pud["mean_count"]))
+    table.add_row(f"most {what}s", *(f"{v:.1%}" for v in pud["share_most"]))
+    table.add_row(f"fewest {what}s", *(f"{v:.1%}" for v in pud["share_fewest"]))
     _console.print(table)
     _console.print(f"shared victories: {summary['shared_victories']}")
