@@ -312,3 +312,11 @@ def test_replay_game_plays_one_failed_game_again(
         ["tournament", "-p", "2", "-n", "4", "-j", "1", "-q", "--bots", "greedy,random", "--replay-game", "3"]
     )
     assert good.code == 0 and json.loads(good.stdout)["id"] == 3
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_an_unwritable_file_system_is_found_before_the_run(cli: Run, one_line_error: Run) -> None:
+    # /proc refuses new files even to root, for whom permission bits say nothing
+    out = cli(["tournament", "-p", "2", "-n", "2", "-j", "1", "-q", "--csv", "/proc/sushigo-test.csv"])
+    one_line_error(out, "--csv", "cannot write /proc/sushigo-test.csv")
+    assert out.code == 2 and "tournament:" not in out.stdout

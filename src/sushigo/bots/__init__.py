@@ -124,7 +124,7 @@ def make_bot(spec: str, *, seed: int | None = None, game: str = "sushi-go", **op
         if spec not in REGISTRY:
             if spec in UNAVAILABLE:
                 raise MissingExtraError(UNAVAILABLE[spec].module, UNAVAILABLE[spec].extra, f"bot {spec!r}")
-            raise BotError(f"unknown bot {spec!r}; choose one of {', '.join(bot_names())} or module:Class")
+            raise BotError(f"unknown bot {spec!r}; choose one of {', '.join(bot_names(game))} or module:Class")
         factory, games = REGISTRY[spec]
         if game not in games:
             raise BotError(f"bot {spec!r} does not play {game}; it plays {', '.join(games)}")

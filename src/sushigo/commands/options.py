@@ -40,7 +40,10 @@ class BotsOption(click.Option):
 def check_output_path(path: str, option: str) -> None:
     """Raises :class:`click.BadParameter` unless ``path`` can be written (its folder exists, ...).
 
-    It creates nothing, so a run refused later for another reason leaves no empty file behind.
+    The check opens the file the way the command will (an existing file for appending, without
+    writing; a new file is created and removed at once), so permissions, read-only or special file
+    systems and running as root are all judged by the system itself. It leaves nothing behind, so a
+    run refused later for another reason creates no empty file.
     """
     if path == "-":
         return
@@ -51,13 +54,14 @@ def check_output_path(path: str, option: str) -> None:
         raise click.BadParameter(f"cannot write {path}: the folder {where} does not exist", param_hint=option)
     if not os.path.isdir(where):
         raise click.BadParameter(f"cannot write {path}: {where} is not a folder", param_hint=option)
-    if os.path.exists(path):
-        if not os.access(path, os.W_OK):
-            raise click.BadParameter(f"cannot write {path}: permission denied", param_hint=option)
-    elif not os.access(where, os.W_OK | os.X_OK):
-        raise click.BadParameter(
-            f"cannot write {path}: the folder {where} is not writable", param_hint=option
-        )
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a" if existed else "x", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write {path}: {exc.strerror}", param_hint=option) from None
+    if not existed:
+        os.unlink(path)
 
 
 class OutputPath(click.ParamType):
