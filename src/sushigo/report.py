@@ -7,6 +7,7 @@ script can separate them from the results.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import click
@@ -116,11 +117,23 @@ def error_location(err: RecordError, dummy_seat: int | None = None) -> str:
     return ", ".join(parts)
 
 
+_SEAT = re.compile(r"\bseat (\d+)\b")
+
+
+def for_people(message: str) -> str:
+    """Renumbers the seats an engine message names ("it is seat 0's turn") from 1, as people count.
+
+    The JSON error objects keep the message as the engine wrote it, beside formats.md's 0-based
+    fields; only the sentence printed for people is renumbered.
+    """
+    return _SEAT.sub(lambda m: f"seat {int(m.group(1)) + 1}", message)
+
+
 def print_error(index: int, err: RecordError, dummy_seat: int | None = None) -> None:
     """Prints a failed game's error as one plain sentence on standard error."""
     where = error_location(err, dummy_seat)
     suffix = f" (at {where})" if where else ""
-    click.echo(f"game {index + 1}: error: {err.message}{suffix}", err=True)
+    click.echo(f"game {index + 1}: error: {for_people(err.message)}{suffix}", err=True)
 
 
 def print_summary(summary: dict[str, Any]) -> None:

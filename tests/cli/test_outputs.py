@@ -257,3 +257,19 @@ def test_a_bot_module_without_its_extra_is_left_out_and_named(monkeypatch: pytes
     with pytest.raises(MissingExtraError, match=r"bot 'alpha' needs torch.*pip install 'sushigo\[train\]'"):
         make_bot("alpha")
     assert make_bot("greedy", seed=1).name == "greedy"
+
+
+def test_engine_messages_name_seats_from_one_for_people_only(cli: Run, tmp_path: Path) -> None:
+    path = tmp_path / "roll.jsonl"
+    assert (
+        cli(["simulate", "--game", "sushi-roll", "-p", "3", "-n", "1", "-q", "--records", str(path)]).code
+        == 0
+    )
+    doc = json.loads(path.read_text())
+    event = next(e for e in doc["rounds"][0]["events"] if "seat" in e)
+    acting = event["seat"]
+    event["seat"] = (acting + 1) % 3  # out of turn
+    js = json.loads(cli(["replay", "--json", "-"], json.dumps(doc)).stdout)
+    assert js["seat"] == (acting + 1) % 3 and f"it is seat {acting}'s turn" in js["error"]
+    people = cli(["replay", "-"], json.dumps(doc)).stderr
+    assert f"it is seat {acting + 1}'s turn" in people and f"seat {(acting + 1) % 3 + 1})" in people
