@@ -7,6 +7,7 @@ Messages are one lowercase sentence that quotes the offending input.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -68,6 +69,21 @@ class RecordError(SushigoError, ValueError):
     def __str__(self) -> str:
         where = [f"{k} {getattr(self, k)}" for k in ("round", "turn", "seat") if getattr(self, k) is not None]
         return f"{self.message} ({', '.join(where)})" if where else self.message
+
+
+_SEAT = re.compile(r"\bseat (\d+)\b")
+
+
+def for_people(message: str) -> str:
+    """Renumbers the seats an engine message names ("it is seat 0's turn") from 1, as people count.
+
+    The JSON error objects keep the message as the engine wrote it, beside formats.md's 0-based
+    fields; only sentences printed for people are renumbered.
+
+    >>> for_people("seat 0 cannot act now: it is seat 2's turn")
+    "seat 1 cannot act now: it is seat 3's turn"
+    """
+    return _SEAT.sub(lambda m: f"seat {int(m.group(1)) + 1}", message)
 
 
 #: set to 1 to let unexpected errors through with their traceback (for bug reports)

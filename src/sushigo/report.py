@@ -7,14 +7,13 @@ script can separate them from the results.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from .errors import RecordError
+from .errors import RecordError, for_people
 
 _console = Console(highlight=False)
 
@@ -115,18 +114,6 @@ def error_location(err: RecordError, dummy_seat: int | None = None) -> str:
             continue
         parts.append("dummy" if key == "seat" and value == dummy_seat else f"{key} {value + 1}")
     return ", ".join(parts)
-
-
-_SEAT = re.compile(r"\bseat (\d+)\b")
-
-
-def for_people(message: str) -> str:
-    """Renumbers the seats an engine message names ("it is seat 0's turn") from 1, as people count.
-
-    The JSON error objects keep the message as the engine wrote it, beside formats.md's 0-based
-    fields; only the sentence printed for people is renumbered.
-    """
-    return _SEAT.sub(lambda m: f"seat {int(m.group(1)) + 1}", message)
 
 
 def print_error(index: int, err: RecordError, dummy_seat: int | None = None) -> None:

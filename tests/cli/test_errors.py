@@ -320,3 +320,12 @@ def test_an_unwritable_file_system_is_found_before_the_run(cli: Run, one_line_er
     out = cli(["tournament", "-p", "2", "-n", "2", "-j", "1", "-q", "--csv", "/proc/sushigo-test.csv"])
     one_line_error(out, "--csv", "cannot write /proc/sushigo-test.csv")
     assert out.code == 2 and "tournament:" not in out.stdout
+
+
+def test_the_errors_module_examples() -> None:
+    import doctest
+
+    import sushigo.errors
+
+    result = doctest.testmod(sushigo.errors)
+    assert result.attempted > 0 and result.failed == 0

@@ -11,7 +11,7 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..errors import MissingExtraError, SushigoError, missing_extra
+from ..errors import MissingExtraError, SushigoError, for_people, missing_extra
 from .base import BaseBot, Bot
 from .dispatch import signature_options
 from .random_bot import RandomBot
@@ -43,7 +43,7 @@ def _load_builtin() -> None:
     global _loaded
     if _loaded:
         return
-    for module in ("greedy", "heuristic", "mcts", "roll_bots", "neural", "alpha"):
+    for module in ("greedy", "heuristic", "mcts", "roll_bots", "party_bots", "neural", "alpha"):
         if module in UNAVAILABLE:
             continue
         try:
@@ -124,7 +124,9 @@ def make_bot(spec: str, *, seed: int | None = None, game: str = "sushi-go", **op
         if spec not in REGISTRY:
             if spec in UNAVAILABLE:
                 raise MissingExtraError(UNAVAILABLE[spec].module, UNAVAILABLE[spec].extra, f"bot {spec!r}")
-            raise BotError(f"unknown bot {spec!r}; choose one of {', '.join(bot_names(game))} or module:Class")
+            raise BotError(
+                f"unknown bot {spec!r}; choose one of {', '.join(bot_names(game))} or module:Class"
+            )
         factory, games = REGISTRY[spec]
         if game not in games:
             raise BotError(f"bot {spec!r} does not play {game}; it plays {', '.join(games)}")
@@ -163,7 +165,7 @@ def describe_crash(exc: BaseException, bots: Sequence[Any], specs: Sequence[str]
 
     Seats are numbered from 1, as people read them.
     """
-    what = f"{type(exc).__name__}: {exc}"
+    what = f"{type(exc).__name__}: {for_people(str(exc))}"
     seat = crashed_seat(exc, bots)
     if seat is None:
         return what
