@@ -14,16 +14,29 @@ DUMPLING_POINTS = (0, 1, 3, 6, 10, 15)
 
 
 class _Counted(CardType):
-    """A type scored on its own card count through :meth:`points`."""
+    """A type scored on its own card count through :meth:`points` (looked up from a table of it)."""
+
+    _TABLE_SIZE = 32
+
+    def __init__(self, variants: Sequence[int] = ()) -> None:
+        super().__init__(variants)
+        self._table = tuple(self.points(n) for n in range(self._TABLE_SIZE))
 
     def points(self, n: int) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _lookup(self, n: int) -> int:
+        return self._table[n] if n < self._TABLE_SIZE else self.points(n)
+
     def score_round(self, view: RoundView) -> list[int]:
         if len(self.variants) == 1:
             k = self.variants[0]
-            return [self.points(view.counts[s][k]) for s in range(view.seats)]
-        return [self.points(view.total(s, self.variants)) for s in range(view.seats)]
+            table = self._table
+            try:
+                return [table[row[k]] for row in view.counts]
+            except IndexError:  # more cards of one kind than any round deals: compute
+                return [self._lookup(row[k]) for row in view.counts]
+        return [self._lookup(view.total(s, self.variants)) for s in range(view.seats)]
 
 
 class Tempura(_Counted):

@@ -26,6 +26,7 @@ class RoundView:
         "in_majorities",
         "options",
         "players",
+        "seats",
         "tripled",
     )
 
@@ -41,6 +42,8 @@ class RoundView:
         extra: dict[str, Any] | None = None,
     ) -> None:
         self.players = players
+        #: number of tableaux scored (players, plus the dummy in that variant)
+        self.seats = len(counts)
         self.counts = counts
         self.tripled = tripled
         self._colours = colours
@@ -48,11 +51,6 @@ class RoundView:
         self.in_majorities = in_majorities
         self.options = options
         self.extra = extra if extra is not None else {}
-
-    @property
-    def seats(self) -> int:
-        """Number of tableaux scored (players, plus the dummy in that variant)."""
-        return len(self.counts)
 
     def colours(self, seat: int) -> Sequence[str | None]:
         """The colour of every card in ``seat``'s tableau."""

@@ -35,10 +35,12 @@ class Nigiri(CardType):
     def score_round(self, view: RoundView) -> list[int]:
         """Face value of every nigiri, plus twice it again for those on a wasabi."""
         out = []
-        items = self.values.items()
-        for s in range(view.seats):
-            row, tri = view.counts[s], view.tripled[s]
-            out.append(sum(v * (row[k] + 2 * tri[k]) for k, v in items))
+        items = tuple(self.values.items())
+        for row, tri in zip(view.counts, view.tripled):
+            total = 0
+            for k, v in items:
+                total += v * (row[k] + 2 * tri[k])
+            out.append(total)
         return out
 
 

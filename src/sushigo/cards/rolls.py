@@ -29,7 +29,13 @@ class Maki(CardType):
 
     def icon_totals(self, view: RoundView) -> list[int]:
         """Maki icons per seat."""
-        return [sum(view.counts[s][k] * n for k, n in self.icons) for s in range(view.seats)]
+        out = []
+        for row in view.counts:
+            total = 0
+            for k, n in self.icons:
+                total += row[k] * n
+            out.append(total)
+        return out
 
     def score_round(self, view: RoundView) -> list[int]:
         icons = self.icon_totals(view)

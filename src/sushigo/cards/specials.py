@@ -193,9 +193,9 @@ class SoySaucePromo(CardType):
 
     def score_round(self, view: RoundView) -> list[int]:
         k = self.variants[0]
+        if not any(view.counts[s][k] for s in range(view.seats)):
+            return [0] * view.seats  # nobody can score: skip counting colours
         counts = [len(set(view.colours(s))) for s in range(view.seats)]
-        if not counts:
-            return []
         best = max(counts)
         top = [i for i in range(view.seats) if view.counts[i][k] and counts[i] == best]
         return [4 // len(top) if i in top else 0 for i in range(view.seats)]

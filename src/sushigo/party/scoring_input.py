@@ -166,7 +166,8 @@ class RoundScorer:
             raise RecordError(f"a turn lists {n} seats' plays", round=self.r, turn=t)
         table = self.table
         seats = [
-            [] if (self.partial and plays == []) else self.parse_plays(plays, t, s) for s, plays in enumerate(turn)
+            [] if (self.partial and plays == []) else self.parse_plays(plays, t, s)
+            for s, plays in enumerate(turn)
         ]
         boxes: list[tuple[int, int, Entry, dict[str, Any]]] = []
         for s, plays in enumerate(seats):

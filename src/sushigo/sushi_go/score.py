@@ -9,6 +9,7 @@ Sushi Go!'s, in category order. The small functions below are the same formulas 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 
 from ..cards import RoundView
 from ..cards.appetizers import DUMPLING_POINTS, Dumpling, Sashimi, Tempura
@@ -31,6 +32,7 @@ _SOY = SoySaucePromo((Card.SOY_SAUCE,))
 
 #: Sushi Go!'s round scorers, one card type per category, in :data:`CATEGORIES` order.
 SCORERS = (_MAKI, _TEMPURA, _SASHIMI, _DUMPLING, _NIGIRI, _SOY)
+assert tuple(t.category for t in SCORERS) == CATEGORIES[:-1]  # score_round unpacks them in this order
 
 
 def tempura_points(n: int) -> int:
@@ -54,6 +56,8 @@ def place_on_wasabi(tableau: Sequence[Card]) -> list[bool]:
     Used where only the order of play is known (the scoring input); the engine tracks placement as
     cards are revealed, which also covers the strict-wasabi option.
     """
+    if Card.WASABI not in tableau:
+        return [False] * len(tableau)
     free = 0
     out = []
     for card in tableau:
@@ -88,13 +92,18 @@ def _view(
     in_majorities: Sequence[bool] | None,
 ) -> RoundView:
     placement = on_wasabi if on_wasabi is not None else [place_on_wasabi(t) for t in tableaux]
-    counts = [[0] * _N for _ in tableaux]
-    tripled = [[0] * _N for _ in tableaux]
-    for row, tri, tableau, marks in zip(counts, tripled, tableaux, placement):
-        for card, on in zip(tableau, marks):
+    counts = []
+    tripled = []
+    for tableau, marks in zip(tableaux, placement):
+        row = [0] * _N
+        for card in tableau:
             row[card] += 1
-            if on:
+        tri = [0] * _N
+        if True in marks:
+            for card in compress(tableau, marks):
                 tri[card] += 1
+        counts.append(row)
+        tripled.append(tri)
     return RoundView(
         len(tableaux),
         counts,
@@ -119,13 +128,19 @@ def score_round(
     12
     """
     view = _view(tableaux, on_wasabi, in_majorities)
-    columns = [(t.category, t.score_round(view)) for t in SCORERS]
-    sheets = []
-    for i in range(len(tableaux)):
-        sheet = {cat: col[i] for cat, col in columns}
-        sheet["total"] = sum(sheet.values())
-        sheets.append(sheet)
-    return sheets
+    maki, tempura, sashimi, dumpling, nigiri, soy = (t.score_round(view) for t in SCORERS)
+    return [
+        {
+            "maki": a,
+            "tempura": b,
+            "sashimi": c,
+            "dumpling": d,
+            "nigiri": e,
+            "soy_sauce": f,
+            "total": a + b + c + d + e + f,
+        }
+        for a, b, c, d, e, f in zip(maki, tempura, sashimi, dumpling, nigiri, soy)
+    ]
 
 
 def game_pudding_points(
