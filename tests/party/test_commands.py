@@ -87,3 +87,14 @@ def test_simulate_party_custom_menu_and_bad_menus() -> None:
     assert code != 0 and "menu is for 2 to 6 players" in out and "Traceback" not in out
     code, out = run(["simulate", "--game", "sushi-go", "--menu", "sushi_go", "-n", "1"])
     assert code != 0 and "--menu is for --game sushi-go-party" in out
+
+
+def test_tournament_party_with_a_menu() -> None:
+    code, out = run(
+        ["tournament", "--game", "sushi-go-party", "-p", "4", "--menu", "cutthroat_combo", "--bots", "random",
+         "-n", "2", "-j", "1", "-q", "--json"]
+    )  # fmt: skip
+    assert code == 0, out
+    assert '"random"' in out
+    code, out = run(["tournament", "--game", "sushi-go", "--menu", "sushi_go", "-n", "1", "-q"])
+    assert code != 0 and "--menu is for --game sushi-go-party" in out

@@ -284,3 +284,20 @@ def test_a_menus_drawn_cards_are_seen_only_by_their_player() -> None:
             for s in game.to_act():
                 game.submit(s, rng.choice(game.legal_actions(s)))
     raise AssertionError("no menu was played in 40 games")
+
+
+def test_the_uramaki_race_and_discards_are_public() -> None:
+    for seed in range(60):
+        game = new_game(4, seed=seed, menu="points_platter")
+        rng = random.Random(seed)
+        while not game.is_over():
+            if any(game.table.race_points):
+                for s in (0, 1, 2, 3, None):
+                    obs = game.observe(s)
+                    assert list(obs.uramaki_race) == game.table.race_points
+                    assert obs.uramaki_claimed == game.table.uramaki_claimed >= 1
+                    assert sorted(obs.discards) == sorted(game.table.discards) and obs.discards
+                return
+            for s in game.to_act():
+                game.submit(s, rng.choice(game.legal_actions(s)))
+    raise AssertionError("no uramaki race was won in 60 games")

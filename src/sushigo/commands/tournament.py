@@ -61,8 +61,11 @@ def bot_options_from(
 
 
 @click.command("tournament")
-@click.option("--game", type=click.Choice(["sushi-go", "sushi-roll"]), default="sushi-go", show_default=True)
-@click.option("--players", "-p", type=click.IntRange(2, 5), default=4, show_default=True)
+@click.option(
+    "--game", type=click.Choice(["sushi-go", "sushi-roll", "sushi-go-party"]), default="sushi-go", show_default=True
+)
+@click.option("--players", "-p", type=click.IntRange(2, 8), default=4, show_default=True, help="2-5; 2-8 for Party.")
+@click.option("--menu", help="Sushi Go Party! menu: a suggested-menu id or 7 comma-separated tiles.")
 @click.option(
     "--bots",
     cls=BotsOption,
@@ -113,6 +116,7 @@ def bot_options_from(
 def tournament(
     game: str,
     players: int,
+    menu: str | None,
     bots: str,
     games: int,
     seed: int,
@@ -144,7 +148,18 @@ def tournament(
     if not specs:
         raise click.BadParameter("name at least one bot", param_hint="--bots")
     options: dict[str, Any] = {}
-    if game == "sushi-go":
+    if menu is not None and game != "sushi-go-party":
+        raise click.BadParameter("--menu is for --game sushi-go-party", param_hint="--menu")
+    if game != "sushi-go-party" and players > 5:
+        raise click.BadParameter(f"{game} is for 2 to 5 players", param_hint="--players")
+    if game == "sushi-go-party":
+        if soy_sauce or dummy or dice_file:
+            raise click.BadParameter("--soy-sauce, --dummy and --dice are not Sushi Go Party! options")
+        tiles = [t.strip() for t in (menu or "sushi_go").split(",")]
+        options = {"menu": tiles[0] if len(tiles) == 1 else tiles}
+        if pass_both_ways:
+            options["pass_both_ways"] = True
+    elif game == "sushi-go":
         if dice_file:
             raise click.BadParameter("--dice is for --game sushi-roll", param_hint="--dice")
         if dummy and players != 2:

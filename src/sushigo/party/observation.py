@@ -1,7 +1,7 @@
 """What one seat may know in Sushi Go Party!, and nothing more.
 
 A seat sees its own hand, every tableau (face-down cards as face down, copies with what they copy),
-the desserts everyone kept, scores so far, round, turn and phase, who owes a decision, the item being
+the desserts everyone kept, scores so far, this round's uramaki race and discards, round, turn and phase, who owes a decision, the item being
 resolved (a spoon's named card and who gave it are public), and every hand it held earlier this round
 (it knew that hand, and every change since — picks revealed, chopsticks put back, spoon swaps — was
 public). A menu's four drawn cards are seen only by their player while choosing. Deck order, dessert
@@ -45,6 +45,11 @@ class PartyObservation:
     is_over: bool
     scores: dict[str, Any] = field(compare=True, hash=False)
     earlier_tableaux: tuple[Any, ...] = ()
+    #: uramaki race points each seat scored so far this round, and how many of the 3 places are gone
+    uramaki_race: tuple[int, ...] = ()
+    uramaki_claimed: int = 0
+    #: the cards discarded this round (used specials, collided miso soups, scored uramaki): all public
+    discards: tuple[int, ...] = ()
 
     @property
     def players(self) -> int:
@@ -88,6 +93,9 @@ class PartyObservation:
             "is_over": self.is_over,
             "scores": self.scores,
             "earlier_tableaux": list(self.earlier_tableaux),
+            "uramaki_race": list(self.uramaki_race),
+            "uramaki_claimed": self.uramaki_claimed,
+            "discards": names(self.discards),
         }
 
 
@@ -150,4 +158,7 @@ def observe(state: PartyState, seat: int | None) -> PartyObservation:
         is_over=over,
         scores=state.score_report(),
         earlier_tableaux=tuple(state.finished),
+        uramaki_race=tuple(state.table.race_points) if not over else (0,) * n,
+        uramaki_claimed=state.table.uramaki_claimed if not over else 0,
+        discards=tuple(sorted(state.table.discards)) if not over else (),
     )
