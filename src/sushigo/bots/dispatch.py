@@ -58,7 +58,13 @@ class PerGameBot(BaseBot):
     def act(self, observation: Any, legal: Sequence[Any]) -> Any:
         """Returns the implementation's choice."""
         if self.inner is None:  # act() without reset(): tell the game from the observation
-            game = "sushi-roll" if hasattr(observation, "belts") else "sushi-go"
+            game = (
+                "sushi-roll"
+                if hasattr(observation, "belts")
+                else "sushi-go-party"
+                if hasattr(observation, "menu_drawn")
+                else "sushi-go"
+            )
             self.reset(observation.seat if observation.seat is not None else 0, game, observation.players)
         return self.inner.act(observation, legal)
 
@@ -105,6 +111,22 @@ def roll_implementation(name: str) -> Callable[..., Any] | None:
     return factory
 
 
+#: bot name -> game -> implementation, for games added to a two-game bot (Sushi Go Party!)
+MORE_GAMES: dict[str, dict[str, Callable[..., Any]]] = {}
+
+
+def register_game_implementation(name: str, game: str, factory: Callable[..., Any]) -> None:
+    """Adds ``game``'s implementation to the bot ``name`` registered by :func:`register_per_game`, so a
+    further game joins the name without each game's module knowing the others."""
+    from . import REGISTRY
+
+    MORE_GAMES.setdefault(name, {})[game] = factory
+    if name in REGISTRY:  # otherwise register_per_game adds the game when it registers the name
+        base, games = REGISTRY[name]
+        if game not in games:
+            REGISTRY[name] = (base, (*games, game))
+
+
 def register_per_game(name: str, sushi_go: Callable[..., Any], *roll_names: str) -> None:
     """Registers ``name`` as one bot for both games.
 
@@ -120,9 +142,12 @@ def register_per_game(name: str, sushi_go: Callable[..., Any], *roll_names: str)
             if roll is not None:
                 impls["sushi-roll"] = roll
                 break
+        impls.update(MORE_GAMES.get(name, {}))
         return PerGameBot(name, impls, seed=seed, **options)
 
     def options_for(game: str) -> frozenset[str] | None:
+        if game in MORE_GAMES.get(name, {}):
+            return signature_options(MORE_GAMES[name][game])[0]
         impl = (
             sushi_go
             if game == "sushi-go"
@@ -132,4 +157,4 @@ def register_per_game(name: str, sushi_go: Callable[..., Any], *roll_names: str)
 
     factory.options_for = options_for  # type: ignore[attr-defined]
     factory.__doc__ = f"Creates the registered ``{name}`` bot."
-    register(name, factory, ("sushi-go", "sushi-roll"))
+    register(name, factory, ("sushi-go", "sushi-roll", *MORE_GAMES.get(name, {})))
