@@ -50,9 +50,9 @@ def read_documents(text: str) -> Iterator[Any]:
     if len(parsed) > 1 and not any(isinstance(doc, dict) for _, doc in parsed):
         # not JSON Lines at all: report the whole document's first mistake once
         offset = len(text) - len(text.lstrip())
-        line = first_error.lineno + text[:offset].count("\n")
+        line_no = first_error.lineno + text[:offset].count("\n")
         yield RecordError(
-            f"the input is not valid JSON: {_reason(first_error)} at line {line}, column {first_error.colno}"
+            f"the input is not valid JSON: {_reason(first_error)} at line {line_no}, column {first_error.colno}"
         )
         return
     for _, doc in parsed:
