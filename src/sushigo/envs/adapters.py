@@ -8,6 +8,7 @@ compact) and decode a code back into a core action. Observations only ever come 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -114,6 +115,8 @@ class SushiGoAdapter(GameAdapter):
         self.action_size = ACTION_SPACE_SIZE if actions == "dense" else compact_size(self.config)
         if self.normalized:
             self.obs_low, self.obs_high = NORM_LOW, NORM_HIGH
+        #: compact codes are the dense ones divided by 14, except in the dummy variant where they are equal
+        self._compact = actions == "compact" and not self.config.dummy
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
         from .encoding import encode_observation
@@ -126,25 +129,43 @@ class SushiGoAdapter(GameAdapter):
         return encode_state(state)
 
     def encode_action(self, action: Any) -> int:
-        if self.actions == "compact":
-            from .encoding import encode_compact
+        cards = action.cards
+        own = cards[0] if len(cards) == 1 else 13 + 13 * cards[0] + cards[1]
+        if self._compact:
+            if action.dummy is not None:
+                raise ValueError("a pick with a dummy card has no compact code outside the dummy variant")
+            return int(own)
+        return int(own * 14 + (13 if action.dummy is None else action.dummy))
 
-            return encode_compact(action, self.config)
-        from ..sushi_go.actions import encode_action
-
-        return encode_action(action)
+    def legal_codes(self, state: GameState, seat: int) -> list[int]:
+        # encode_action inlined: this runs for every decision of every OpenSpiel playout
+        out = []
+        compact = self._compact
+        for p in state.legal_actions(seat):
+            cards = p.cards
+            own = cards[0] if len(cards) == 1 else 13 + 13 * cards[0] + cards[1]
+            out.append(int(own) if compact else int(own * 14 + (13 if p.dummy is None else p.dummy)))
+        out.sort()
+        return out
 
     def decode(self, code: int) -> Any:
-        if self.actions == "compact":
-            from .encoding import decode_compact
+        code = int(code)
+        if not 0 <= code < self.action_size:
+            from ..errors import InvalidActionError
 
-            return decode_compact(int(code), self.config)
-        from ..sushi_go.actions import decode_action
-
-        return decode_action(int(code))
+            raise InvalidActionError(f"action code {code!r} is outside 0..{self.action_size - 1}")
+        return _decoded()[code * 14 + 13 if self._compact else code]
 
     def is_simultaneous(self) -> bool:
         return True
+
+
+@lru_cache(maxsize=1)
+def _decoded() -> tuple[Any, ...]:
+    """Every dense code's pick, decoded once (decoding builds card enums, which is slow per call)."""
+    from ..sushi_go.actions import ACTION_SPACE_SIZE, decode_action
+
+    return tuple(decode_action(code) for code in range(ACTION_SPACE_SIZE))
 
 
 class SushiRollAdapter(GameAdapter):

@@ -8,18 +8,32 @@ Importing this module registers ``python_sushi_go`` and ``python_sushi_roll``::
 
 Both are sequential, imperfect-information, zero-sum games with explicit chance:
 
-* The first move is chance: outcome ``i`` of ``deals`` (parameter, default 1000) is the seed that
-  deals the cards (Sushi Go!) or orders the bag and rolls the dice (Sushi Roll); the seat never observes
-  it, so every card it has not seen, and every future roll, stays hidden.
-* Sushi Go!'s simultaneous picks are sequentialised: the seats that still owe a pick move in seat order,
-  each pick is kept secret until the last one resolves the turn (the core's ``submit``).
-* Actions are the core's dense codes; strings and tensors come from the seat's own observation only
-  (:mod:`.encoding`, :mod:`.roll_encoding`). The information state string is the seat's own history of
-  (observation, action) at each of its decisions, then its current observation (perfect recall).
+* **Chance covers every deal** (the default, ``deals=0``). Sushi Go!: the first moves deal the cards
+  of all three rounds one at a time, hand after hand (the dummy pile last); each outcome is a card
+  kind with probability proportional to the copies left in the deck, so every deal has exactly its
+  probability. Sushi Roll: the red belt's seat, each die drawn from the bag (a type, in proportion to
+  the dice of that type left) and each face rolled (one of six) is a chance move, at the moment the
+  rules roll it (deals, slides, re-rolls). No seat observes a chance move: a card is seen only when it
+  is in a hand the seat holds, a roll once it is on the table. ``deals=N`` instead makes the first move
+  one of ``N`` seeds (the older, much smaller game).
+* Sushi Go!'s simultaneous picks are sequentialised: the seats that still owe a pick move in seat
+  order, each pick secret until the last one resolves the turn (the core's checked ``submit``).
+* Actions are the core's dense codes. Strings and tensors come from the seat's own observation only:
+  ``observation_tensor`` is the environments' vector (:mod:`.encoding`, :mod:`.roll_encoding`), which
+  already holds what the seat knows of earlier rounds; ``information_state_tensor`` adds the public
+  history of the game (Sushi Go!: every reveal, by round, turn and relative tableau; Sushi Roll: the
+  finished rounds' trays); ``information_state_string`` is the seat's own history of (observation,
+  action) at each of its decisions, then its current observation (perfect recall), rebuilt on demand
+  from the moves so that playing a state costs nothing for it.
 * Returns: each seat's total minus the mean total of the seats (zero-sum; the dummy does not count).
 * :meth:`SushiSpielState.resample_from_infostate` samples a full state consistent with a seat's
   observation (unseen cards shuffled, pending secret picks redrawn, future dice re-seeded), so OpenSpiel's
   information-set MCTS runs on both games.
+
+OpenSpiel's perfect-information ``MCTSBot`` (``open_spiel.python.algorithms.mcts``) searches clones
+of the *real* state, so on these games it sees every hidden card, the other seats' pending picks and,
+through chance outcomes it does not need to guess, nothing less than the whole deal: use it only as a
+cheating baseline. ``ISMCTSBot`` (with ``resample_from_infostate``) plays fair.
 """
 
 from __future__ import annotations
@@ -33,8 +47,10 @@ import pyspiel
 
 from .adapters import GameAdapter, make_adapter
 
-DEFAULT_DEALS = 1000
+#: ``deals=0``: chance moves are the cards (and dice) themselves, so every deal can happen
+DEFAULT_DEALS = 0
 MAX_UTILITY = 300.0
+CHANCE = -1
 
 _SG_PARAMS: dict[str, Any] = {
     "players": 2,
@@ -59,7 +75,7 @@ def _game_type(short_name: str, long_name: str, params: dict[str, Any]) -> pyspi
         max_num_players=5,
         min_num_players=2,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
@@ -70,8 +86,67 @@ SUSHI_GO_TYPE = _game_type("python_sushi_go", "Python Sushi Go!", _SG_PARAMS)
 SUSHI_ROLL_TYPE = _game_type("python_sushi_roll", "Python Sushi Roll", _SR_PARAMS)
 
 
+class _Shared:
+    """What every state of one game shares; OpenSpiel deep-copies a state's attributes on ``clone``, and
+    this one copies as itself."""
+
+    def __init__(self, game: _SushiSpielGame) -> None:
+        self.game = game
+        self.adapter = game.adapter
+        self.players = game.num_players()
+        self.deals = game.deals
+        cfg = getattr(self.adapter, "config", None)
+        #: Sushi Go!: cards dealt by chance (every hand of the three rounds)
+        self.to_deal = 0 if cfg is None else 3 * (3 if cfg.dummy else cfg.players) * cfg.hand_size
+        self.fast = cfg is not None and not self.deals
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+
+class _Data:
+    """A state's own mutable part, with a fast copy for OpenSpiel's ``clone``.
+
+    ``log`` is every move since ``origin`` (``(-1, outcome)`` for chance), enough to rebuild any
+    information state; ``prefix`` is the recall a resampled state inherited for one seat.
+    """
+
+    __slots__ = ("core", "cur", "dealt", "left", "log", "need", "op", "origin", "outcomes", "prefix")
+
+    def __init__(self) -> None:
+        self.core: Any = None
+        self.cur = CHANCE
+        self.dealt: list[int] = []  # Sushi Go!: cards dealt so far (deal mode)
+        self.left: list[int] = []  # Sushi Go!: copies left per kind; Sushi Roll: dice left in the bag
+        self.log: list[tuple[int, int]] = []
+        self.op: Any = (
+            None  # Sushi Roll: the pending chance step ("red", "deal", "slide", ("reroll", seat, positions))
+        )
+        self.need: list[Any] = []  # Sushi Roll: outcomes still needed ("bag" or a die type)
+        self.outcomes: list[Any] = []  # Sushi Roll: outcomes drawn for the pending step
+        self.origin: _Data | None = None  # a resampled state's starting point (else: the empty state)
+        self.prefix: tuple[int, list[str]] | None = None
+
+    def copy(self) -> _Data:
+        new = _Data.__new__(_Data)
+        new.core = None if self.core is None else self.core.clone()
+        new.cur = self.cur
+        new.dealt = self.dealt[:]
+        new.left = self.left[:]
+        new.log = self.log[:]
+        new.op = self.op
+        new.need = self.need[:]
+        new.outcomes = self.outcomes[:]
+        new.origin = self.origin
+        new.prefix = self.prefix
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Data:
+        return self.copy()
+
+
 class _SushiSpielGame(pyspiel.Game):
-    """Shared game class; the two registered games differ only in their adapter and parameters."""
+    """Shared game class; the two registered games differ only in their adapter, chance and parameters."""
 
     game_name = ""
     game_type: pyspiel.GameType = SUSHI_GO_TYPE
@@ -81,11 +156,13 @@ class _SushiSpielGame(pyspiel.Game):
         values = {**self.defaults, **(params or {})}
         players = int(values["players"])
         self.deals = int(values["deals"])
+        if self.deals < 0:
+            raise ValueError(f"deals must be 0 (every deal) or a number of seeds, not {self.deals}")
         options: dict[str, Any] = {k: bool(v) for k, v in values.items() if k not in ("players", "deals")}
         self.adapter: GameAdapter = make_adapter(self.game_name, players, **options)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.adapter.action_size,
-            max_chance_outcomes=self.deals,
+            max_chance_outcomes=self.deals or self._max_outcomes(players),
             num_players=players,
             min_utility=-MAX_UTILITY,
             max_utility=MAX_UTILITY,
@@ -93,12 +170,16 @@ class _SushiSpielGame(pyspiel.Game):
             max_game_length=self._max_length(players),
         )
         super().__init__(self.game_type, info, values)
+        self._shared = _Shared(self)
 
     def _max_length(self, players: int) -> int:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def _max_outcomes(self, players: int) -> int:  # pragma: no cover - overridden
+        raise NotImplementedError
+
     def new_initial_state(self) -> SushiSpielState:
-        """Returns the state before the chance move that deals (or rolls)."""
+        """Returns the state before the first chance move."""
         return SushiSpielState(self)
 
     def make_py_observer(
@@ -119,6 +200,14 @@ class SushiGoSpielGame(_SushiSpielGame):
     def _max_length(self, players: int) -> int:
         return 3 * players * 10
 
+    def _max_outcomes(self, players: int) -> int:
+        return 13
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The cards dealt, one chance move each (or the one seed)."""
+        cfg = self.adapter.config  # type: ignore[attr-defined]
+        return 1 if self.deals else 3 * (3 if cfg.dummy else cfg.players) * cfg.hand_size
+
 
 class SushiRollSpielGame(_SushiSpielGame):
     """``python_sushi_roll``: parameters ``players`` and ``deals``."""
@@ -130,77 +219,131 @@ class SushiRollSpielGame(_SushiSpielGame):
     def _max_length(self, players: int) -> int:
         return 3 * 8 * players * 12
 
+    def _max_outcomes(self, players: int) -> int:
+        return max(6, players, 5)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """A generous bound: the red belt, every draw and roll of three rounds, and re-rolls."""
+        from ..sushi_roll.dice import dice_per_player
+
+        players = self.num_players()
+        d = dice_per_player(players)
+        return 1 + 3 * (2 * d * players + d * d * players) + 18 * d * 3
+
 
 class SushiSpielState(pyspiel.State):
-    """An OpenSpiel state wrapping one core state (``core`` is ``None`` before the chance move)."""
+    """An OpenSpiel state wrapping one core state (``core`` is ``None`` until the deal is complete)."""
 
     def __init__(self, game: _SushiSpielGame) -> None:
         super().__init__(game)
-        self._game = game
-        self.adapter = game.adapter
-        self.core: Any = None
-        self._recall: list[list[str]] = [[] for _ in range(game.num_players())]
+        self._shared = game._shared
+        self._d = _Data()
+        if game.game_name == "sushi-go" and not game.deals:
+            self._d.left = list(_deck_counts(self._shared))
+        elif game.game_name == "sushi-roll" and not game.deals:
+            self._d.op = "red"
+            self._d.need = ["seat"]
 
     # ---------------------------------------------------------------- OpenSpiel API
 
+    @property
+    def core(self) -> Any:
+        """The core game (``None`` until the deal is complete)."""
+        return self._d.core
+
+    @property
+    def adapter(self) -> GameAdapter:
+        """The game's adapter (encodings)."""
+        return self._shared.adapter
+
     def current_player(self) -> int:
-        """Returns the seat to move, ``CHANCE`` before the deal, ``TERMINAL`` at the end."""
-        if self.core is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.core.is_over():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return int(self.core.to_act()[0])
+        """Returns the seat to move, ``CHANCE`` while dealing or rolling, ``TERMINAL`` at the end."""
+        return self._d.cur
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.adapter.legal_codes(self.core, player)
+        return self._shared.adapter.legal_codes(self._d.core, player)
+
+    # OpenSpiel's C++ ``LegalActions`` calls back into Python several times per call; these Python
+    # versions answer Python callers (bots, tests, random playouts) directly, with the same results.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Returns the legal actions of ``player`` (default: the player to move), or the chance outcomes
+        at a chance node; ``[]`` at the end and for a seat that is not to move."""
+        d = self._d
+        cur = d.cur
+        if cur == pyspiel.PlayerId.TERMINAL:
+            return []
+        if cur == CHANCE:
+            return [a for a, _ in _chance_outcomes(self._shared, d)]
+        if player is None or player == cur:
+            return self._shared.adapter.legal_codes(d.core, cur)
+        if player < 0:
+            raise ValueError(f"legal_actions of pseudo-player {player}")
+        return []
+
+    def is_chance_node(self) -> bool:
+        """Tells whether the next move is chance's (a card dealt, a die drawn or rolled)."""
+        return self._d.cur == CHANCE
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Returns the ``deals`` equally likely deal seeds."""
-        p = 1.0 / self._game.deals
-        return [(i, p) for i in range(self._game.deals)]
+        """Returns the outcomes of the next chance move with their probabilities."""
+        return _chance_outcomes(self._shared, self._d)
 
     def _apply_action(self, action: int) -> None:
-        if self.core is None:
-            self.core = self.adapter.new_state(int(action))
+        shared, d = self._shared, self._d
+        if not shared.fast:
+            _step(shared, d, int(action))
             return
-        seat = self.current_player()
-        self._recall[seat].append(f"{self.observation_text(seat)} -> {action}")
-        self.core.submit(seat, self.adapter.decode(int(action)))
+        # Sushi Go! dealing every card: _step inlined, the hot path of every playout
+        cur = d.cur
+        d.log.append((cur, action))
+        if cur == CHANCE:
+            _deal_card(shared, d, action)
+            if d.core is not None:
+                d.cur = int(d.core.to_act()[0])
+            return
+        core = d.core
+        core.submit(cur, shared.adapter.decode(action))
+        if core._over:
+            d.cur = int(pyspiel.PlayerId.TERMINAL)
+        else:
+            for seat, pick in enumerate(core._pending):
+                if pick is None:
+                    d.cur = seat
+                    break
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
-        return str(self.adapter.decode(int(action)).to_text())
+            return _chance_text(self._shared, self._d, int(action))
+        return str(self._shared.adapter.decode(int(action)).to_text())
 
     def is_terminal(self) -> bool:
         """Tells whether the game is over."""
-        return self.core is not None and bool(self.core.is_over())
+        return self._d.cur == pyspiel.PlayerId.TERMINAL
 
     def returns(self) -> list[float]:
         """Each seat's total minus the mean total (zeros before the end)."""
-        n = self._game.num_players()
+        n = self._shared.players
         if not self.is_terminal():
             return [0.0] * n
-        totals = self.adapter.totals(self.core)
+        totals = self._shared.adapter.totals(self._d.core)
         mean = sum(totals) / n
         return [float(t - mean) for t in totals]
 
     def __str__(self) -> str:
-        if self.core is None:
+        if self._d.core is None:
             return "chance: deal"
-        return json.dumps(self.core.observe(None).to_json(), sort_keys=True, default=str)
+        return json.dumps(self._d.core.observe(None).to_json(), sort_keys=True, default=str)
 
     # ---------------------------------------------------------------- views
 
     def observation_text(self, player: int) -> str:
         """Returns ``player``'s observation as JSON text."""
-        if self.core is None:
-            return "before the deal"
-        return json.dumps(self.core.observe(player).to_json(), sort_keys=True, default=str)
+        return _observation_text(self._d.core, player)
 
     def information_text(self, player: int) -> str:
-        """Returns ``player``'s perfect-recall information state as text."""
-        return "\n".join([*self._recall[player], self.observation_text(player)])
+        """Returns ``player``'s perfect-recall information state as text (rebuilt from the moves)."""
+        return "\n".join([*_recall(self._shared, self._d, player), self.observation_text(player)])
 
     # ---------------------------------------------------------------- search support
 
@@ -212,22 +355,256 @@ class SushiSpielState(pyspiel.State):
     def resample(self, player: int, rng: random.Random) -> SushiSpielState:
         """Returns a determinisation for ``player``: hidden cards reshuffled, secret picks and future
         dice redrawn. Other seats' recall is not kept (it is not ``player``'s to know)."""
-        new = SushiSpielState(self._game)
-        new._recall = [r[:] if i == player else [] for i, r in enumerate(self._recall)]
-        if self.core is None:
+        new = SushiSpielState(self._shared.game)
+        d = self._d
+        if d.core is None:
+            new._d = d.copy()  # nothing is known yet: the deal so far is all chance
+            new._d.log = []
+            new._d.origin = d.copy()
+            new._d.prefix = (player, _recall(self._shared, d, player))
             return new
-        if self.adapter.game == "sushi-go":
-            new.core = _resample_sushi_go(self.core, player, rng)
+        nd = d.copy()
+        if self._shared.adapter.game == "sushi-go":
+            nd.core = _resample_sushi_go(d.core, player, rng)
         else:
-            new.core = self.core.clone()
-            new.core._rng = random.Random(rng.randrange(1 << 62))
+            nd.core._rng = random.Random(rng.randrange(1 << 62))
+        nd.log = []
+        nd.prefix = (player, _recall(self._shared, d, player))
+        nd.origin = nd.copy()
+        new._d = nd
         return new
+
+
+# -------------------------------------------------------------------- moves
+
+
+def _deck_counts(shared: _Shared) -> list[int]:
+    from ..sushi_go.cards import deck_counts
+
+    return deck_counts(shared.adapter.config.soy_sauce)  # type: ignore[attr-defined]
+
+
+def _update_player(shared: _Shared, d: _Data) -> None:
+    core = d.core
+    if core is None or d.need:
+        d.cur = CHANCE
+    elif core.is_over():
+        d.cur = int(pyspiel.PlayerId.TERMINAL)
+    else:
+        d.cur = int(core.to_act()[0])
+
+
+def _chance_outcomes(shared: _Shared, d: _Data) -> list[tuple[int, float]]:
+    if shared.deals:
+        p = 1.0 / shared.deals
+        return [(i, p) for i in range(shared.deals)]
+    if shared.adapter.game == "sushi-go":
+        total = sum(d.left)
+        return [(k, c / total) for k, c in enumerate(d.left) if c]
+    need = d.need[0]
+    if need == "seat":
+        return [(s, 1.0 / shared.players) for s in range(shared.players)]
+    if need == "bag":
+        total = sum(d.left)
+        return [(k, c / total) for k, c in enumerate(d.left) if c]
+    return [(i, 1.0 / 6.0) for i in range(6)]
+
+
+def _chance_text(shared: _Shared, d: _Data, action: int) -> str:
+    if shared.deals:
+        return f"deal {action}"
+    if shared.adapter.game == "sushi-go":
+        from ..sushi_go.cards import WIRE_NAMES, Card
+
+        return f"deal {WIRE_NAMES[Card(action)]}"
+    from ..sushi_roll.faces import DIE_TYPES
+
+    need = d.need[0] if d.need else None
+    if need == "seat":
+        return f"red belt to seat {action}"
+    if need == "bag":
+        return f"draw {DIE_TYPES[action]}"
+    return f"roll face {action + 1}"
+
+
+def _step(shared: _Shared, d: _Data, action: int) -> None:
+    """Applies one move (chance or a seat's) to ``d``."""
+    adapter = shared.adapter
+    d.log.append((d.cur, action))
+    if d.cur == CHANCE:
+        if shared.deals:
+            d.core = adapter.new_state(action)
+        elif adapter.game == "sushi-go":
+            _deal_card(shared, d, action)
+        else:
+            _roll_chance(shared, d, action)
+        _update_player(shared, d)
+        return
+    seat = d.cur
+    if adapter.game == "sushi-go" or shared.deals:  # seeded Sushi Roll rolls from the core's own RNG
+        d.core.submit(seat, adapter.decode(action))
+    else:
+        _roll_move(shared, d, seat, action)
+    _update_player(shared, d)
+
+
+def _deal_card(shared: _Shared, d: _Data, card: int) -> None:
+    if d.left[card] <= 0:
+        raise ValueError(f"no {card} left to deal")
+    d.left[card] -= 1
+    d.dealt.append(card)
+    if len(d.dealt) < shared.to_deal:
+        return
+    cfg = shared.adapter.config  # type: ignore[attr-defined]
+    hands, size = (3 if cfg.dummy else cfg.players), cfg.hand_size
+    from ..sushi_go.cards import Card
+    from ..sushi_go.rules import State
+
+    cards = [Card(c) for c in d.dealt]
+    rounds = [
+        [cards[(r * hands + h) * size : (r * hands + h + 1) * size] for h in range(hands)] for r in range(3)
+    ]
+    d.core = State.from_hands(cfg, rounds, seed=0)
+
+
+# ---- Sushi Roll: chance at the moment the rules roll
+
+
+def _roll_move(shared: _Shared, d: _Data, seat: int, code: int) -> None:
+    from ..sushi_roll.actions import Reroll
+
+    core = d.core
+    action = core.check(seat, shared.adapter.decode(code))
+    if isinstance(action, Reroll):
+        d.op = ("reroll", seat, action.positions)
+        d.need = [core.belts[seat][p][0] for p in action.positions]
+        d.outcomes = []
+        return
+    if not hasattr(action, "position"):  # a swap: no chance
+        core._apply(seat, action)
+        return
+    core._take(seat, action.position)
+    _begin_chance(d)
+
+
+def _begin_chance(d: _Data) -> None:
+    core = d.core
+    if core._pending == "slide":
+        p = core.players
+        d.op = "slide"
+        d.need = [kind for s in range(p) for kind, _ in core.belts[(s - 1) % p]]
+        d.outcomes = []
+        if not d.need:  # pragma: no cover - a slide always moves dice
+            _finish_chance(d)
+    elif core._pending == "deal":
+        from ..sushi_roll.faces import DIE_COUNTS, DIE_TYPES
+
+        d.op = "deal"
+        d.left = [DIE_COUNTS[k] for k in DIE_TYPES]
+        d.need = ["bag"] * (core.dice_per_player * core.players)
+        d.outcomes = []
+
+
+def _roll_chance(shared: _Shared, d: _Data, outcome: int) -> None:
+    from ..sushi_roll.faces import DIE_TYPES
+
+    need = d.need.pop(0)
+    if need == "seat":  # the red belt: then the first deal
+        if d.core is None:
+            d.core = _new_roll_core(shared)
+        d.core.red_start = d.core.red_seat = outcome
+        d.core._pending = "deal"
+        _begin_chance(d)
+        return
+    if need == "bag":
+        if d.left[outcome] <= 0:
+            raise ValueError(f"no {DIE_TYPES[outcome]} die left in the bag")
+        d.left[outcome] -= 1
+        d.outcomes.append(DIE_TYPES[outcome])
+        if not d.need:  # every die drawn: now roll each one
+            d.need = list(d.outcomes)
+            d.op = ("roll-deal", tuple(d.outcomes))
+            d.outcomes = []
+        return
+    d.outcomes.append(d.core.dice.faces_of(need)[outcome])
+    if not d.need:
+        _finish_chance(d)
+
+
+def _finish_chance(d: _Data) -> None:
+    core = d.core
+    op, faces = d.op, d.outcomes
+    p = core.players
+    if op == "slide":
+        per: list[list[str]] = []
+        i = 0
+        for s in range(p):
+            n = len(core.belts[(s - 1) % p])
+            per.append(faces[i : i + n])
+            i += n
+        core._slide(per)
+    elif isinstance(op, tuple) and op[0] == "roll-deal":
+        k = core.dice_per_player
+        types = list(op[1])
+        core._deal(
+            [types[s * k : (s + 1) * k] for s in range(p)], [faces[s * k : (s + 1) * k] for s in range(p)]
+        )
+    elif isinstance(op, tuple) and op[0] == "reroll":
+        core._reroll(op[1], op[2], faces)
+    d.op = None
+    d.outcomes = []
+
+
+def _new_roll_core(shared: _Shared) -> Any:
+    from ..sushi_roll.dice import default_dice_set
+    from ..sushi_roll.rules import State as RollState
+
+    dice = shared.adapter.options.get("dice") or default_dice_set()
+    if not hasattr(dice, "faces_of"):
+        from ..sushi_roll.api import resolve_dice
+
+        dice = resolve_dice(dice)
+    # the core's own RNG is never used: every roll and draw is a chance move of this state
+    return RollState(shared.players, dice, random.Random(0))
+
+
+# -------------------------------------------------------------------- recall
+
+
+def _observation_text(core: Any, player: int) -> str:
+    if core is None:
+        return "before the deal"
+    return json.dumps(core.observe(player).to_json(), sort_keys=True, default=str)
+
+
+def _recall(shared: _Shared, d: _Data, player: int) -> list[str]:
+    """``player``'s (observation -> action) entries, rebuilt by replaying the moves from the origin."""
+    out: list[str] = []
+    if d.prefix is not None and d.prefix[0] == player:
+        out.extend(d.prefix[1])
+    if d.origin is None:
+        replay = SushiSpielState(shared.game)._d
+    else:
+        replay = d.origin.copy()
+        replay.log = []
+    for actor, action in d.log:
+        if actor == player:
+            out.append(f"{_observation_text(replay.core, player)} -> {action}")
+        replay.cur = actor
+        _step(shared, replay, action)
+    return out
+
+
+# -------------------------------------------------------------------- determinisation
 
 
 def _resample_sushi_go(core: Any, player: int, rng: random.Random) -> Any:
     st = core.clone()
     obs = core.observe(player)
     pool = list(st._pile)
+    for rnd in st._preset[st.round + 1 :]:  # later rounds dealt by chance are as hidden as the pile
+        for hand in rnd:
+            pool.extend(hand)
     slots: list[tuple[int, list[Any], int]] = []
     for s in range(core.players):
         if s == player:
@@ -252,6 +629,13 @@ def _resample_sushi_go(core: Any, player: int, rng: random.Random) -> Any:
         n = len(core.hands[2])
         st.hands[2] = pool[:n]
         del pool[:n]
+    later = st._preset[st.round + 1 :]
+    redealt = []
+    for rnd in later:
+        redealt.append([pool[: len(h)] for h in rnd])
+        for h in rnd:
+            del pool[: len(h)]
+    st._preset = st._preset[: st.round + 1] + redealt
     st._pile = pool
     for s in range(core.players):
         if s != player and st._pending[s] is not None:
@@ -261,20 +645,80 @@ def _resample_sushi_go(core: Any, player: int, rng: random.Random) -> Any:
     return st
 
 
+# -------------------------------------------------------------------- observer
+
+
+def info_state_size(adapter: GameAdapter) -> int:
+    """Length of the information state tensor: the observation vector and the public history."""
+    if adapter.game == "sushi-go":
+        from .encoding import TURNS
+
+        return adapter.obs_size + 3 * TURNS * adapter.config.tableaux * 13  # type: ignore[attr-defined]
+    from .roll_encoding import N_SYMBOLS
+
+    return adapter.obs_size + 2 * adapter.players * N_SYMBOLS
+
+
+def information_state_vector(adapter: GameAdapter, core: Any, player: int) -> np.ndarray:
+    """Returns ``player``'s information state tensor (zeros before the deal).
+
+    Sushi Go!: the observation vector, then per round (3), turn (11) and relative tableau (the dummy
+    last) the counts of the cards revealed there (13). Sushi Roll: the observation vector, then per
+    finished round (2) and relative seat its tray's icons per symbol (11).
+    """
+    vec = np.zeros(info_state_size(adapter), dtype=np.float32)
+    if core is None:
+        return vec
+    size = adapter.obs_size
+    vec[:size] = adapter.encode(core, player)
+    if adapter.game == "sushi-go":
+        from .encoding import TURNS, relative_tableaux
+
+        cfg = adapter.config  # type: ignore[attr-defined]
+        order = relative_tableaux(cfg, player)
+        nt = cfg.tableaux
+        for r, entry in enumerate(core.history[:3]):
+            for t, played in enumerate(entry["turns"][:TURNS]):
+                for k, tab in enumerate(order):
+                    base = size + ((r * TURNS + t) * nt + k) * 13
+                    for c in played[tab]:
+                        vec[base + int(c)] += 1.0
+        return vec
+    from ..sushi_roll.faces import parse_face
+    from .roll_encoding import N_SYMBOLS, SYMBOLS
+
+    index = {s: i for i, s in enumerate(SYMBOLS)}
+    obs = core.observe(player)
+    n = adapter.players
+    for r, trays in enumerate(obs.past_trays[:2]):
+        for k in range(n):
+            base = size + (r * n + k) * N_SYMBOLS
+            for name in trays[(player + k) % n]:
+                face = parse_face(name)
+                vec[base + index[face.symbol]] += face.icons
+    return vec
+
+
 class SushiObserver:
-    """OpenSpiel's PyObserver for both games: the observation vector as ``tensor``, JSON text as string."""
+    """OpenSpiel's PyObserver for both games: vectors as ``tensor``, JSON text as string."""
 
     def __init__(self, game: _SushiSpielGame, iig_obs_type: pyspiel.IIGObservationType | None) -> None:
         self.adapter = game.adapter
         self.perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
-        self.tensor = np.zeros(self.adapter.obs_size, dtype=np.float32)
-        self.dict = {"observation": self.tensor}
+        size = info_state_size(self.adapter) if self.perfect_recall else self.adapter.obs_size
+        self.tensor = np.zeros(size, dtype=np.float32)
+        self.dict = {"info_state" if self.perfect_recall else "observation": self.tensor}
 
     def set_from(self, state: SushiSpielState, player: int) -> None:
-        """Fills ``tensor`` with ``player``'s observation vector (zeros before the deal)."""
+        """Fills ``tensor`` with ``player``'s vector (zeros before the deal)."""
         self.tensor.fill(0.0)
-        if state.core is not None:
-            self.tensor[:] = self.adapter.encode(state.core, player)
+        core = state.core
+        if core is None:
+            return
+        if self.perfect_recall:
+            self.tensor[:] = information_state_vector(self.adapter, core, player)
+        else:
+            self.tensor[:] = self.adapter.encode(core, player)
 
     def string_from(self, state: SushiSpielState, player: int) -> str:
         """Returns the information state (perfect recall) or the observation, as text."""
