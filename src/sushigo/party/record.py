@@ -186,7 +186,11 @@ def load_record(doc: Mapping[str, Any]) -> PartyState:
         if len(rnd["turns"]) > size or (r < len(rounds) - 1 and len(rnd["turns"]) != size):
             raise RecordError(f"a finished round has {size} turns, not {len(rnd['turns'])}", round=r)
     preset = _Preset(hands, desserts)
-    state = PartyState(config, None, preset=preset)
+    seed = doc.get("seed")
+    # the seed only makes play after the record's last step repeatable; the replay itself needs none
+    state = PartyState(
+        config, seed if isinstance(seed, int) and not isinstance(seed, bool) else None, preset=preset
+    )
     for r, rnd in enumerate(rounds):
         if state.round != r:
             raise RecordError("the record has a round after the game ended", round=r)
