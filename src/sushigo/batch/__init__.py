@@ -7,7 +7,11 @@ engine underneath. See ``docs/batch.md``.
 
 from __future__ import annotations
 
-from .engine import (
+from ..errors import require
+
+require("numpy", "rl", "sushigo.batch")
+
+from .engine import (  # noqa: E402
     BatchResult,
     SushiGoBatch,
     iter_simulate,

@@ -1,6 +1,7 @@
 """Research interfaces: Gymnasium, PettingZoo and OpenSpiel adapters over the one core (extra ``sushigo[rl]``).
 
-Importing this package registers the Gymnasium ids ``sushigo/SushiGo-v0`` (with a ``vector_entry_point``
+It needs NumPy and Gymnasium (``pip install 'sushigo[rl]'``; importing it without them raises one
+:class:`~sushigo.errors.MissingExtraError` naming the extra). Importing this package registers the Gymnasium ids ``sushigo/SushiGo-v0`` (with a ``vector_entry_point``
 on the batch engine for ``gymnasium.make_vec``) and ``sushigo/SushiRoll-v0`` when Gymnasium is installed (Gymnasium 1.x has no plugin
 discovery, so ``import sushigo.envs`` is needed before ``gymnasium.make``, or use the id
 ``"sushigo.envs:sushigo/SushiGo-v0"``). The PettingZoo and OpenSpiel modules are imported on demand:
@@ -9,17 +10,20 @@ discovery, so ``import sushigo.envs`` is needed before ``gymnasium.make``, or us
 
 from __future__ import annotations
 
-from .adapters import GameAdapter, SushiGoAdapter, SushiRollAdapter, make_adapter
+from ..errors import require
+
+# One clear error naming the extra, instead of a bare ModuleNotFoundError from deep inside.
+require("numpy", "rl", "sushigo.envs")
+require("gymnasium", "rl", "sushigo.envs")
+
+from .adapters import GameAdapter, SushiGoAdapter, SushiRollAdapter, make_adapter  # noqa: E402
 
 ENV_IDS = ("sushigo/SushiGo-v0", "sushigo/SushiRoll-v0")
 
 
 def register_envs() -> None:
-    """Registers the Gymnasium ids (idempotent); does nothing without Gymnasium."""
-    try:
-        import gymnasium
-    except ImportError:  # pragma: no cover - gymnasium is part of the rl extra
-        return
+    """Registers the Gymnasium ids (idempotent)."""
+    import gymnasium
     if "sushigo/SushiGo-v0" not in gymnasium.registry:
         gymnasium.register(
             id="sushigo/SushiGo-v0",

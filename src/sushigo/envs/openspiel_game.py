@@ -42,10 +42,14 @@ import json
 import random
 from typing import Any
 
-import numpy as np
-import pyspiel
+from ..errors import require
 
-from .adapters import GameAdapter, make_adapter
+require("pyspiel", "rl", "sushigo.envs.openspiel_game")
+
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
+
+from .adapters import GameAdapter, make_adapter  # noqa: E402
 
 #: ``deals=0``: chance moves are the cards (and dice) themselves, so every deal can happen
 DEFAULT_DEALS = 0

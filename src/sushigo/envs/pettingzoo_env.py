@@ -26,14 +26,17 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar, Literal
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv, ParallelEnv
+from ..errors import IllegalActionError, require
 
-from ..errors import IllegalActionError
-from .adapters import GameAdapter, make_adapter
-from .encoding import STATE_HIGH, STATE_LOW
-from .gym_env import final_reward
+require("pettingzoo", "rl", "sushigo.envs.pettingzoo_env")
+
+import numpy as np  # noqa: E402
+from gymnasium import spaces  # noqa: E402
+from pettingzoo import AECEnv, ParallelEnv  # noqa: E402
+
+from .adapters import GameAdapter, make_adapter  # noqa: E402
+from .encoding import STATE_HIGH, STATE_LOW  # noqa: E402
+from .gym_env import final_reward  # noqa: E402
 
 Reward = Literal["margin", "win"]
 
