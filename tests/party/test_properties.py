@@ -301,3 +301,30 @@ def test_the_uramaki_race_and_discards_are_public() -> None:
             for s in game.to_act():
                 game.submit(s, rng.choice(game.legal_actions(s)))
     raise AssertionError("no uramaki race was won in 60 games")
+
+
+@SETTINGS
+@given(setup=setups(), seed=st.integers(0, 10**6))
+def test_a_clone_plays_on_exactly_like_the_original_and_independently(
+    setup: dict[str, Any], seed: int
+) -> None:
+    rng = random.Random(seed)
+    stop = rng.randrange(1, 60)
+    game = new_game(setup["players"], seed=setup["seed"], menu=setup["menu"])
+    steps = 0
+    while not game.is_over() and steps < stop:
+        for s in game.to_act():
+            game.submit(s, rng.choice(game.legal_actions(s)))
+            steps += 1
+    twin = game.clone()
+    before = json.dumps(game.to_record())
+    r1, r2 = random.Random(seed + 1), random.Random(seed + 1)
+    for state, r in ((twin, r2),):
+        while not state.is_over():
+            for s in state.to_act():
+                state.submit(s, r.choice(state.legal_actions(s)))
+    assert json.dumps(game.to_record()) == before  # the original did not move
+    while not game.is_over():
+        for s in game.to_act():
+            game.submit(s, r1.choice(game.legal_actions(s)))
+    assert game.to_record() == twin.to_record() and game.score_report() == twin.score_report()

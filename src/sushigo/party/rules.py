@@ -15,7 +15,6 @@ end-of-turn checks run (miso collisions, the uramaki race) and hands pass.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import random
 from collections import Counter
@@ -172,8 +171,39 @@ class PartyState:
         return to_record(self, seed=seed, names=names)
 
     def clone(self) -> PartyState:
-        """An independent deep copy (for search)."""
-        return copy.deepcopy(self)
+        """An independent copy (for search); the random generator is copied too, so the copy plays on
+        exactly as the original would."""
+        new = PartyState.__new__(PartyState)
+        new.config = self.config
+        new.players = self.players
+        new.seed = self.seed
+        new._rng = random.Random()
+        new._rng.setstate(self._rng.getstate())
+        new._preset = self._preset
+        new.deck = self.deck[:]
+        new.dessert_pile = self.dessert_pile[:]
+        new.kept = [k[:] for k in self.kept]
+        new.round = self.round
+        new.turn = self.turn
+        new.phase = self.phase
+        new.hands = [h[:] for h in self.hands]
+        new.table = table = self.table.clone()
+        new.pending = self.pending[:]
+
+        def item(it: Item) -> Item:
+            data = {k: (v[:] if isinstance(v, list) else v) for k, v in it.data.items()}
+            entry = table.logs[it.seat][it.entry.index]
+            return Item(it.number, it.seat, entry, it.kind, it.log_pos, it.step, it.decider, data)
+
+        new.queue = [item(it) for it in self.queue]
+        new.current = None if self.current is None else item(self.current)
+        new.round_points = self.round_points[:]
+        # finished turns are never changed again; the current round's list grows, so it is copied
+        new.history = [{**h, "turns": h["turns"][:]} for h in self.history]
+        new.turn_log = [[dict(d) for d in seat] for seat in self.turn_log]
+        new.finished = self.finished[:]
+        new._options = dict(self._options)
+        return new
 
     # ------------------------------------------------------------------ options
 

@@ -9,6 +9,7 @@ formats.md).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -79,6 +80,20 @@ class Table:
         self.race_points = [0] * self.players
         self.uramaki_claimed = 0
         self.types: tuple[CardType, ...] = tuple(TYPES[t] for t in config.menu)
+
+    def clone(self) -> Table:
+        """An independent copy (new entries; the links between them are indices, so they carry over)."""
+        new = Table.__new__(Table)
+        new.config = self.config
+        new.players = self.players
+        new.turn = self.turn
+        new.logs = [[copy.copy(e) for e in log] for log in self.logs]
+        new.discards = self.discards[:]
+        new.this_turn = [(s, new.logs[s][e.index]) for s, e in self.this_turn]
+        new.race_points = self.race_points[:]
+        new.uramaki_claimed = self.uramaki_claimed
+        new.types = self.types
+        return new
 
     # ------------------------------------------------------------------ queries
 
