@@ -241,12 +241,13 @@ class SushiGoBatch:
     def _chop_ok(self) -> np.ndarray:
         """``(B, players)``: may each seat use chopsticks now."""
         p = self.players
-        sizes = self.hands.sum(axis=2)
+        # a seat's hand has the same size in every game (lockstep), so game 0 tells them all
+        sizes = self.hands[0].sum(axis=1) if self.size else np.zeros(p, dtype=np.int64)
         need = np.full(p, 2)
         ctrl = self.controller
         if ctrl is not None:
             need[ctrl] = 3
-        ok: np.ndarray = (self.tableaux[:, :p, CHOPSTICKS] > 0) & (sizes >= need[None, :])
+        ok: np.ndarray = (self.tableaux[:, :p, CHOPSTICKS] > 0) & (sizes >= need)[None, :]
         return ok
 
     def legal_mask(self, seat: int | None = None) -> np.ndarray:
@@ -350,32 +351,41 @@ class SushiGoBatch:
     # ---------------------------------------------------------------- playing
 
     def random_actions(self) -> np.ndarray:
-        """Returns ``(B, players)`` codes drawn uniformly from each seat's legal picks (as the random bot)."""
+        """Returns ``(B, players)`` codes drawn uniformly from each seat's legal picks (as the random bot).
+
+        One uniform number per seat picks the ``u``-th legal pick: singles in card order, then ordered
+        chopsticks pairs; the pair arithmetic runs only for the seats whose draw fell on a pair.
+        """
         b, p = self.size, self.players
         rng = self.rng
         hands = self.hands
         present = hands > 0
-        dup = hands >= 2
         k = present.sum(axis=2)
         chop = self._chop_ok()
-        npair = np.where(chop, k * k - (k - dup.sum(axis=2)), 0)
-        u = (rng.random((b, p)) * (k + npair)).astype(np.int64)
-        cs = np.cumsum(present, axis=2)
+        any_chop = bool(chop.any())
+        total = k
+        if any_chop:
+            dup = (hands >= 2).sum(axis=2)
+            total = k + np.where(chop, k * k - k + dup, 0)
+        u = (rng.random((b, p)) * total).astype(np.int64)
+        cs = np.cumsum(present, axis=2, dtype=np.int8)
         single = np.argmax(cs > u[:, :, None], axis=2)
         codes = single * DUMMY_BASE + NO_DUMMY
-        is_pair = u >= k
-        if is_pair.any():
-            v = u - k
-            na = np.where(present, k[:, :, None] - 1 + dup, 0)
-            csa = np.cumsum(na, axis=2)
-            a = np.argmax(csa > v[:, :, None], axis=2)
-            before = np.take_along_axis(csa - na, a[:, :, None], axis=2)[:, :, 0]
-            w = v - before
-            dup_a = np.take_along_axis(dup, a[:, :, None], axis=2)
-            valid_b = present & ((np.arange(N_KINDS)[None, None, :] != a[:, :, None]) | dup_a)
-            second = np.argmax(np.cumsum(valid_b, axis=2) > w[:, :, None], axis=2)
-            pair_codes = (N_KINDS + a * N_KINDS + second) * DUMMY_BASE + NO_DUMMY
-            codes = np.where(is_pair, pair_codes, codes)
+        if any_chop:
+            g, s = np.nonzero(u >= k)
+            if len(g):
+                h = hands[g, s]
+                pres = present[g, s]
+                dup_k = h >= 2
+                v = u[g, s] - k[g, s]
+                na = np.where(pres, k[g, s][:, None] - 1 + dup_k, 0)
+                csa = np.cumsum(na, axis=1)
+                a = np.argmax(csa > v[:, None], axis=1)
+                rows = np.arange(len(g))
+                w = v - (csa[rows, a] - na[rows, a])
+                valid_b = pres & ((np.arange(N_KINDS)[None, :] != a[:, None]) | dup_k[rows, a][:, None])
+                second = np.argmax(np.cumsum(valid_b, axis=1) > w[:, None], axis=1)
+                codes[g, s] = (N_KINDS + a * N_KINDS + second) * DUMMY_BASE + NO_DUMMY
         ctrl = self.controller
         if ctrl is not None:
             mask = self.legal_mask(ctrl)
