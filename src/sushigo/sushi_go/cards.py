@@ -1,13 +1,20 @@
-"""Sushi Go! cards: names, counts, colours and the deck (rules.md §1.1).
+"""Sushi Go! cards: names, counts, colours, the deck (rules.md §1.1) and each card's type.
 
 Cards are small ints (:class:`Card`) so hands and tableaux stay cheap to copy and compare; their
-lowercase names are the wire names of formats.md.
+lowercase names are the wire names of formats.md. Each card's scoring rule is a card type of
+:mod:`sushigo.cards` (:data:`TYPE_OF`), shared with Sushi Go Party! where the formula is the same.
 """
 
 from __future__ import annotations
 
 from enum import IntEnum
 
+from ..cards.appetizers import Dumpling, Sashimi, Tempura
+from ..cards.base import CardType
+from ..cards.desserts import Pudding
+from ..cards.nigiri import Nigiri, Wasabi
+from ..cards.rolls import Maki
+from ..cards.specials import Chopsticks, SoySaucePromo
 from ..errors import InvalidActionError
 
 
@@ -117,3 +124,33 @@ def parse_cards(items: object, where: str = "cards") -> list[Card]:
     if not isinstance(items, list):
         raise InvalidActionError(f"{where} must be a list of card names")
     return [Card.parse(x) for x in items]
+
+
+# ------------------------------------------------------------------------------ card types
+
+#: Sushi Go!'s card types by name; ``score_round`` of the first six gives the round's categories
+#: (sushi_go/score.py). Pudding scores at game end with split ties (score.game_pudding_points), and
+#: chopsticks and wasabi placement act inside rules.py (both chopsticks cards chosen before the reveal;
+#: the Party hooks of these types are not used here). Sushi Go!'s colours are :data:`COLOUR`'s.
+MAKI_TYPE = Maki({c: MAKI_ICONS[c] for c in Card if MAKI_ICONS[c]}, ties="split")
+TEMPURA_TYPE = Tempura((Card.TEMPURA,))
+SASHIMI_TYPE = Sashimi((Card.SASHIMI,))
+DUMPLING_TYPE = Dumpling((Card.DUMPLING,))
+NIGIRI_TYPE = Nigiri({c: NIGIRI_VALUE[c] for c in Card if NIGIRI_VALUE[c]})
+SOY_SAUCE_TYPE = SoySaucePromo((Card.SOY_SAUCE,))
+TYPES: dict[str, CardType] = {
+    t.name: t
+    for t in (
+        MAKI_TYPE,
+        TEMPURA_TYPE,
+        SASHIMI_TYPE,
+        DUMPLING_TYPE,
+        NIGIRI_TYPE,
+        SOY_SAUCE_TYPE,
+        Wasabi((Card.WASABI,)),
+        Chopsticks({Card.CHOPSTICKS: 0}),
+        Pudding((Card.PUDDING,)),
+    )
+}
+#: The card type of every card.
+TYPE_OF: dict[Card, CardType] = {c: next(t for t in TYPES.values() if c in t.variants) for c in Card}

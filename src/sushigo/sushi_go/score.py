@@ -12,23 +12,32 @@ from collections.abc import Sequence
 from itertools import compress
 
 from ..cards import RoundView
-from ..cards.appetizers import DUMPLING_POINTS, Dumpling, Sashimi, Tempura
-from ..cards.nigiri import Nigiri
-from ..cards.rolls import Maki
-from ..cards.specials import SoySaucePromo
+from ..cards.appetizers import DUMPLING_POINTS
 from ..scoring import pudding_points, winners
-from .cards import COLOUR, MAKI_ICONS, NIGIRI_VALUE, Card
+from .cards import (
+    COLOUR,
+    DUMPLING_TYPE,
+    MAKI_TYPE,
+    NIGIRI_TYPE,
+    NIGIRI_VALUE,
+    SASHIMI_TYPE,
+    SOY_SAUCE_TYPE,
+    TEMPURA_TYPE,
+    Card,
+)
 
 CATEGORIES = ("maki", "tempura", "sashimi", "dumpling", "nigiri", "soy_sauce", "total")
 __all__ = ["CATEGORIES", "DUMPLING_POINTS", "SCORERS", "score_round"]
 
 _N = len(Card)
-_MAKI = Maki({c: MAKI_ICONS[c] for c in Card if MAKI_ICONS[c]}, ties="split")
-_TEMPURA = Tempura((Card.TEMPURA,))
-_SASHIMI = Sashimi((Card.SASHIMI,))
-_DUMPLING = Dumpling((Card.DUMPLING,))
-_NIGIRI = Nigiri({c: NIGIRI_VALUE[c] for c in Card if NIGIRI_VALUE[c]})
-_SOY = SoySaucePromo((Card.SOY_SAUCE,))
+_MAKI, _TEMPURA, _SASHIMI, _DUMPLING, _NIGIRI, _SOY = (
+    MAKI_TYPE,
+    TEMPURA_TYPE,
+    SASHIMI_TYPE,
+    DUMPLING_TYPE,
+    NIGIRI_TYPE,
+    SOY_SAUCE_TYPE,
+)
 
 #: Sushi Go!'s round scorers, one card type per category, in :data:`CATEGORIES` order.
 SCORERS = (_MAKI, _TEMPURA, _SASHIMI, _DUMPLING, _NIGIRI, _SOY)
