@@ -328,3 +328,52 @@ def test_a_clone_plays_on_exactly_like_the_original_and_independently(
         for s in game.to_act():
             game.submit(s, r1.choice(game.legal_actions(s)))
     assert game.to_record() == twin.to_record() and game.score_report() == twin.score_report()
+
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 200),
+    st.sampled_from(["tempura", "spoon_4", "menu_7", "special_order", "face_down", "nigiri", "", "x"]),
+    st.lists(st.sampled_from(["tempura", "eel", 0, None]), max_size=3),
+    st.fixed_dictionaries({"card": st.sampled_from(["tofu", "special_order", "spoon_5", None])}),
+    st.dictionaries(st.sampled_from(["card", "via", "copies", "flip", "drawn", "ask"]), st.integers(0, 3), max_size=3),
+)
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out.extend(_paths(v, (*prefix, k)))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.extend(_paths(v, (*prefix, i)))
+    return out
+
+
+def _set(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    node = doc
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return doc
+
+
+_GARBAGE_RECORD = play({"players": 3, "menu": "master_menu", "seed": 3}).to_record()
+_GARBAGE_RECORD_2 = play({"players": 4, "menu": "points_platter", "seed": 4}).to_record()
+
+
+@settings(max_examples=60, deadline=None)
+@given(which=st.booleans(), pick=st.integers(0, 10**9), junk=JUNK, as_record=st.booleans())
+def test_garbage_anywhere_gives_a_record_error_never_a_crash(which: bool, pick: int, junk: Any, as_record: bool) -> None:
+    record = copy.deepcopy(_GARBAGE_RECORD if which else _GARBAGE_RECORD_2)
+    doc = record if as_record else scoring_doc(record)
+    paths = _paths(doc)
+    doc = _set(doc, paths[pick % len(paths)], junk)
+    try:
+        (load_record if as_record else score_input)(doc)
+    except RecordError:
+        pass
