@@ -1,7 +1,8 @@
 """What one seat may know in Sushi Go Party!, and nothing more.
 
 A seat sees its own hand, every tableau (face-down cards as face down, copies with what they copy),
-the desserts everyone kept, scores so far, this round's uramaki race and discards, round, turn and phase, who owes a decision, the item being
+the desserts everyone kept, scores so far, this round's uramaki race, discards and plays (a failed
+spoon's request tells everyone that no hand it searched held that card), round, turn and phase, who owes a decision, the item being
 resolved (a spoon's named card and who gave it are public), and every hand it held earlier this round
 (it knew that hand, and every change since — picks revealed, chopsticks put back, spoon swaps — was
 public). A menu's four drawn cards are seen only by their player while choosing. Deck order, dessert
@@ -50,6 +51,9 @@ class PartyObservation:
     uramaki_claimed: int = 0
     #: the cards discarded this round (used specials, collided miso soups, scored uramaki): all public
     discards: tuple[int, ...] = ()
+    #: every play of this round so far, ``round_plays[t][s]`` as in the record (a spoon's request and
+    #: giver, a failed spoon's request, flips); a menu's four drawn cards only for that menu's player
+    round_plays: tuple[Any, ...] = ()
 
     @property
     def players(self) -> int:
@@ -96,6 +100,7 @@ class PartyObservation:
             "uramaki_race": list(self.uramaki_race),
             "uramaki_claimed": self.uramaki_claimed,
             "discards": names(self.discards),
+            "round_plays": list(self.round_plays),
         }
 
 
@@ -161,4 +166,17 @@ def observe(state: PartyState, seat: int | None) -> PartyObservation:
         uramaki_race=tuple(state.table.race_points) if not over else (0,) * n,
         uramaki_claimed=state.table.uramaki_claimed if not over else 0,
         discards=tuple(sorted(state.table.discards)) if not over else (),
+        round_plays=_round_plays(state, seat) if not over else (),
+    )
+
+
+def _round_plays(state: PartyState, seat: int | None) -> tuple[Any, ...]:
+    """This round's public plays; ``drawn`` stays with the menu's own player."""
+    turns = [*state.history[-1]["turns"], state.turn_log] if state.history else []
+
+    def public(s: int, play: dict[str, Any]) -> dict[str, Any]:
+        return play if s == seat or "drawn" not in play else {k: v for k, v in play.items() if k != "drawn"}
+
+    return tuple(
+        [[public(s, dict(p)) for p in plays] for s, plays in enumerate(turn)] for turn in turns if any(turn)
     )
