@@ -53,11 +53,22 @@ def setups(draw: st.DrawFn) -> dict[str, Any]:
             ),
             draw(st.sampled_from(DESSERTS)),
         ]
-    return {"players": players, "menu": menu, "seed": draw(st.integers(0, 2**31))}
+    options = draw(
+        st.sampled_from(
+            [
+                {},
+                {},
+                {"max_bonus_per_turn": 2, "all_tied": "full"},
+                {"special_order_colour": "own", "face_down_colour": "back", "tea_counts_desserts": False},
+                {"so_copy_this_turn": False, "pass_both_ways": True},
+            ]
+        )
+    )
+    return {"players": players, "menu": menu, "seed": draw(st.integers(0, 2**31)), "options": options}
 
 
 def play(setup: dict[str, Any], check: Any = None) -> PartyState:
-    game = new_game(setup["players"], seed=setup["seed"], menu=setup["menu"])
+    game = new_game(setup["players"], seed=setup["seed"], menu=setup["menu"], **setup.get("options", {}))
     rng = random.Random(setup["seed"])
     while not game.is_over():
         for s in game.to_act():
@@ -81,7 +92,7 @@ def scoring_doc(record: dict[str, Any]) -> dict[str, Any]:
 @SETTINGS
 @given(setup=setups())
 def test_cards_are_conserved_and_hands_stay_equal_every_step(setup: dict[str, Any]) -> None:
-    game = new_game(setup["players"], seed=setup["seed"], menu=setup["menu"])
+    game = new_game(setup["players"], seed=setup["seed"], menu=setup["menu"], **setup["options"])
     expected = game.all_cards()
     assert sum(expected.values()) == 54 + 15
 
@@ -311,7 +322,7 @@ def test_a_clone_plays_on_exactly_like_the_original_and_independently(
 ) -> None:
     rng = random.Random(seed)
     stop = rng.randrange(1, 60)
-    game = new_game(setup["players"], seed=setup["seed"], menu=setup["menu"])
+    game = new_game(setup["players"], seed=setup["seed"], menu=setup["menu"], **setup["options"])
     steps = 0
     while not game.is_over() and steps < stop:
         for s in game.to_act():
