@@ -5,7 +5,8 @@ decision, a random choice, ``submit``), the way the bot runner drives a game, wi
 observations. Party is measured on two menus: ``sushi_go`` (the classic cards with Party rules) and
 a specials-heavy one (spoon, chopsticks or menu, takeout box, miso, uramaki) where the turn queue and
 the decisions between reveal and pass cost most. The last column is Party's rate over base Sushi
-Go!'s at 4 players, measured seconds apart in the same process.
+Go!'s at 4 players, measured seconds apart in the same process. The last rows go through the bot
+runner, which also builds the observation of every seat that acts.
 
 Run: ``python benchmarks/party_speed.py [--seconds 2]``.
 """
@@ -18,6 +19,8 @@ import time
 from collections.abc import Callable
 
 from sushigo import party
+from sushigo.bots import RandomBot
+from sushigo.runner import play
 from sushigo.sushi_go import new_game as sushi_go_game
 
 HEAVY_8 = ["uramaki", "miso_soup", "eel", "tofu", "spoon", "takeout_box", "fruit"]
@@ -45,6 +48,20 @@ def party_game(menu: object) -> Callable[[int, int], None]:
     return run
 
 
+def party_runner_game(menu: object) -> Callable[[int, int], None]:
+    """Through the bot runner: every seat that acts also gets its observation built."""
+
+    def run(players: int, seed: int) -> None:
+        bots = [RandomBot(seed + s) for s in range(players)]
+        play(party.new_game(players, seed=seed, menu=menu), bots).score_report()
+
+    return run
+
+
+def base_runner_game(players: int, seed: int) -> None:
+    play(sushi_go_game(players, seed=seed), [RandomBot(seed + s) for s in range(players)]).score_report()
+
+
 def rate(fn: Callable[[int, int], None], players: int, seconds: float) -> float:
     count, start, seed = 0, time.perf_counter(), 0
     while time.perf_counter() - start < seconds:
@@ -70,6 +87,11 @@ def main() -> None:
     for label, menu, players in rows:
         r = rate(party_game(menu), players, args.seconds)
         print(f"{label:<34} {players:>7} {r:>9.0f} {r / base4:>11.2f}")
+    runner4 = rate(base_runner_game, 4, args.seconds)
+    print(f"{'sushi go! (base), bot runner':<34} {4:>7} {runner4:>9.0f} {runner4 / base4:>11.2f}")
+    for players in (4, 8):
+        r = rate(party_runner_game("sushi_go"), players, args.seconds)
+        print(f"{'party sushi_go, bot runner':<34} {players:>7} {r:>9.0f} {r / base4:>11.2f}")
 
 
 if __name__ == "__main__":
