@@ -603,3 +603,20 @@ def test_e27_hand_sizes_stay_equal_and_the_deck_never_runs_short() -> None:
                     g.submit(s, r.choice(g.legal_actions(s)))
                 if g.current is not None and g.current.kind.name == "menu":
                     assert len(g.current.data["drawn"]) == 4
+
+
+def test_p18_spoon_searches_left_even_when_hands_pass_right() -> None:
+    g = deal(4, "cutthroat_combo", [["spoon_4"], ["tofu"], ["tofu"], ["tofu"]], pass_both_ways=True)
+    assert g.config.direction(1) == -1
+    assert g.spoon_search(0, "tofu") == (1, [P.TOFU])  # seat 1 (the left) before seat 3 (the right)
+    assert g.spoon_search(3, "tofu") == (1, [P.TOFU])  # seat 3 looks at 0 (no tofu), then 1, never 2 first
+
+
+def test_party_and_sushi_go_keep_their_own_tie_rules() -> None:
+    from sushigo.sushi_go.cards import Card
+    from sushigo.sushi_go.score import score_round as base_round
+
+    base = base_round([[Card.MAKI_3, Card.MAKI_2], [Card.MAKI_3, Card.MAKI_2], [Card.MAKI_3], [Card.MAKI_1]])
+    assert [s["maki"] for s in base] == [3, 3, 0, 0]  # Sushi Go!: a tied first splits 6, no second
+    party, _ = round_of(4, "sushi_go", [["maki_3", "maki_2"], ["maki_3", "maki_2"], ["maki_3"], ["maki_1"]])
+    assert column(party, "maki") == [6, 6, 3, 0]  # Party: full points, the next total is second
