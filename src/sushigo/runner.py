@@ -75,19 +75,6 @@ class LazyObservation:
         return repr(self.materialize())
 
 
-def _is_one_of(action: Any, legal: Sequence[Any]) -> bool:
-    for a in legal:  # identity first: bots usually return one of the offered objects
-        if a is action:
-            return True
-    return action in legal
-
-
-def _keep_if_held(obs: LazyObservation) -> None:
-    """Builds the observation now if the bot kept a reference to it (it may read it after the turn)."""
-    if obs._obs is None and (_getrefcount is None or _getrefcount(obs) > 3):
-        obs.materialize()
-
-
 def play(
     state: GameState,
     bots: Sequence[Any],
@@ -107,25 +94,35 @@ def play(
         bot.reset(seat, state.game, state.players)
     cls = _observation_class(state.game)
     trusted = getattr(state, "submit_legal", None)
+    refs = _getrefcount
+    acts = [bot.act for bot in bots]
     while not state.is_over():
-        seats = state.to_act()
         choices = []
-        for seat in seats:
+        for seat in state.to_act():
             legal = state.legal_actions(seat)
             obs = LazyObservation(state, seat, cls)
-            action = bots[seat].act(obs, legal)
-            _keep_if_held(obs)
+            action = acts[seat](obs, legal)
+            # a bot that kept the observation gets it built now, before the state moves on
+            if obs._obs is None and (refs is None or refs(obs) > 2):
+                obs.materialize()
             del obs
             choices.append((seat, action, legal))
         for seat, action, legal in choices:
             try:
-                # a pick is legal exactly when it is one of the legal actions (``in`` tries identity
-                # first, which is how bots usually answer); anything else gets the state's own check,
-                # which raises with the reason
-                if trusted is not None and _is_one_of(action, legal):
-                    trusted(seat, action)
+                # a pick is legal exactly when it is one of the legal actions (identity first: bots
+                # usually answer with one of the offered objects); anything else gets the state's own
+                # check, which raises with the reason
+                for offered in legal:
+                    if offered is action:
+                        break
                 else:
+                    if trusted is None or action not in legal:
+                        state.submit(seat, action)
+                        continue
+                if trusted is None:
                     state.submit(seat, action)
+                else:
+                    trusted(seat, action)
             except IllegalActionError as exc:
                 raise IllegalActionError(
                     f"bot {bots[seat].name!r} at seat {seat}: {exc}", seat=seat
