@@ -95,12 +95,12 @@ def test_a_slow_reader_is_dropped_at_once_and_the_others_hear_the_new_count(tmp_
     # In process, so that the reader can really stop reading: the kernel would buffer megabytes first.
     from sushigo.server.limits import Limits
     from sushigo.server.rooms import Client, Hub
-    from sushigo.server.schemas import SeatSpec, TableCreate
+    from sushigo.server.schemas import TableCreate
     from sushigo.server.store import Store
 
     async def scenario() -> None:
         hub = Hub(Store(f"sqlite:///{tmp_path / 'slow.sqlite3'}"), limits=Limits(presence_interval=0.05))
-        room = await hub.create(TableCreate(seats=[SeatSpec(kind="human"), SeatSpec(kind="human")]))
+        room = await hub.create(TableCreate.model_validate({"seats": [{"kind": "human"}, {"kind": "human"}]}))
         reader, slow = Client(None), Client(None, max_queue=4)
         await room.attach(reader)
         await room.attach(slow)
@@ -162,13 +162,20 @@ def test_a_resent_action_is_stale_and_a_reroll_spends_one_token(server: ServerPr
             message = json.dumps({"type": "action", "action": reroll, "state_id": state["state_id"]})
             await ws.send(message)
             await ws.send(message)  # a resend, e.g. after a reconnect
-            ack = await _until(ws, "ack")
+            ack: dict[str, Any] | None = None
+            err: dict[str, Any] | None = None
+            after: dict[str, Any] | None = None
+            async with asyncio.timeout(10):
+                while ack is None or err is None or after is None or after["state_id"] != ack["state_id"]:
+                    msg = json.loads(await ws.recv())
+                    if msg["type"] == "ack":
+                        ack = msg
+                    elif msg["type"] == "error":
+                        err = msg
+                    elif msg["type"] == "state":
+                        after = msg
             assert ack["state_id"] == state["state_id"] + 1
-            err = await _until(ws, "error")
             assert err["code"] == "action/stale"
-            after = await _until(ws, "state")
-            while after["state_id"] != ack["state_id"]:
-                after = await _until(ws, "state")
             assert after["view"]["menu"][seat] == tokens_before - 1
             # Without a state_id nothing is applied either.
             await ws.send(json.dumps({"type": "action", "action": after["legal"][0]}))

@@ -299,6 +299,9 @@ def serve(
         ws=ws_impl,
         ws_max_size=65536,
         ws_ping_interval=20,
+        # Compressing every message costs CPU on each send and a zlib context per connection (about
+        # 300 KB): state messages are a few KB, so they go uncompressed.
+        ws_per_message_deflate=False,
         timeout_graceful_shutdown=5,
         # Uvicorn would trust X-Forwarded-For from loopback peers; only --forwarded-header decides here.
         proxy_headers=False,

@@ -51,6 +51,9 @@ from .store import Store, TableRow, default_url
 from .ws import table_socket
 
 STATIC = Path(__file__).parent / "static"
+#: Seconds a lobby page is served from memory, and how many distinct pages are kept.
+LOBBY_TTL = 1.0
+LOBBY_PAGES = 64
 
 _ERRORS: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}, 409: {"model": ErrorBody}}
 _STATUS = {
@@ -174,13 +177,26 @@ async def list_tables(
     """Lists tables newest first (finished games: most recently finished first), one page at a time."""
     hub = _hub(request)
     after = _parse_cursor(cursor) if cursor else None
+    # Every lobby page open in a browser asks every few seconds: the same page within LOBBY_TTL is
+    # answered from memory, so a flood of lobby requests costs one query a second per distinct page.
+    cache: OrderedDict[tuple[Any, ...], tuple[float, TableList]] = request.app.state.lobby
+    key = (status, limit, after)
+    now = time.monotonic()
+    hit = cache.get(key)
+    if hit is not None and now - hit[0] < LOBBY_TTL:
+        return hit[1]
     rows = await hub.db(hub.store.list_page, status, limit + 1, after)
     more = len(rows) > limit
     rows = rows[:limit]
-    return TableList(
+    page = TableList(
         tables=[_public(hub, row) for row in rows],
         next=_cursor(rows[-1], status) if more and rows else None,
     )
+    cache[key] = (now, page)
+    cache.move_to_end(key)
+    while len(cache) > LOBBY_PAGES:
+        cache.popitem(last=False)
+    return page
 
 
 def _public(hub: Hub, row: TableRow) -> TablePublic:
@@ -423,6 +439,7 @@ def create_app(
         app.state.hub = hub
         app.state.guard = Guard(limits)
         app.state.finished = FinishedCache(limits.cache_entries)
+        app.state.lobby = OrderedDict()
         app.state.started = time.time()
         await hub.resume_all()
         try:

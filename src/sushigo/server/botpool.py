@@ -18,8 +18,10 @@ Cheap bots (``INLINE_BOTS``, well under a millisecond a move) are not worth the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import multiprocessing
+import os
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -27,6 +29,8 @@ from typing import Any
 
 from ..bots.budget import SearchBudget
 
+#: How much nicer (lower priority) than the server the worker processes run.
+WORKER_NICENESS = 10
 #: Bots whose moves cost well under a millisecond (measured): they act on the event loop.
 INLINE_BOTS = frozenset({"random", "greedy", "heuristic", "roll-greedy"})
 
@@ -37,6 +41,10 @@ def think(bot: Any, observation: Any, legal: Sequence[Any]) -> tuple[Any, Any]:
 
 
 def _warm() -> None:
+    # A lower CPU priority lets the server's event loop (tables, sockets, the lobby) run first whenever
+    # it has work, even on a machine with fewer cores than workers; bots use the time left over.
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
     # Importing every built-in bot once per worker keeps the first move from paying for it.
     from ..bots import bot_names
 
