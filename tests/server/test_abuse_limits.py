@@ -12,6 +12,7 @@ pytest.importorskip("websockets")
 import asyncio
 import json
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -234,3 +235,98 @@ def test_search_budgets_are_capped_and_bots_think_in_another_process(database: s
         assert time.monotonic() - start < 40
     finally:
         server.stop()
+
+
+def test_http_requests_connections_and_total_tables_are_bounded(database: str, tmp_path: Path) -> None:
+    server = _start(
+        database,
+        tmp_path,
+        "--max-tables",
+        "2",
+        "--limit",
+        "http-rate=0.5",
+        "--limit",
+        "http-burst=12",
+        "--limit",
+        "max-connections-per-address=2",
+    )
+    try:
+        url = server.base + "/api/tables"
+        assert http("POST", url, {"seats": TWO})[0] == 201
+        t = http("POST", url, {"seats": TWO})[1]
+        status, data = http("POST", url, {"seats": TWO})
+        assert status == 503 and data["detail"].startswith("server/busy:"), data
+
+        async def third_connection() -> dict[str, Any]:
+            ws_url = f"{server.ws_base}/ws/tables/{t['id']}"
+            async with (
+                websockets.connect(ws_url),
+                websockets.connect(ws_url),
+                websockets.connect(ws_url) as third,
+            ):
+                msg: dict[str, Any] = json.loads(await asyncio.wait_for(third.recv(), 10))
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    await asyncio.wait_for(third.recv(), 10)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+                return msg
+
+        msg = asyncio.run(third_connection())
+        assert msg["type"] == "error" and msg["code"] == "rate/limited"
+        statuses = [http_full("GET", url)[0] for _ in range(12)]
+        assert 429 in statuses
+        st, headers, _ = http_full("GET", url)
+        assert st == 429 and int(headers["retry-after"]) >= 1
+    finally:
+        server.stop()
+
+
+def test_finished_rooms_leave_memory(database: str, tmp_path: Path) -> None:
+    server = _start(database, tmp_path, "--open-table-timeout", "1")
+    try:
+        t = create_table(server.base, {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot"}]})
+        deadline = time.monotonic() + 30
+        while http("GET", f"{server.base}/api/tables/{t['id']}")[1]["status"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        while http("GET", f"{server.base}/healthz")[1]["rooms"] != 0:
+            assert time.monotonic() < deadline, "the finished room stayed in memory"
+            time.sleep(0.1)
+        # Reading it again (table, record, replay) does not bring its room back.
+        for suffix in ("", "/record", "/replay"):
+            assert http("GET", f"{server.base}/api/tables/{t['id']}{suffix}")[0] == 200
+        assert http("GET", f"{server.base}/healthz")[1]["rooms"] == 0
+    finally:
+        server.stop()
+
+
+def test_a_finished_game_is_rendered_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fastapi.testclient import TestClient
+
+    from sushigo.server import app as app_module
+
+    calls: Counter[str] = Counter()
+    real_record, real_replay = app_module.record_document, app_module.replay_document
+
+    def counted_record(row: Any) -> Any:
+        calls["record"] += 1
+        return real_record(row)
+
+    def counted_replay(row: Any, chat: Any) -> Any:
+        calls["replay"] += 1
+        return real_replay(row, chat)
+
+    monkeypatch.setattr(app_module, "record_document", counted_record)
+    monkeypatch.setattr(app_module, "replay_document", counted_replay)
+    app = app_module.create_app(f"sqlite:///{tmp_path / 'once.sqlite3'}", bot_delay=0.0)
+    with TestClient(app) as client:
+        t = client.post(
+            "/api/tables", json={"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot"}]}
+        ).json()
+        deadline = time.monotonic() + 30
+        while client.get(f"/api/tables/{t['id']}").json()["status"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        for _ in range(5):
+            assert client.get(f"/api/tables/{t['id']}/record").status_code == 200
+            assert client.get(f"/api/tables/{t['id']}/replay").status_code == 200
+    assert calls == {"record": 1, "replay": 1}
