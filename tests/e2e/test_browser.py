@@ -116,6 +116,13 @@ def _step(page: Any, chopsticks: bool) -> str:
         chop = page.query_selector("#chop")
         if chopsticks and chop is not None and not chop.is_checked():
             chop.check()  # chopsticks: take two cards
+        # Take chopsticks when offered (and none is on our table yet), so that we get to use them.
+        if chopsticks and chop is None and page.evaluate(
+            "!last.view.tableaux[mySeat].includes('chopsticks') && last.view.hand.length > 2"
+        ):
+            card = page.query_selector("#hand .card[data-card='chopsticks']:not([disabled])")
+            if card is not None:
+                card.click(timeout=2000)
         # Choose cards until the pick is complete (two with chopsticks, plus the dummy's card).
         for _ in range(3):
             if page.query_selector("#playBtn:not([disabled])"):
@@ -211,7 +218,8 @@ def test_sushi_go_round_end_log_and_final_table(server: ServerProcess, browser: 
     labels_fit(page)
     play_to_end([page])
     log = page.inner_text("#log")
-    assert "used chopsticks" in log, "the log names every chopsticks turn"
+    pairs = page.evaluate("logEntries.flatMap((e) => e.plays || []).filter((p) => p.chopsticks).length")
+    assert pairs > 0 and log.count("used chopsticks") == pairs, "the log names every chopsticks turn"
     assert log.count("ends:") == 3 and "last card" in log
     columns_add_up(page, "#final .final-table")
     assert "Game over" in page.inner_text("#final")

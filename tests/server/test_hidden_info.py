@@ -25,7 +25,7 @@ from typing import Any
 
 from sushigo.game import new_game
 from sushigo.server.store import Store
-from sushigo.server.tablelog import GameLog, apply_stored, final_table, last_round, running_points
+from sushigo.server.tablelog import GameLog, apply_stored, table_extras
 from sushigo.server.testing import ServerProcess, create_table, join, play_seat
 
 FORBIDDEN_KEYS = {
@@ -197,12 +197,7 @@ def test_messages_hold_only_what_the_receiver_may_know(
             )
             views[r] = (json.loads(json.dumps(state.observe(r).to_json())), legal)
         expected.append(views)
-        extras = {
-            "last_round": last_round(state),
-            "running": running_points(state),
-            "final": final_table(state),
-        }
-        public.append(json.loads(json.dumps(extras)))
+        public.append(json.loads(json.dumps(table_extras(state))))
         own_picks.append(dict(picks))
 
     snapshot()

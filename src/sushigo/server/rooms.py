@@ -34,15 +34,7 @@ from .botpool import INLINE_BOTS, BotPool, cap_budget
 from .limits import Limits
 from .schemas import SeatPublic, TableCreate, TablePublic, valid_table_id
 from .store import SeatRow, Store, TableRow
-from .tablelog import (
-    WITHDRAW,
-    GameLog,
-    apply_stored,
-    final_table,
-    last_round,
-    record,
-    running_points,
-)
+from .tablelog import WITHDRAW, GameLog, apply_stored, record, table_extras
 
 log = logging.getLogger("sushigo.server")
 T = TypeVar("T")
@@ -259,11 +251,7 @@ class Room:
         if self._extras is None or self._extras[0] != self.state_id:
             self._extras = (
                 self.state_id,
-                {
-                    "last_round": last_round(self.state),
-                    "running": running_points(self.state),
-                    "final": final_table(self.state),
-                },
+                table_extras(self.state),
             )
         return self._extras[1]
 

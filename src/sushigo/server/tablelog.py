@@ -214,8 +214,13 @@ def last_round(state: Any) -> dict[str, Any] | None:
     return out
 
 
-def running_points(state: Any) -> list[dict[str, int]] | None:
+def running_points(state: Any) -> list[int] | None:
     """Each tableau's points "if the round ended now" (public: built from the tables only)."""
+    sheets = _running_sheets(state)
+    return None if sheets is None else [sheet["total"] for sheet in sheets]
+
+
+def _running_sheets(state: Any) -> list[dict[str, int]] | None:
     if state.is_over():
         return None
     if state.game == "sushi-go":
@@ -229,6 +234,32 @@ def running_points(state: Any) -> list[dict[str, int]] | None:
     if not state.trays or len(state.round_points) == len(state.trays):
         return None
     return roll_round([[f for _, f in tray] for tray in state.trays[-1]])
+
+
+def round_just_ended(state: Any) -> bool:
+    """Whether a round has ended and nothing of the next one is on the table yet (or the game is over).
+
+    That is when the table shows the round-end view, to whoever is there: a player, a spectator who
+    just arrived, a client that reconnects.
+    """
+    if state.is_over():
+        return True
+    if state.game == "sushi-go":
+        return bool(state.round_points) and state.turn == 0
+    return bool(state.round_points) and state.cycle == 0 and not any(state.trays[-1])
+
+
+def table_extras(state: Any) -> dict[str, Any]:
+    """The public fields a ``state`` message carries beyond the view (see :class:`TableExtras`).
+
+    ``last_round`` goes out only while the round-end view is due (most of its data is in the view's
+    history as well), which keeps the messages of every other turn small.
+    """
+    return {
+        "last_round": last_round(state) if round_just_ended(state) else None,
+        "running": running_points(state),
+        "final": final_table(state),
+    }
 
 
 def final_table(state: Any) -> dict[str, Any] | None:
@@ -267,8 +298,9 @@ class TableExtras(BaseModel):
     """Fields of the ``state`` message beyond the receiver's ``view`` (all public unless said).
 
     ``last_round``: the last finished round's final tableaux (Sushi Go!, the forced last card included)
-    or trays (Sushi Roll) with ``on_wasabi`` marks and ``points`` per category; ``null`` before the first
-    round end. ``running``: each tableau's points if the round ended now. ``pick``: the receiver's own
+    or trays (Sushi Roll) with ``on_wasabi`` marks and ``points`` per category, sent while the round-end
+    view is due (a round has ended and nothing of the next one is on the table yet; and once the game is
+    over); ``null`` otherwise. ``running``: each tableau's round total if the round ended now. ``pick``: the receiver's own
     pending pick of this turn (Sushi Go!; withdraw it with the action text ``withdraw`` until the turn
     resolves); ``null`` for every other receiver. ``final``: once the game is over, its score table
     (``rounds`` totals per round, ``pudding_points``, Sushi Roll's ``token_points``, ``totals``, each the
@@ -276,7 +308,7 @@ class TableExtras(BaseModel):
     """
 
     last_round: dict[str, Any] | None = None
-    running: list[dict[str, int]] | None = None
+    running: list[int] | None = None
     final: dict[str, Any] | None = None
     pick: str | None = None
     log: LogPart

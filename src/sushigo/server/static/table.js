@@ -199,7 +199,7 @@ function seatHeader(msg, s, nm, pts, running) {
   const who = isDummy ? "" : info.kind === "bot" ? '<span class="tag">bot</span>' : `<span class="dot ${info.connected ? "on" : ""}" role="img" aria-label="${info.connected ? "online" : "offline"}"></span>`;
   const standin = info && info.standin ? ' <span class="muted">(bot playing)</span>' : "";
   const red = v.game === "sushi-roll" && v.red_belt === s ? ' <span class="redbelt" role="img" aria-label="red belt"></span>' : "";
-  const run = running ? `<span class="pill run" title="points if the round ended now">+${running.total} now</span>` : "";
+  const run = running != null ? `<span class="pill run" title="points if the round ended now">+${running} now</span>` : "";
   return `<h3><span class="who">${who} ${esc(nm[s])}${s === mySeat ? " (you)" : ""}${red}${standin}</span><span class="pts">${run}<span class="pill">${pts} pts</span></span></h3>`;
 }
 
@@ -411,13 +411,13 @@ function drawScores(msg) {
     const rep = v.scores;
     html = `<table class="scores"><tr><th></th>${labels.map((l) => `<th>${esc(l)}</th>`).join("")}</tr>`;
     rep.rounds.forEach((r, i) => { html += `<tr><td>Round ${i + 1}</td>${r.points.map((p) => `<td>${p.total}</td>`).join("")}</tr>`; });
-    if (msg.running) html += `<tr class="muted"><td>Round ${v.round + 1} so far</td>${msg.running.map((p) => `<td>${p.total}</td>`).join("")}</tr>`;
+    if (msg.running) html += `<tr class="muted"><td>Round ${v.round + 1} so far</td>${msg.running.map((p) => `<td>${p}</td>`).join("")}</tr>`;
     html += `<tr><td>Puddings (count)</td>${rep.pudding_counts.map((c) => `<td>${c}</td>`).join("")}</tr>`;
     html += `<tr class="total"><th>Total</th>${rep.totals.map((t) => `<th>${t}</th>`).join("")}</tr></table>`;
   } else {
     html = `<table class="scores"><tr><th></th>${labels.map((x) => `<th>${esc(x)}</th>`).join("")}</tr>`;
     v.round_scores.forEach((r, i) => { html += `<tr><td>Round ${i + 1}</td>${r.map((p) => `<td>${p}</td>`).join("")}</tr>`; });
-    if (msg.running) html += `<tr class="muted"><td>Round ${v.round + 1} so far</td>${msg.running.map((p) => `<td>${p.total}</td>`).join("")}</tr>`;
+    if (msg.running) html += `<tr class="muted"><td>Round ${v.round + 1} so far</td>${msg.running.map((p) => `<td>${p}</td>`).join("")}</tr>`;
     html += `<tr class="total"><th>Total</th>${v.scores.map((p) => `<th>${p}</th>`).join("")}</tr></table>`;
   }
   R.setHTML($("scores"), html);
