@@ -28,6 +28,7 @@ import dataclasses
 import http.client
 import json
 import multiprocessing
+import os
 import statistics
 import tempfile
 import time
@@ -46,6 +47,16 @@ class Endpoints:
 
     base: str
     ws_base: str
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time used so far by process ``pid`` (Linux ``/proc``; ``None`` elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def p99(values: list[float]) -> float:
@@ -208,6 +219,8 @@ async def measure(args: argparse.Namespace) -> None:
     busy: list[float] = []
     ratios: list[float] = []
     busy_time = 0.0
+    idle_time = 0.0
+    cpu_idle = cpu_busy = 0.0
     with tempfile.TemporaryDirectory() as tmp, ServerProcess(tmp, bot_delay=0.4) as server:
         active, stop, ready, out = ctx.Event(), ctx.Event(), ctx.Event(), ctx.Queue()
         proc = ctx.Process(
@@ -216,13 +229,19 @@ async def measure(args: argparse.Namespace) -> None:
         proc.start()
         ready.wait(60)
         await asyncio.sleep(3.0)  # the abuser's finished game
+        assert server.proc is not None
+        pid = server.proc.pid
         for r in range(args.rounds):
+            start, used = time.monotonic(), cpu_seconds(pid)
             calm = await reference(server, args.think, args.games, seed=100 * r)
+            idle_time += time.monotonic() - start
+            cpu_idle += (cpu_seconds(pid) or 0.0) - (used or 0.0)
             active.set()
             await asyncio.sleep(2.0)  # the floods and the mcts tables get going
-            start = time.monotonic()
+            start, used = time.monotonic(), cpu_seconds(pid)
             hot = await reference(server, args.think, args.games, seed=100 * r + 50)
             busy_time += time.monotonic() - start
+            cpu_busy += (cpu_seconds(pid) or 0.0) - (used or 0.0)
             active.clear()
             idle += calm
             busy += hot
@@ -242,6 +261,10 @@ async def measure(args: argparse.Namespace) -> None:
         f"ratio   p50 {statistics.median(busy) / statistics.median(idle):5.2f}x   "
         f"p99 {p99(busy) / p99(idle):5.2f}x (pooled), {statistics.median(ratios):5.2f}x (median of rounds)"
         "   goal: p99 within 2x"
+    )
+    print(
+        f"server process (event loop, without its bot workers): {cpu_idle / idle_time:.2f} cores idle, "
+        f"{cpu_busy / busy_time:.2f} cores abused"
     )
     print(
         f"abuse during {busy_time:.1f} s: "
