@@ -22,6 +22,8 @@ CONFIGS = [
     ("sushigo/SushiGo-v0", {"players": 2, "dummy": True}),
     ("sushigo/SushiRoll-v0", {"players": 2}),
     ("sushigo/SushiRoll-v0", {"players": 4}),
+    ("sushigo/SushiGo-v0", {"players": 3, "normalized": True, "actions": "compact"}),
+    ("sushigo/SushiRoll-v0", {"players": 3, "normalized": True}),
 ]
 
 

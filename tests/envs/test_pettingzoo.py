@@ -22,6 +22,7 @@ CONFIGS = [
     ("sushi-go", {"players": 2, "dummy": True}),
     ("sushi-roll", {"players": 2}),
     ("sushi-roll", {"players": 3}),
+    ("sushi-go", {"players": 3, "actions": "compact", "normalized": True}),
 ]
 
 
