@@ -197,3 +197,16 @@ def test_mcts_budget_and_resolution_steps() -> None:
     t.reset(0, GAME, 4)
     t.act(state.observe(0), state.legal_actions(0))
     assert t.inner.last_info["iterations"] >= 8
+
+
+def test_race_memory_counts_special_order_copies_of_uramaki() -> None:
+    from types import SimpleNamespace
+
+    from sushigo.party.cards import PCard
+
+    so, u5, u4 = PCard.SPECIAL_ORDER, PCard.URAMAKI_5, PCard.URAMAKI_4
+    mem = RaceMemory()
+    before = ((u5, None, False, False, 0), (so, int(u5), False, False, 1)), ((u4, None, False, False, 0),)
+    mem.update(SimpleNamespace(players=2, round=0, tableaux=before))
+    mem.update(SimpleNamespace(players=2, round=0, tableaux=((), before[1])))
+    assert mem.points == [8, 0] and mem.claimed == 1

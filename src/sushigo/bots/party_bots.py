@@ -104,8 +104,9 @@ class RaceMemory:
         for row in obs.tableaux:
             cards: set[tuple[int, int, int]] = set()
             for i, (card, copies, down, _on, turn) in enumerate(row):
-                if not down and identity(card, copies, down) in _URAMAKI:
-                    cards.add((turn, card, sum(1 for c in row[:i] if c[4] == turn)))
+                key = identity(card, copies, down)
+                if key in _URAMAKI:
+                    cards.add((turn, key, sum(1 for c in row[:i] if c[4] == turn)))
             now.append(cards)
         gone = {
             s: sum(_URAMAKI_ICONS[c] for _t, c, _i in self._seen[s])

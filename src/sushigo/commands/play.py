@@ -8,8 +8,19 @@ import click
 
 
 @click.command()
-@click.option("--game", type=click.Choice(["sushi-go", "sushi-roll"]), default="sushi-go", show_default=True)
-@click.option("--players", "-p", type=click.IntRange(2, 5), default=3, show_default=True)
+@click.option(
+    "--game",
+    type=click.Choice(["sushi-go", "sushi-roll", "sushi-go-party"]),
+    default="sushi-go",
+    show_default=True,
+)
+@click.option(
+    "--players", "-p", type=click.IntRange(2, 8), default=3, show_default=True, help="2-5; 2-8 for Party."
+)
+@click.option(
+    "--menu",
+    help="Sushi Go Party! menu: a suggested-menu id (default sushi_go) or 7 comma-separated tiles.",
+)
 @click.option(
     "--bots",
     default=None,
@@ -45,15 +56,29 @@ def play(
     strict_wasabi: bool,
     dice_file: str | None,
     list_bots: bool,
+    menu: str | None,
 ) -> None:
-    """Play Sushi Go! or Sushi Roll against bots in the terminal (you are seat 1)."""
+    """Play Sushi Go!, Sushi Roll or Sushi Go Party! against bots in the terminal (you are seat 1)."""
     from ..bots import BotError, bot_names, make_bot
     from ..errors import SushigoError
     from ..game import new_game
     from ..terminal.play import BotFailed, InputClosed, QuitGame, TerminalGame
 
     options: dict[str, Any] = {}
-    if game == "sushi-go":
+    if menu is not None and game != "sushi-go-party":
+        raise click.BadParameter("--menu is for --game sushi-go-party", param_hint="--menu")
+    if game != "sushi-go-party" and players > 5:
+        raise click.BadParameter(f"{game} is for 2 to 5 players", param_hint="--players")
+    if game == "sushi-go-party":
+        if soy_sauce or dummy or strict_wasabi or dice_file:
+            raise click.BadParameter(
+                "--soy-sauce, --dummy, --strict-wasabi and --dice are not Sushi Go Party! options"
+            )
+        tiles = [t.strip() for t in (menu or "sushi_go").split(",") if t.strip()]
+        options = {"menu": tiles[0] if len(tiles) == 1 else tiles}
+        if pass_both_ways:
+            options["pass_both_ways"] = True
+    elif game == "sushi-go":
         if dice_file:
             raise click.BadParameter("--dice is for --game sushi-roll", param_hint="--dice")
         options = {

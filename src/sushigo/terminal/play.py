@@ -26,9 +26,16 @@ from rich.text import Text
 
 from ..errors import SushigoError
 from ..game import GameState
-from . import announce, views
-from .guide import help_text, rules_text
+from . import announce, party, views
+from .guide import COMMANDS, help_text, rules_text
+from .layout import Entries
 from .names import CARD_NAMES, card_name, face_name
+
+
+def _party_card(key: int) -> Any:
+    from ..party.cards import PCard
+
+    return PCard(key)
 
 
 class InputClosed(Exception):
@@ -211,7 +218,8 @@ class TerminalGame:
         obs = state.observe(0)
         tableaux = len(obs.tableaux) if state.game == "sushi-go" else state.players
         self.labels = views.seat_labels(names, tableaux)
-        self._seen = (0, 0)  # Sushi Go!: (round, turns) of the reveals announced so far
+        self._seen = (0, 0)  # Sushi Go! and Party: (round, turns) of the reveals announced so far
+        self._race: Any = None  # Party: the uramaki race points as the human's seat saw them
 
     # ------------------------------------------------------------------------------------ input
 
@@ -245,11 +253,18 @@ class TerminalGame:
     def show_help(self) -> None:
         """Prints how to play a turn of this game and read the table."""
         self.console.rule("help", style="dim")
+        if self.state.game == "sushi-go-party":
+            self.console.print(party.PARTY_HELP + COMMANDS)
+            return
         self.console.print(help_text(self.state.game))
 
     def show_rules(self) -> None:
         """Prints the current game's rules in one screenful."""
         options: dict[str, Any] = {}
+        if self.state.game == "sushi-go-party":
+            self.console.rule("rules", style="dim")
+            self.console.print(party.PARTY_RULES)
+            return
         if self.state.game == "sushi-go":
             options = self.state.observe(0).config.to_options()
         self.console.rule("rules", style="dim")
@@ -257,9 +272,13 @@ class TerminalGame:
 
     def intro(self, other_bots: Sequence[str] = ()) -> None:
         """Prints who plays which seat, the other bots on offer, and the commands."""
-        title = "Sushi Go!" if self.state.game == "sushi-go" else "Sushi Roll"
+        title = {"sushi-go": "Sushi Go!", "sushi-roll": "Sushi Roll", "sushi-go-party": "Sushi Go Party!"}[
+            self.state.game
+        ]
         seats = ", ".join(self.labels)
         self.console.print(Text.assemble((title, "bold"), f" for {self.state.players}: {seats}."))
+        if self.state.game == "sushi-go-party":
+            self.console.print(party.heading(self.state.observe(0))[1].split(" · ")[0], style="dim")
         if other_bots:
             self.console.print(f"Other bots: {', '.join(other_bots)} (choose with --bots).", style="dim")
         self.console.print("Type help, rules or quit at any prompt.", style="dim")
@@ -296,6 +315,8 @@ class TerminalGame:
         while not self.state.is_over():
             if self.state.game == "sushi-go":
                 self._go_turn()
+            elif self.state.game == "sushi-go-party":
+                self._party_step()
             else:
                 self._roll_step()
         self.show_final()
@@ -384,9 +405,14 @@ class TerminalGame:
                 try:
                     if self.state.game == "sushi-go":
                         return self._go_action()
+                    if self.state.game == "sushi-go-party":
+                        return self._party_action()
                     return self._roll_action()
                 except SushigoError as exc:
-                    self.say_error(friendly(str(exc)))
+                    if self.state.game == "sushi-go-party":
+                        self.say_error(party.friendly_party(str(exc)))
+                    else:
+                        self.say_error(friendly(str(exc)))
                 except ValueError as exc:
                     self.say_error(str(exc))
         finally:
@@ -397,6 +423,9 @@ class TerminalGame:
         obs = self.state.observe(0)
         if self.state.game == "sushi-go":
             self.console.print(views.go_hand(obs))
+            return
+        if self.state.game == "sushi-go-party":
+            self._party_remind(obs)
             return
         belt = views.numbered([face_name(f) for f in obs.belts[0]])
         tokens = f"{obs.menu[0]} menu, {obs.chopsticks[0]} chopsticks tokens"
@@ -501,12 +530,213 @@ class TerminalGame:
         c.print(views.roll_table(obs, self.labels))
         c.print(views.roll_legend(obs), style="dim")
 
+    # ---------------------------------------------------------------------------- Sushi Go Party!
+
+    def _party_step(self) -> None:
+        st: Any = self.state
+        seats = st.to_act()
+        round_before, race_before = st.round, list(st.table.race_points)
+        if st.phase == "choose":
+            choices = []
+            if 0 in seats:  # the human first: picks are secret until all are in
+                self.show()
+                choices.append((0, self.human_action()))
+            choices += self._bot_actions(seats)
+            for seat, action in choices:
+                st.submit(seat, action)
+        else:
+            seat = seats[0]
+            if seat in self.bots:
+                action = self._bot_actions([seat])[0][1]
+            else:
+                self._show_resolving()
+                action = self.human_action()
+            st.submit(seat, action)
+        if st.round == round_before and not st.is_over() and st.table.race_points != race_before:
+            won = [
+                f"{self.labels[s]} +{st.table.race_points[s] - race_before[s]}"
+                for s in range(st.players)
+                if st.table.race_points[s] != race_before[s]
+            ]
+            self.console.print(
+                Text.assemble(
+                    ("Uramaki race: ", "bold yellow"),
+                    ", ".join(won),
+                    " (10 icons; their uramaki are discarded)",
+                )
+            )
+        self._announce_party()
+
+    def _announce_party(self) -> None:
+        """Announces every turn resolved since the last call, and the end of each finished round."""
+        st: Any = self.state
+        history = st.history
+        obs = st.observe(0)
+        r, seen = self._seen
+        size = obs.config.hand_size
+        while r < len(history):
+            turns = history[r]["turns"]
+            for i in range(seen, len(turns)):
+                self.console.print(party.turn_lines(turns[i], self.labels, i, last=i == size - 1))
+            if r >= len(obs.earlier_tableaux):
+                self._seen = (r, len(turns))
+                break
+            self.show_round_end(r)
+            r, seen = r + 1, 0
+            self._seen = (r, 0)
+
+    def _show_party(self) -> None:
+        from ..bots.party_bots import Position, RaceMemory
+
+        obs = self.state.observe(0)
+        if self._race is None:
+            self._race = RaceMemory()
+        self._race.update(obs)
+        pos = Position.of_observation(obs, self._race)
+        now = [pos.round_points(s) for s in range(obs.players)]
+        c = self.console
+        title, subtitle = party.heading(obs)
+        c.rule(title, style="dim")
+        c.print(subtitle, style="dim")
+        c.print(party.party_table(obs, self.labels, now))
+        self._party_remind(obs)
+
+    def _party_remind(self, obs: Any) -> None:
+        from ..party.cards import WIRE
+
+        if obs.phase == "choose":
+            self.console.print(party.hand_line([WIRE[c] for c in obs.hand]))
+        else:
+            self._show_resolving()
+
+    def _show_resolving(self) -> None:
+        from ..party.cards import WIRE
+
+        obs = self.state.observe(0)
+        item = obs.resolving or {}
+        owner = item.get("seat", 0)
+        whose = "your" if owner == 0 else f"{self.labels[owner]}'s"
+        self.console.print(Text.assemble(("Resolving ", "bold"), f"{whose} {party.name(item.get('card'))}"))
+        if obs.menu_drawn:
+            self.console.print(party.hand_line([WIRE[c] for c in obs.menu_drawn], "Your menu drew: "))
+        elif obs.hand:
+            self.console.print(party.hand_line([WIRE[c] for c in obs.hand]))
+
+    def _party_action(self) -> Any:
+        from ..party.actions import Ask, Flip, Give
+
+        st: Any = self.state
+        obs = st.observe(0)
+        legal = st.legal_actions(0)
+        if st.phase == "choose":
+            return self._party_pick(obs, legal, "Your pick (card number or name):", offer_bonus=True)
+        first = legal[0]
+        item = obs.resolving or {}
+        card = party.name(item.get("card"))
+        if isinstance(first, Ask):
+            names = [a.name for a in legal]
+            self.console.print(
+                Entries(
+                    views.numbered([party.name(n) for n in names]), sep="  ", prefix="Cards you can ask for: "
+                )
+            )
+            i = party.choose(self.ask(f"Your {card}: name a card or a kind:"), [party.name(n) for n in names])
+            return legal[i]
+        if isinstance(first, Give):
+            asker = self.labels[item.get("seat", 0)]
+            wires = [g.card.wire for g in legal]
+            self.console.print(party.hand_line(wires, "You may give: "))
+            i = party.choose(
+                self.ask(f"{asker}'s {card} asks for {party.name(item.get('ask'))}: give which?"),
+                [party.name(w) for w in wires],
+            )
+            return legal[i]
+        if isinstance(first, Flip):
+            return self._party_flip(obs, legal, card)
+        via = {
+            "chopsticks": f"Your {card}: play a second card from your hand:",
+            "spoon": f"Your {card}: place the card it brought:",
+            "menu": f"Your {card}: play one of the cards it drew:",
+        }
+        kind = str(item.get("card", "")).rsplit("_", 1)[0]
+        return self._party_pick(obs, legal, via.get(kind, f"Your {card}: choose:"), offer_bonus=False)
+
+    def _party_pick(self, obs: Any, legal: Sequence[Any], prompt: str, *, offer_bonus: bool) -> Any:
+        """A card among the legal plays, then a special order's copy and wasabi, then a bonus action."""
+        wires: list[str] = []
+        for a in legal:
+            if a.card.wire not in wires:
+                wires.append(a.card.wire)
+        shown = [_party_card(c).wire for c in obs.hand] if obs.phase == "choose" else wires
+        text = self.ask(prompt)
+        wire = shown[party.choose(text, [party.name(w) for w in shown], "card")]
+        if wire not in wires:
+            raise ValueError(f"you cannot play {party.name(wire)} now")
+        options = [a for a in legal if a.card.wire == wire]
+        copies = []
+        for a in options:
+            if a.copies not in copies:
+                copies.append(a.copies)
+        if len(copies) > 1 or copies[0] is not None:
+            labels = [party.key_name(k) for k in copies]
+            self.console.print(Entries(views.numbered(labels), sep="  ", prefix="It can copy: "))
+            while True:
+                try:
+                    target = copies[party.choose(self.ask("Special order copies which card?"), labels)]
+                    break
+                except ValueError as exc:
+                    self.say_error(str(exc))
+            options = [a for a in options if a.copies == target]
+            if len({a.wasabi for a in options}) > 1:
+                answer = self.ask("Put the copied nigiri on your free wasabi? [Y/n]").strip().lower()
+                keep = answer not in ("n", "no")
+                options = [a for a in options if a.wasabi == keep]
+        bonuses: list[Any] = []
+        for a in options:
+            if a.bonus and a.bonus not in bonuses:
+                bonuses.append(a.bonus)
+        chosen: tuple[Any, ...] = ()
+        if offer_bonus and bonuses:
+            labels = [" + ".join(party.name(b.wire) for b in combo) for combo in bonuses]
+            self.console.print(
+                Entries(views.numbered(labels), sep="  ", prefix="Bonus actions (Enter for none): ")
+            )
+            while True:
+                answer = self.ask("Use a bonus action this turn?")
+                if answer.strip().lower() in ("", "none", "no", "n", "0"):
+                    break
+                try:
+                    chosen = bonuses[party.choose(answer, labels, "bonus action")]
+                    break
+                except ValueError as exc:
+                    self.say_error(str(exc))
+        action = next(a for a in options if a.bonus == chosen)
+        self.state.check(0, action)  # type: ignore[attr-defined]
+        return action
+
+    def _party_flip(self, obs: Any, legal: Sequence[Any], card: str) -> Any:
+        found = party.flip_items(obs, legal)
+        if found is None:  # pragma: no cover - the observation and the legal flips always agree
+            return min(legal, key=lambda f: len(f.refs))
+        refs, items = found
+        self.console.print(Entries(views.numbered(items), sep="  ", prefix="Earlier cards: "))
+        picked = party.parse_numbers(
+            self.ask(f"Your {card}: which cards go face down (2 points each)? (1,3 / all / none)"), len(items)
+        )
+        want = sorted(items[i] for i in picked)
+        for f in legal:
+            if sorted(items[refs.index(r)] for r in f.refs) == want:
+                return f
+        raise ValueError("choose those cards again: that set cannot be turned face down")
+
     # -------------------------------------------------------------------------------- screens
 
     def show(self) -> None:
         """Prints the table as the human's seat sees it, before it is asked to move."""
         if self.state.game == "sushi-go":
             self._show_go()
+        elif self.state.game == "sushi-go-party":
+            self._show_party()
         else:
             self._show_roll()
 
@@ -517,6 +747,23 @@ class TerminalGame:
         points = report["rounds"][round_index]["points"]
         c = self.console
         c.rule(f"End of round {round_index + 1}", style="bold")
+        if self.state.game == "sushi-go-party":
+            turns = self.state.history[round_index]["turns"]  # type: ignore[attr-defined]
+            c.print(
+                party.final_tableaux(
+                    obs.earlier_tableaux[round_index],
+                    self.labels,
+                    points,
+                    round_index,
+                    turns[-1] if turns else None,
+                )
+            )
+            c.print(party.round_scores(report, round_index, self.labels))
+            c.print(party.category_legend(report, round_index), style="dim")
+            self.rounds_shown = max(self.rounds_shown, round_index + 1)
+            more = "the final scores" if round_index == 2 else f"round {round_index + 2}"
+            self.pause(f"Press Enter for {more}:")
+            return
         if self.state.game == "sushi-go":
             c.print(
                 views.go_final_tableaux(
@@ -538,8 +785,16 @@ class TerminalGame:
         """Prints the final table (rounds, puddings, tokens, totals that are their sums) and the winner."""
         report = self.state.score_report()
         c = self.console
-        c.print(views.final_table(self.state.game, report, self.labels))
-        c.print(views.final_notes(self.state.game, report), style="dim")
+        if self.state.game == "sushi-go-party":
+            c.print(party.final_table(report, self.labels))
+            c.print(
+                f"{party.name(report['menu'][-1]).capitalize()}: points (dessert cards kept) · "
+                "Total: the sum of the row · ties: most dessert cards",
+                style="dim",
+            )
+        else:
+            c.print(views.final_table(self.state.game, report, self.labels))
+            c.print(views.final_notes(self.state.game, report), style="dim")
         winners = report.get("winners") or []
         who = " and ".join("you" if w == 0 else self.labels[w] for w in winners)
         if winners == [0]:
