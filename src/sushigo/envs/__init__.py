@@ -18,7 +18,7 @@ require("gymnasium", "rl", "sushigo.envs")
 
 from .adapters import GameAdapter, SushiGoAdapter, SushiRollAdapter, make_adapter  # noqa: E402
 
-ENV_IDS = ("sushigo/SushiGo-v0", "sushigo/SushiRoll-v0")
+ENV_IDS = ("sushigo/SushiGo-v0", "sushigo/SushiRoll-v0", "sushigo/SushiGoParty-v0")
 
 
 def register_envs() -> None:
@@ -32,6 +32,8 @@ def register_envs() -> None:
         )
     if "sushigo/SushiRoll-v0" not in gymnasium.registry:
         gymnasium.register(id="sushigo/SushiRoll-v0", entry_point="sushigo.envs.gym_env:SushiRollEnv")
+    if "sushigo/SushiGoParty-v0" not in gymnasium.registry:
+        gymnasium.register(id="sushigo/SushiGoParty-v0", entry_point="sushigo.envs.party_gym:PartyEnv")
 
 
 register_envs()

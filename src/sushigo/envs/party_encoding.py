@@ -1,0 +1,432 @@
+"""Sushi Go Party!'s action codes, observation vector and global state for every environment.
+
+Party's decisions are of four kinds (:mod:`sushigo.party.actions`): a :class:`~sushigo.party.Play`
+(the secret pick with a special order's target and the declared chopsticks/spoon bonus actions, or
+an extra card: chopsticks' second card, a menu's pick, a spoon's card), an :class:`~sushigo.party.Ask`
+(the card a spoon names), a :class:`~sushigo.party.Give` (the variant a spoon's victim hands over)
+and a :class:`~sushigo.party.Flip` (the cards a takeout box turns face down). All but the flip have
+a fixed code each. A flip is any subset of the tableau, so it is **sequentialised** here: the
+deciding seat adds one card at a time (``FLIP_ADD + category``) and ends with ``FLIP_DONE``; only
+then does the core see one :class:`~sushigo.party.Flip`. :class:`PartyGame` holds that half-built
+selection next to the core game, so every wrapper (Gymnasium, PettingZoo, OpenSpiel) shares it.
+
+Action codes, for ``B`` bonus choices (``B`` = 7 with the default ``max_bonus_per_turn=1``: none,
+or one of the 6 chopsticks/spoon identities; 28 with 2, 84 with 3: every multiset of that size):
+
+=====================  ==============  ============================================================
+codes                  count           action
+=====================  ==============  ============================================================
+``play * B + bonus``   94 × B          ``play`` 0–44: ``Play(card)`` by :class:`~sushigo.party.PCard`
+                                       (33, special order, is the special order with nothing to
+                                       copy); 45–90: ``Play(special_order, copies=key)`` for the 46
+                                       identity keys (``face_down`` last); 91–93: the same for egg,
+                                       salmon, squid nigiri with ``nowasabi``. ``bonus``: index in
+                                       :attr:`PartyCodec.bonuses` (0 = no bonus action)
+``ASK + i``            54              ``Ask(ASK_NAMES[i])``: the 45 variant names, then the 9
+                                       multi-variant types (nigiri, maki, uramaki, onigiri,
+                                       chopsticks, spoon, menu, takeout_box, fruit)
+``GIVE + card``        45              ``Give(card)``
+``FLIP_ADD + c``       184             turn one more card of flip category ``c`` face down:
+                                       ``c = 4 * identity + 2 * on_wasabi + holds_nigiri``
+``FLIP_DONE``          1               submit the selected flip (possibly empty)
+=====================  ==============  ============================================================
+
+With the default options that is 942 codes. Masks mark exactly the codes of the core's
+``legal_actions(seat)`` (and, while a seat builds a flip, the categories it still has cards of, plus
+``FLIP_DONE``); every reachable flip selection is one of the core's legal flips and every legal flip
+is reachable.
+
+Observation vector (``float32``), from the seat's :class:`~sushigo.party.observation.PartyObservation`
+alone, so it can never hold a hidden card. Seats are relative: block ``k`` is seat
+``(seat + k) % P``, ``k = 0`` the observer. ``K`` = 45 variants, ``I`` = 46 identity keys (the
+variants and ``face_down``), ``P`` players:
+
+=====================  =============  ==============================================================
+block                  length         contents
+=====================  =============  ==============================================================
+menu                   23             1 for each of the 23 tiles on the menu (TYPES order)
+round                  3              one-hot round
+turn                   1              turn within the round (0-based)
+phase                  2              one-hot choose / resolve
+hand                   K              own hand, count per variant
+known hands            (1 + K)(P−1)   per other relative seat: 1 if its hand is known (held earlier
+                                      this round), then its counts (zeros when unknown)
+hand sizes             P              cards in each relative seat's hand
+tableaux               (I + 4) × P    per relative seat: cards in the tableau by identity (a copy
+                                      counts as what it copies), nigiri on wasabi (egg, salmon,
+                                      squid), special-order copies
+desserts               8 × P          kept desserts by identity (pudding, green tea ice cream, the
+                                      6 fruits)
+scores                 P              running totals of finished rounds
+uramaki                P + 1          this round's uramaki race points per seat, places claimed
+discards               K              this round's discards by variant
+deck                   1              cards left in the deck
+to act                 P              1 for each relative seat that owes a decision
+resolving              …              1 if an item is resolving; its owner (P, one-hot), its card's
+                                      identity key (I, one-hot), its step (go/ask/give/place), the
+                                      decider (P), the spoon's request (54, one-hot over ASK_NAMES),
+                                      the giver (P, one-hot; all 0 for none)
+menu drawn             K              the four cards the seat's own menu drew (only its player)
+flip selection         184            the seat's own half-built takeout-box selection by category
+earlier rounds         I × P          per relative seat, cards kept in finished rounds' tableaux
+=====================  =============  ==============================================================
+
+Not encoded: the round's play log (``round_plays``; a failed spoon request tells everyone that no
+searched hand held the card) — a policy that needs it must keep its own memory.
+
+The global state (:func:`PartyCodec.encode_state`, for centralised critics only) is the spectator's
+vector (seat 0 first) followed by every hand (K × P), the deck (K), the dessert pile (K), each seat's
+pending secret pick card (K × P), a menu's drawn cards (K) and the flip selection (184).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import IllegalActionError, InvalidActionError
+from ..party.actions import Action, Ask, Flip, Give, Play
+from ..party.cards import DESSERTS, KEY_NAMES, N_KEYS, TYPES, VARIANTS, WIRE, PCard
+from ..party.rules import PartyState, new_game
+
+N_VARIANTS = len(PCard)
+SO = int(PCard.SPECIAL_ORDER)
+NIGIRI_KEYS = tuple(int(v) for v in VARIANTS["nigiri"])
+BONUS_IDS = tuple(int(v) for v in (*VARIANTS["chopsticks"], *VARIANTS["spoon"]))
+N_PLAYS = N_VARIANTS + N_KEYS + len(NIGIRI_KEYS)
+ASK_NAMES: tuple[str, ...] = (*WIRE, *(t for t, vs in VARIANTS.items() if len(vs) > 1))
+N_FLIP_CATEGORIES = 4 * N_KEYS
+TILES: tuple[str, ...] = tuple(TYPES)
+DESSERT_KEYS = tuple(int(v) for t in DESSERTS for v in VARIANTS[t])
+STEPS = ("go", "ask", "give", "place")
+_ASK_INDEX = {n: i for i, n in enumerate(ASK_NAMES)}
+_KEY_INDEX = {n: i for i, n in enumerate(KEY_NAMES)}
+_DESSERT_INDEX = {k: i for i, k in enumerate(DESSERT_KEYS)}
+#: observation bounds (scores can be negative; card counts and totals stay well below 1000)
+OBS_LOW = -100.0
+OBS_HIGH = 1000.0
+
+
+def flip_category(entry: Any) -> int:
+    """The flip category of a tableau entry: cards of one category are interchangeable for a flip."""
+    return 4 * entry.identity + 2 * int(entry.on_wasabi is not None) + int(entry.holds is not None)
+
+
+def flip_groups(state: PartyState, seat: int) -> dict[int, list[int]]:
+    """The round-log indices of ``seat``'s flippable cards by category, in log order (as the core's
+    :meth:`~sushigo.party.rules.PartyState.flip_options` groups them)."""
+    groups: dict[int, list[int]] = {}
+    for e in state.table.flippable(seat):
+        groups.setdefault(flip_category(e), []).append(e.index)
+    return groups
+
+
+def is_flip_decision(state: PartyState) -> bool:
+    """Whether the seat to act is choosing a takeout box's flips."""
+    item = state.current
+    return state.phase == "resolve" and item is not None and item.kind.name == "takeout_box"
+
+
+class PartyCodec:
+    """The code tables of one configuration (they depend only on ``max_bonus_per_turn``)."""
+
+    def __init__(self, max_bonus: int = 1) -> None:
+        self.bonuses: tuple[tuple[int, ...], ...] = tuple(
+            combo
+            for k in range(max_bonus + 1)
+            for combo in itertools.combinations_with_replacement(BONUS_IDS, k)
+        )
+        self._bonus_index = {b: i for i, b in enumerate(self.bonuses)}
+        self.n_bonus = len(self.bonuses)
+        self.ask = N_PLAYS * self.n_bonus
+        self.give = self.ask + len(ASK_NAMES)
+        self.flip_add = self.give + N_VARIANTS
+        self.flip_done = self.flip_add + N_FLIP_CATEGORIES
+        self.size = self.flip_done + 1
+
+    def encode(self, action: Action) -> int:
+        """Returns the code of a core action (a :class:`Flip` has none: it is built step by step).
+
+        :raises ValueError: for an action outside the encoding.
+        """
+        if isinstance(action, Play):
+            card = int(action.card)
+            if action.copies is None:
+                if not action.wasabi:
+                    raise ValueError(f"{action.to_text()!r}: nowasabi needs a copied nigiri")
+                play = card
+            elif card != SO:
+                raise ValueError(f"{action.to_text()!r}: only a special order copies")
+            elif action.wasabi:
+                play = N_VARIANTS + int(action.copies)
+            else:
+                play = N_VARIANTS + N_KEYS + NIGIRI_KEYS.index(int(action.copies))
+            bonus = self._bonus_index.get(tuple(int(b) for b in action.bonus))
+            if bonus is None:
+                raise ValueError(f"{action.to_text()!r}: too many bonus actions for this encoding")
+            return play * self.n_bonus + bonus
+        if isinstance(action, Ask):
+            return self.ask + _ASK_INDEX[action.name]
+        if isinstance(action, Give):
+            return self.give + int(action.card)
+        raise ValueError(f"{action!r} has no single code: a flip is built with FLIP_ADD and FLIP_DONE")
+
+    def decode(self, code: int) -> Action:
+        """Returns the core action of a code below ``flip_add``.
+
+        :raises InvalidActionError: for a code outside that range.
+        """
+        if not 0 <= code < self.flip_add:
+            raise InvalidActionError(f"action code {code!r} is not a play, ask or give code")
+        if code >= self.give:
+            return Give(PCard(code - self.give))
+        if code >= self.ask:
+            return Ask(ASK_NAMES[code - self.ask])
+        play, bonus = divmod(code, self.n_bonus)
+        b = tuple(PCard(x) for x in self.bonuses[bonus])
+        if play < N_VARIANTS:
+            return Play(PCard(play), bonus=b)
+        if play < N_VARIANTS + N_KEYS:
+            return Play(PCard.SPECIAL_ORDER, play - N_VARIANTS, bonus=b)
+        return Play(PCard.SPECIAL_ORDER, NIGIRI_KEYS[play - N_VARIANTS - N_KEYS], wasabi=False, bonus=b)
+
+
+class PartyGame:
+    """A core Party game plus the half-built flip of the seat choosing a takeout box's cards.
+
+    Everything an environment does goes through here: :meth:`legal_codes`, :meth:`play_code` (the
+    learner's codes), :meth:`submit` (a bot's core action), :meth:`observation`, :meth:`state_vector`.
+    """
+
+    def __init__(self, core: PartyState, codec: PartyCodec) -> None:
+        self.core = core
+        self.codec = codec
+        #: count per flip category selected so far by the deciding seat (empty when no flip is built)
+        self.flip: dict[int, int] = {}
+
+    def clone(self) -> PartyGame:
+        """An independent copy (the core's own fast clone, RNG included)."""
+        new = PartyGame(self.core.clone(), self.codec)
+        new.flip = dict(self.flip)
+        return new
+
+    def to_act(self) -> tuple[int, ...]:
+        return self.core.to_act()
+
+    def is_over(self) -> bool:
+        return self.core.is_over()
+
+    def legal_codes(self, seat: int) -> list[int]:
+        """The sorted legal codes of ``seat`` now (empty when it owes no decision)."""
+        core = self.core
+        if seat not in core.to_act():
+            return []
+        if is_flip_decision(core):
+            groups = flip_groups(core, seat)
+            add = self.codec.flip_add
+            out = [add + c for c, refs in groups.items() if self.flip.get(c, 0) < len(refs)]
+            return [*sorted(out), self.codec.flip_done]
+        return sorted(self.codec.encode(a) for a in core.legal_actions(seat))
+
+    def mask(self, seat: int) -> np.ndarray:
+        """The ``int8`` mask of ``seat``'s legal codes."""
+        m = np.zeros(self.codec.size, dtype=np.int8)
+        codes = self.legal_codes(seat)
+        if codes:
+            m[codes] = 1
+        return m
+
+    def play_code(self, seat: int, code: int) -> None:
+        """Plays ``seat``'s code: a flip step is kept here, anything else goes to the core's checked submit.
+
+        :raises IllegalActionError: when the code is not legal for ``seat`` now (nothing changes).
+        """
+        code = int(code)
+        if code not in self.legal_codes(seat):
+            raise IllegalActionError(f"action {code} is not legal for seat {seat} now", seat=seat)
+        if code == self.codec.flip_done:
+            groups = flip_groups(self.core, seat)
+            refs = sorted(i for c, k in self.flip.items() for i in groups[c][:k])
+            self.flip = {}
+            self.core.submit(seat, Flip(tuple(refs)))
+        elif code >= self.codec.flip_add:
+            c = code - self.codec.flip_add
+            self.flip[c] = self.flip.get(c, 0) + 1
+        else:
+            self.core.submit(seat, self.codec.decode(code))
+
+    def submit(self, seat: int, action: Action) -> None:
+        """Submits a bot's core action (a whole flip included)."""
+        self.flip = {}
+        self.core.submit(seat, action)
+
+    def observation(self, seat: int) -> np.ndarray:
+        """``seat``'s observation vector (module docstring)."""
+        flip = self.flip if seat in self.core.to_act() and is_flip_decision(self.core) else {}
+        return encode_observation(self.core.observe(seat), flip)
+
+    def state_vector(self) -> np.ndarray:
+        """The global state (hidden cards included: for centralised critics only)."""
+        core = self.core
+        n = core.players
+        public = encode_observation(core.observe(None), {}, origin=0)
+        extra = np.zeros(N_VARIANTS * (2 * n + 3) + N_FLIP_CATEGORIES, dtype=np.float32)
+        for s in range(n):
+            for c in core.hands[s]:
+                extra[s * N_VARIANTS + c] += 1
+            pick = core.pending[s] if core.phase == "choose" else None
+            if pick is not None:
+                extra[(n + s) * N_VARIANTS + int(pick.card)] += 1
+        base = 2 * n * N_VARIANTS
+        for c in core.deck:
+            extra[base + c] += 1
+        for c in core.dessert_pile:
+            extra[base + N_VARIANTS + c] += 1
+        item = core.current
+        if item is not None and core.phase == "resolve":
+            for c in item.data.get("drawn", ()):
+                extra[base + 2 * N_VARIANTS + c] += 1
+        for c, k in self.flip.items():
+            extra[base + 3 * N_VARIANTS + c] = k
+        return np.concatenate([public, extra])
+
+
+def obs_size(players: int) -> int:
+    """Length of the observation vector for ``players`` seats."""
+    k, i, p = N_VARIANTS, N_KEYS, players
+    resolving = 1 + p + i + len(STEPS) + p + len(ASK_NAMES) + p
+    return (
+        len(TILES) + 3 + 1 + 2 + k + (1 + k) * (p - 1) + p + (i + 4) * p + len(DESSERT_KEYS) * p
+        + p + p + 1 + k + 1 + p + resolving + k + N_FLIP_CATEGORIES + i * p
+    )  # fmt: skip
+
+
+def state_size(players: int) -> int:
+    """Length of the global state vector."""
+    return obs_size(players) + N_VARIANTS * (2 * players + 3) + N_FLIP_CATEGORIES
+
+
+def _identity(d: dict[str, Any]) -> int:
+    if d.get("face_down"):
+        return N_KEYS - 1
+    copies = d.get("copies")
+    return _KEY_INDEX[copies if copies is not None else d["card"]]
+
+
+def encode_observation(obs: Any, flip: dict[int, int], *, origin: int | None = None) -> np.ndarray:
+    """Encodes a :class:`~sushigo.party.observation.PartyObservation` (``origin``: the seat listed
+    first, for a spectator's view)."""
+    n = obs.players
+    me = obs.seat if obs.seat is not None else (origin or 0)
+    order = [(me + k) % n for k in range(n)]
+    rel = {s: k for k, s in enumerate(order)}
+    k_, i_ = N_VARIANTS, N_KEYS
+    v = np.zeros(obs_size(n), dtype=np.float32)
+    pos = 0
+
+    def block(size: int) -> int:
+        nonlocal pos
+        start = pos
+        pos += size
+        return start
+
+    at = block(len(TILES))
+    for t in obs.config.menu:
+        v[at + TILES.index(t)] = 1
+    v[block(3) + min(obs.round, 2)] = 1
+    v[block(1)] = obs.turn
+    v[block(2) + (0 if obs.phase == "choose" else 1)] = obs.phase in ("choose", "resolve")
+    at = block(k_)
+    for c in obs.hand:
+        v[at + c] += 1
+    for s in order[1:]:
+        at = block(1 + k_)
+        known = obs.known_hands[s]
+        if known is not None:
+            v[at] = 1
+            for c in known:
+                v[at + 1 + c] += 1
+    at = block(n)
+    for s in order:
+        v[at + rel[s]] = obs.hand_sizes[s]
+    for s in order:
+        at = block(i_ + 4)
+        for card, copies, down, on_wasabi, _turn in obs.tableaux[s]:
+            key = N_KEYS - 1 if down else (copies if copies is not None else card)
+            v[at + key] += 1
+            if on_wasabi and key in NIGIRI_KEYS:
+                v[at + i_ + NIGIRI_KEYS.index(key)] += 1
+            if card == SO and copies is not None:
+                v[at + i_ + 3] += 1
+    for s in order:
+        at = block(len(DESSERT_KEYS))
+        for key in obs.desserts[s]:
+            if key in _DESSERT_INDEX:
+                v[at + _DESSERT_INDEX[key]] += 1
+    totals = obs.scores.get("totals") or [0] * n
+    at = block(n)
+    for s in order:
+        v[at + rel[s]] = totals[s]
+    at = block(n + 1)
+    for s in order:
+        if obs.uramaki_race:
+            v[at + rel[s]] = obs.uramaki_race[s]
+    v[at + n] = obs.uramaki_claimed
+    at = block(k_)
+    for c in obs.discards:
+        v[at + c] += 1
+    v[block(1)] = obs.deck_size
+    at = block(n)
+    for s in obs.to_act:
+        v[at + rel[s]] = 1
+    at = block(1 + n + i_ + len(STEPS) + n + len(ASK_NAMES) + n)
+    r = obs.resolving
+    if r is not None:
+        v[at] = 1
+        v[at + 1 + rel[r["seat"]]] = 1
+        v[at + 1 + n + _KEY_INDEX[r["card"]]] = 1
+        if r["step"] in STEPS:
+            v[at + 1 + n + i_ + STEPS.index(r["step"])] = 1
+        if r["decider"] is not None and r["decider"] >= 0:
+            v[at + 1 + n + i_ + len(STEPS) + rel[r["decider"]]] = 1
+        base = at + 1 + n + i_ + len(STEPS) + n
+        if r.get("ask") in _ASK_INDEX:
+            v[base + _ASK_INDEX[r["ask"]]] = 1
+        if r.get("from") is not None:
+            v[base + len(ASK_NAMES) + rel[r["from"]]] = 1
+    at = block(k_)
+    for c in obs.menu_drawn or ():
+        v[at + c] += 1
+    at = block(N_FLIP_CATEGORIES)
+    for c, count in flip.items():
+        v[at + c] = count
+    for s in order:
+        at = block(i_)
+        for rnd in obs.earlier_tableaux:
+            for d in rnd[s]:
+                v[at + _identity(d)] += 1
+    assert pos == len(v)
+    return v
+
+
+def new_party_game(players: int, seed: int, codec: PartyCodec, menu: object, options: dict[str, Any]) -> PartyGame:
+    """Deals a Party game (``menu``: a suggested id or 7 tiles) wrapped for the environments."""
+    return PartyGame(new_game(players, seed, menu, **options), codec)
+
+
+def codec_for(options: dict[str, Any]) -> PartyCodec:
+    """The codec of a set of game options."""
+    return PartyCodec(int(options.get("max_bonus_per_turn", 1)))
+
+
+def reachable_flips(game: PartyGame, seat: int) -> set[tuple[int, ...]]:
+    """Every flip (sorted refs) that some sequence of ``FLIP_ADD`` codes and ``FLIP_DONE`` submits."""
+    groups = flip_groups(game.core, seat)
+    cats: Sequence[int] = list(groups)
+    out = set()
+    for counts in itertools.product(*[range(len(groups[c]) + 1) for c in cats]):
+        out.add(tuple(sorted(i for c, k in zip(cats, counts) for i in groups[c][:k])))
+    return out

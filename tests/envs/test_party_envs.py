@@ -1,0 +1,345 @@
+"""Sushi Go Party!'s research interfaces: library checks, masks against the core, and no hidden leaks."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, parallel_api_test, seed_test
+
+import sushigo.envs  # noqa: F401  (registers the ids)
+from sushigo.envs.party_encoding import (
+    ASK_NAMES,
+    N_FLIP_CATEGORIES,
+    PartyCodec,
+    PartyGame,
+    codec_for,
+    is_flip_decision,
+    new_party_game,
+    obs_size,
+    reachable_flips,
+)
+from sushigo.envs.party_gym import PartyEnv
+from sushigo.envs.party_pettingzoo import aec_env, parallel_env
+from sushigo.errors import IllegalActionError
+from sushigo.party import Ask, Give, Play
+from sushigo.party.cards import PCard
+from sushigo.party.menus import SUGGESTED
+
+#: every suggested menu at a player count it allows, 2 to 8 players in all
+GAMES = [
+    ("my_first_meal", 2, {}),
+    ("sushi_go", 8, {}),
+    ("party_sampler", 5, {}),
+    ("master_menu", 4, {}),
+    ("points_platter", 6, {"so_copy_this_turn": False}),
+    ("cutthroat_combo", 7, {"pass_both_ways": True}),
+    ("big_banquet", 3, {"max_bonus_per_turn": 2}),
+    ("dinner_for_two", 2, {}),
+    (["uramaki", "tofu", "eel", "miso_soup", "special_order", "takeout_box", "fruit"], 3, {}),
+    (["temaki", "onigiri", "edamame", "sashimi", "spoon", "menu", "pudding"], 4, {"max_bonus_per_turn": 3}),
+]
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> None:
+    warnings.filterwarnings("ignore", module="pettingzoo")
+
+
+def _play_random(game: PartyGame, rng: random.Random, check: bool) -> tuple[int, int]:
+    """Plays a whole game on random legal codes, checking every mask against the core on the way."""
+    codec = game.codec
+    decisions = flips = 0
+    while not game.is_over():
+        seat = rng.choice(game.to_act())
+        codes = game.legal_codes(seat)
+        assert codes and len(codes) == len(set(codes))
+        assert [int(c) for c in np.flatnonzero(game.mask(seat))] == codes
+        if check:
+            if is_flip_decision(game.core):
+                flips += 1
+                if not game.flip:
+                    core = {a.refs for a in game.core.legal_actions(seat)}
+                    assert reachable_flips(game, seat) == core
+            else:
+                legal = game.core.legal_actions(seat)
+                assert sorted(codec.encode(a) for a in legal) == codes
+                assert [codec.decode(codec.encode(a)) for a in legal] == legal
+            for other in range(game.core.players):
+                if other not in game.to_act():
+                    assert game.legal_codes(other) == []
+        decisions += 1
+        game.play_code(seat, rng.choice(codes))
+    return decisions, flips
+
+
+@pytest.mark.parametrize(("menu", "players", "options"), GAMES)
+def test_masks_are_exactly_the_cores_legal_actions(menu: object, players: int, options: dict) -> None:
+    rng = random.Random(players)
+    codec = codec_for(options)
+    for seed in range(2):
+        _play_random(new_party_game(players, seed, codec, menu, options), rng, check=True)
+
+
+def test_every_special_decision_kind_is_reached_and_masked() -> None:
+    """Across specials-heavy menus, random play meets every kind of code: bonus declarations, special
+    order targets (with and without wasabi), spoon requests by variant and by type, gives and flips."""
+    codec = PartyCodec()
+    seen: set[str] = set()
+    rng = random.Random(3)
+    so_wasabi = ["maki", "tempura", "sashimi", "dumpling", "special_order", "wasabi", "pudding"]
+    menus: list[object] = ["master_menu", "big_banquet", "points_platter", "dinner_for_two", "party_sampler", so_wasabi]
+    for g in range(40):
+        game = new_party_game(3 + g % 3, g, codec, menus[g % len(menus)], {})
+        while not game.is_over():
+            seat = rng.choice(game.to_act())
+            codes = game.legal_codes(seat)
+            if is_flip_decision(game.core):
+                seen.add("flip_add" if len(codes) > 1 else "flip_empty")
+            else:
+                for a in game.core.legal_actions(seat):
+                    if isinstance(a, Play) and a.bonus:
+                        seen.add("bonus_" + a.bonus[0].wire.split("_")[0])
+                    if isinstance(a, Play) and a.copies is not None:
+                        seen.add("special_order" if a.wasabi else "special_order_nowasabi")
+                    if isinstance(a, Ask):
+                        seen.add("ask_type" if a.name in ("maki", "onigiri", "uramaki", "nigiri") else "ask")
+                    if isinstance(a, Give):
+                        seen.add("give")
+                if game.core.phase == "resolve" and game.core.current.kind.name == "menu":
+                    seen.add("menu_pick")
+                if game.core.phase == "resolve" and game.core.current.kind.name == "chopsticks":
+                    seen.add("chopsticks_second")
+            game.play_code(seat, rng.choice(codes))
+    assert {
+        "bonus_chopsticks", "bonus_spoon", "special_order", "special_order_nowasabi", "ask", "ask_type",
+        "give", "menu_pick", "chopsticks_second", "flip_add", "flip_empty",
+    } <= seen  # fmt: skip
+
+
+def test_codes_round_trip_and_are_distinct() -> None:
+    for max_bonus in (1, 2, 3):
+        codec = PartyCodec(max_bonus)
+        decoded = [codec.decode(c) for c in range(codec.flip_add)]
+        assert len(set(decoded)) == codec.flip_add
+        assert [codec.encode(a) for a in decoded] == list(range(codec.flip_add))
+        assert codec.size == codec.flip_add + N_FLIP_CATEGORIES + 1
+    assert PartyCodec().size == 942
+    assert len(ASK_NAMES) == 54
+
+
+def test_a_flip_is_built_card_by_card_and_checked() -> None:
+    codec = PartyCodec()
+    rng = random.Random(0)
+    for seed in range(60):
+        game = new_party_game(4, seed, codec, "master_menu", {})
+        while not game.is_over():
+            seat = game.to_act()[0]
+            codes = game.legal_codes(seat)
+            if is_flip_decision(game.core) and len(codes) > 2:
+                before = game.observation(seat)
+                game.play_code(seat, codes[0])
+                assert game.flip == {codes[0] - codec.flip_add: 1}
+                assert not np.array_equal(before, game.observation(seat))
+                with pytest.raises(IllegalActionError):
+                    game.play_code(seat, codec.give)  # a give is not legal while flipping
+                clone = game.clone()
+                refs = sorted(reachable_flips(game, seat))
+                game.play_code(seat, codec.flip_done)
+                assert game.flip == {}
+                assert clone.flip and clone.core.to_act() == (seat,)
+                assert refs  # the chosen card was among the flippable ones
+                return
+            game.play_code(seat, rng.choice(codes))
+    pytest.fail("no takeout box with a choice came up")
+
+
+@pytest.mark.parametrize(("menu", "players"), [("master_menu", 4), ("big_banquet", 8), ("dinner_for_two", 2)])
+def test_gymnasium_check_env(menu: str, players: int) -> None:
+    env = PartyEnv(players, menu)
+    check_env(env, skip_render_check=True)
+
+
+def test_gym_make_masks_and_a_full_episode() -> None:
+    env = gym.make("sushigo/SushiGoParty-v0", players=5, menu="points_platter", reward="win")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.get_wrapper_attr("action_masks")()
+    obs, info = env.reset(seed=4)
+    assert obs.shape == (obs_size(5),)
+    rng = np.random.default_rng(0)
+    done, reward, steps = False, 0.0, 0
+    while not done:
+        mask = env.get_wrapper_attr("action_masks")()
+        assert np.array_equal(mask, info["action_mask"].astype(bool))
+        obs, reward, done, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        assert env.observation_space.contains(obs)
+        steps += 1
+    assert reward in (-1.0, 0.0, 1.0) and len(info["totals"]) == 5 and steps >= 3 * 8
+
+
+def test_gym_illegal_action_and_bad_arguments() -> None:
+    env = PartyEnv(3, "master_menu", illegal_action="raise")
+    env.reset(seed=0)
+    bad = int(np.flatnonzero(~env.action_masks())[0])
+    with pytest.raises(IllegalActionError):
+        env.step(bad)
+    env2 = PartyEnv(3, "master_menu")
+    env2.reset(seed=0)
+    _, reward, done, _, info = env2.step(bad)
+    assert done and reward == -1.0 and info["illegal_action"]
+    with pytest.raises(ValueError, match="seat"):
+        PartyEnv(3, seat=3)
+    with pytest.raises(ValueError, match="2 to 8"):
+        PartyEnv(9)
+    with pytest.raises(ValueError):
+        PartyEnv(7, "party_sampler")  # menu is for 2–6 players
+    with pytest.raises(ValueError, match="nosuchbot"):
+        PartyEnv(3, opponents="nosuchbot")
+
+
+def test_opponents_by_name_with_options() -> None:
+    env = PartyEnv(3, "cutthroat_combo", opponents=[("random", {}), {"name": "random"}])
+    env.reset(seed=1)
+    assert env.opponent_names == ["random", "random"]
+
+
+def test_menu_is_part_of_the_observation() -> None:
+    a = new_party_game(4, 0, PartyCodec(), "master_menu", {}).observation(0)
+    b = new_party_game(4, 0, PartyCodec(), "cutthroat_combo", {}).observation(0)
+    assert not np.array_equal(a[:23], b[:23]) and a[:23].sum() == b[:23].sum() == 8
+
+
+def _hidden_differs(game: PartyGame, seat: int, rng: random.Random) -> PartyGame:
+    """A copy that differs from ``game`` only in what ``seat`` cannot see: the deck order, the dessert
+    pile and the hands it has not held (shuffled among themselves), and a different RNG."""
+    other = game.clone()
+    core = other.core
+    rng.shuffle(core.deck)
+    rng.shuffle(core.dessert_pile)
+    obs = game.core.observe(seat)
+    unknown = [s for s in range(core.players) if obs.known_hands[s] is None]
+    pool = [c for s in unknown for c in core.hands[s]] + core.deck
+    rng.shuffle(pool)
+    for s in unknown:
+        k = len(core.hands[s])
+        core.hands[s], pool = pool[:k], pool[k:]
+    core.deck = pool
+    core._rng.seed(rng.random())
+    core._options = {}
+    return other
+
+
+@pytest.mark.parametrize(("menu", "players"), [("master_menu", 5), ("dinner_for_two", 2), ("big_banquet", 8)])
+def test_observation_unchanged_when_only_hidden_information_changes(menu: str, players: int) -> None:
+    rng = random.Random(players)
+    codec = PartyCodec()
+    for seed in range(3):
+        game = new_party_game(players, seed, codec, menu, {})
+        while not game.is_over():
+            if game.core.phase == "choose":
+                seat = rng.choice(game.to_act())
+                twin = _hidden_differs(game, seat, rng)
+                assert np.array_equal(game.observation(seat), twin.observation(seat))
+                # a pending pick of another seat is hidden too
+                others = [s for s in game.to_act() if s != seat]
+                if others:
+                    a, b = game.clone(), game.clone()
+                    o = others[0]
+                    codes = a.legal_codes(o)
+                    a.play_code(o, codes[0])
+                    b.play_code(o, codes[-1])
+                    if a.core.phase == "choose":
+                        assert np.array_equal(a.observation(seat), b.observation(seat))
+            seat = game.to_act()[0]
+            game.play_code(seat, rng.choice(game.legal_codes(seat)))
+
+
+def test_a_menus_drawn_cards_reach_only_its_player() -> None:
+    codec = PartyCodec()
+    rng = random.Random(1)
+    for seed in range(40):
+        game = new_party_game(4, seed, codec, "party_sampler", {})
+        while not game.is_over():
+            core = game.core
+            if core.phase == "resolve" and core.current.kind.name == "menu":
+                owner = core.current.seat
+                twin = game.clone()
+                drawn = twin.core.current.data["drawn"]
+                twin.core.current.data["drawn"] = [PCard.TOFU if c != PCard.TOFU else PCard.TEMPURA for c in drawn]
+                for s in range(4):
+                    same = np.array_equal(game.observation(s), twin.observation(s))
+                    assert same == (s != owner), s
+                assert not np.array_equal(game.state_vector(), twin.state_vector())
+                return
+            seat = game.to_act()[0]
+            game.play_code(seat, rng.choice(game.legal_codes(seat)))
+    pytest.fail("no menu was played")
+
+
+@pytest.mark.parametrize(("menu", "players"), [("master_menu", 4), ("points_platter", 3), ("sushi_go", 8)])
+def test_pettingzoo_aec_api(menu: str, players: int) -> None:
+    api_test(aec_env(players, menu), num_cycles=200)
+
+
+@pytest.mark.parametrize(("menu", "players"), [("dinner_for_two", 2), ("cutthroat_combo", 5), ("big_banquet", 8)])
+def test_pettingzoo_parallel_api(menu: str, players: int) -> None:
+    parallel_api_test(parallel_env(players, menu), num_cycles=200)
+
+
+def test_pettingzoo_seed_test() -> None:
+    seed_test(lambda: aec_env(4, "master_menu"), num_cycles=50)
+
+
+def test_pettingzoo_state_for_a_centralised_critic() -> None:
+    for env in (aec_env(6, "big_banquet"), parallel_env(6, "big_banquet")):
+        with pytest.raises(RuntimeError, match="reset"):
+            env.state()
+        env.reset(seed=2)
+        s = env.state()
+        assert env.state_space.contains(s)
+        # the state holds every hand: it differs from any seat's observation
+        assert s.shape[0] > obs_size(6)
+
+
+def test_pettingzoo_full_games_end_with_totals() -> None:
+    env = aec_env(4, "master_menu")
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _info = env.last()
+        action = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+    assert all(len(i["totals"]) == 4 for i in env.infos.values())
+    par = parallel_env(3, "cutthroat_combo")
+    obs, _ = par.reset(seed=1)
+    while par.agents:
+        acts = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"]))) if o["action_mask"].any() else 0
+            for a, o in obs.items()
+        }
+        obs, rewards, *_ = par.step(acts)
+    assert len(rewards) == 3
+
+
+def test_suggested_menus_all_covered() -> None:
+    assert {m for m, _, _ in GAMES if isinstance(m, str)} == set(SUGGESTED)
+    assert {p for _, p, _ in GAMES} == set(range(2, 9))
+
+
+def test_codes_name_the_specials() -> None:
+    codec = PartyCodec()
+    so = codec.encode(Play(PCard.SPECIAL_ORDER, int(PCard.SQUID_NIGIRI), wasabi=False))
+    assert codec.decode(so).to_text() == "special_order copies=squid_nigiri nowasabi"
+    eel = codec.encode(Play(PCard.EEL, bonus=(PCard.CHOPSTICKS_1,)))
+    assert codec.decode(eel).to_text() == "eel bonus=chopsticks_1"
+    assert codec.decode(codec.encode(Ask("maki"))).to_text() == "ask maki"
+    with pytest.raises(ValueError, match="bonus"):
+        codec.encode(Play(PCard.EEL, bonus=(PCard.CHOPSTICKS_1, PCard.SPOON_4)))
