@@ -330,3 +330,45 @@ def test_a_finished_game_is_rendered_once(tmp_path: Path, monkeypatch: pytest.Mo
             assert client.get(f"/api/tables/{t['id']}/record").status_code == 200
             assert client.get(f"/api/tables/{t['id']}/replay").status_code == 200
     assert calls == {"record": 1, "replay": 1}
+
+
+def _children(pid: int) -> set[int]:
+    out = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == pid:
+                out.add(int(entry.name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("how", ["stop", "kill"])
+def test_bot_workers_end_with_the_server(tmp_path: Path, how: str) -> None:
+    server = ServerProcess(tmp_path, database=f"sqlite:///{tmp_path / 'w.sqlite3'}").start()
+    assert server.proc is not None
+    pid = server.proc.pid
+    try:
+        create_table(server.base, {"seats": [{"kind": "bot", "bot": "mcts"}] * 2})
+        deadline = time.monotonic() + 30
+        workers: set[int] = set()
+        while len(workers) < 1:
+            assert time.monotonic() < deadline, "no bot worker started"
+            time.sleep(0.2)
+            workers = {c for c in _children(pid) if "spawn_main" in _cmdline(c)}
+    finally:
+        server.kill() if how == "kill" else server.stop()
+    deadline = time.monotonic() + 15
+    while any(Path(f"/proc/{w}").exists() and "spawn_main" in _cmdline(w) for w in workers):
+        assert time.monotonic() < deadline, f"bot workers outlived the server ({how})"
+        time.sleep(0.2)
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text()
+    except OSError:
+        return ""

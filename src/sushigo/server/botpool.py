@@ -19,9 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import dataclasses
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -40,7 +45,8 @@ def think(bot: Any, observation: Any, legal: Sequence[Any]) -> tuple[Any, Any]:
     return bot.act(observation, legal), bot
 
 
-def _warm() -> None:
+def _warm(parent: int) -> None:
+    _die_with(parent)
     # A lower CPU priority lets the server's event loop (tables, sockets, the lobby) run first whenever
     # it has work, even on a machine with fewer cores than workers; bots use the time left over.
     with contextlib.suppress(OSError, AttributeError):
@@ -49,6 +55,23 @@ def _warm() -> None:
     from ..bots import bot_names
 
     bot_names()
+
+
+def _die_with(parent: int) -> None:
+    """Ends this worker when the server process ends, even by SIGKILL (no orphaned bot workers)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(0)
+
+    def watch() -> None:  # elsewhere (and as a second guard): notice being adopted by init
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="sushigo-parent-watch", daemon=True).start()
 
 
 def _parts(bot: Any) -> Iterator[Any]:
@@ -110,7 +133,10 @@ class BotPool:
             if self._processes:
                 # ``spawn``: forking a process that runs threads (the database worker) is unsafe.
                 self._executor = ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_warm,
+                    initargs=(os.getpid(),),
                 )
             else:
                 self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="sushigo-bot")
@@ -178,5 +204,14 @@ class BotPool:
         """Stops the workers without waiting for moves in progress."""
         for table_id in list(self._queues):
             self.drop(table_id)
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            # Moves in progress are not waited for: their workers are ended (they hold no state).
+            processes = list(getattr(executor, "_processes", {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                with contextlib.suppress(Exception):
+                    process.terminate()
+            for process in processes:
+                with contextlib.suppress(Exception):
+                    process.join(2.0)
