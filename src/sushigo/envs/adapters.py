@@ -180,7 +180,7 @@ class SushiRollAdapter(GameAdapter):
     def __init__(
         self, players: int, *, actions: str = "dense", normalized: bool = False, **options: Any
     ) -> None:
-        from ..sushi_roll.actions import action_space_size
+        from ..sushi_roll.actions import action_space_size, decode_action, encode_action
         from .roll_encoding import NORM_HIGH, NORM_LOW, obs_size, state_size
 
         super().__init__(players, actions=actions, normalized=normalized, **options)
@@ -189,6 +189,8 @@ class SushiRollAdapter(GameAdapter):
         self.action_size = action_space_size(players)
         if self.normalized:
             self.obs_low, self.obs_high = NORM_LOW, NORM_HIGH
+        self._encode = encode_action
+        self._decode = decode_action
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
         from .roll_encoding import encode_observation
@@ -201,14 +203,14 @@ class SushiRollAdapter(GameAdapter):
         return encode_state(state.observe(None))
 
     def encode_action(self, action: Any) -> int:
-        from ..sushi_roll.actions import encode_action
+        return int(self._encode(action, self.players))
 
-        return encode_action(action, self.players)
+    def legal_codes(self, state: GameState, seat: int) -> list[int]:
+        codes: list[int] = state.legal_action_ids(seat)  # type: ignore[attr-defined]
+        return codes
 
     def decode(self, code: int) -> Any:
-        from ..sushi_roll.actions import decode_action
-
-        return decode_action(int(code), self.players)
+        return self._decode(int(code), self.players)
 
 
 def make_adapter(
