@@ -10,6 +10,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 
 import asyncio
+import contextlib
 import json
 import time
 from collections import Counter
@@ -281,7 +282,16 @@ def test_http_requests_connections_and_total_tables_are_bounded(database: str, t
 
 
 def test_finished_rooms_leave_memory(database: str, tmp_path: Path) -> None:
-    server = _start(database, tmp_path, "--open-table-timeout", "1")
+    server = _start(
+        database,
+        tmp_path,
+        "--open-table-timeout",
+        "1",
+        "--limit",
+        "room-load-burst=2",
+        "--limit",
+        "room-loads-per-second=0.01",
+    )
     try:
         t = create_table(server.base, {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot"}]})
         deadline = time.monotonic() + 30
@@ -295,6 +305,23 @@ def test_finished_rooms_leave_memory(database: str, tmp_path: Path) -> None:
         for suffix in ("", "/record", "/replay"):
             assert http("GET", f"{server.base}/api/tables/{t['id']}{suffix}")[0] == 200
         assert http("GET", f"{server.base}/healthz")[1]["rooms"] == 0
+
+        # Watching it rebuilds the room, under a per-address budget (each rebuild replays the game).
+        async def watch() -> str:
+            async with websockets.connect(f"{server.ws_base}/ws/tables/{t['id']}") as ws:
+                with contextlib.suppress(websockets.ConnectionClosed):  # a refusal closes at once
+                    await ws.send(json.dumps({"type": "hello"}))
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                return str(msg["type"] if msg["type"] == "welcome" else msg["code"])
+
+        answers = []
+        for _ in range(3):
+            answers.append(asyncio.run(watch()))
+            deadline = time.monotonic() + 10
+            while http("GET", f"{server.base}/healthz")[1]["rooms"] != 0:  # evicted on leaving
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        assert answers == ["welcome", "welcome", "rate/limited"]
     finally:
         server.stop()
 

@@ -51,6 +51,10 @@ class Limits:
     connects_per_second: float = 20.0
     connect_burst: float = 60.0
     max_connections_per_address: int = 64
+    #: Tables not in memory (finished ones) whose room one address may have rebuilt, per second and at
+    #: once: rebuilding replays the whole game.
+    room_loads_per_second: float = 2.0
+    room_load_burst: float = 10.0
     #: HTTP API requests per second of one address, and at once.
     http_rate: float = 50.0
     http_burst: float = 100.0

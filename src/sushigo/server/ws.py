@@ -69,6 +69,7 @@ class AddressLimits:
         self.limits = limits
         self.messages = RateLimiter(limits.address_ws_rate, limits.address_ws_burst)
         self.connects = RateLimiter(limits.connects_per_second, limits.connect_burst)
+        self.loads = RateLimiter(limits.room_loads_per_second, limits.room_load_burst)
         self.open: dict[str, int] = {}
 
     def address(self, ws: WebSocket) -> str:
@@ -165,6 +166,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
 
 
 async def _serve(ws: WebSocket, hub: Hub, shared: AddressLimits, address: str, table_id: str) -> None:
+    if valid_table_id(table_id) and table_id not in hub.rooms and not shared.loads.take(address):
+        # Opening a table that is not in memory replays its whole game: a budget of its own.
+        await ws.send_text(json.dumps(error("rate/limited", "too many tables opened; slow down")))
+        await ws.close(code=1013)
+        return
     room = await hub.get(table_id) if valid_table_id(table_id) else None
     if room is None:
         shown = table_id[:40].encode("ascii", "backslashreplace").decode()
