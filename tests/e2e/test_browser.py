@@ -117,8 +117,12 @@ def _step(page: Any, chopsticks: bool) -> str:
         if chopsticks and chop is not None and not chop.is_checked():
             chop.check()  # chopsticks: take two cards
         # Take chopsticks when offered (and none is on our table yet), so that we get to use them.
-        if chopsticks and chop is None and page.evaluate(
-            "!last.view.tableaux[mySeat].includes('chopsticks') && last.view.hand.length > 2"
+        if (
+            chopsticks
+            and chop is None
+            and page.evaluate(
+                "!last.view.tableaux[mySeat].includes('chopsticks') && last.view.hand.length > 2"
+            )
         ):
             card = page.query_selector("#hand .card[data-card='chopsticks']:not([disabled])")
             if card is not None:
@@ -272,6 +276,10 @@ def test_pick_change_and_seat_link(server: ServerProcess, browser: Any) -> None:
     assert a.evaluate("last.view.tableaux[0]") == [hand[second]]
     no_overflow(a)
     labels_fit(a)
+    # Cards and dice have accessible names: the card's name and its rule.
+    assert ":" in (b.get_attribute("#hand .card >> nth=0", "aria-label") or "")
+    # A presence change (another device connects) redraws no card: Bob's hand keeps its nodes.
+    b.evaluate("document.querySelector('#hand .card').dataset.mark = 'kept'")
     # A second device opens Ann's seat with her personal seat link (not the invite link).
     link = a.evaluate("seatLink()")
     assert link and "#seat=" in link and link.split("#")[0] == a.url.split("#")[0]
@@ -282,6 +290,9 @@ def test_pick_change_and_seat_link(server: ServerProcess, browser: Any) -> None:
     # Both of Ann's devices close: after the grace period the stand-in bot plays her seat ...
     a.context.close()
     c.context.close()
+    b.wait_for_function("() => !last.table.seats[0].connected", timeout=GRACE * 1000)  # a presence message
+    assert b.get_attribute("#hand .card >> nth=0", "data-mark") == "kept"
+    assert "offline" in b.inner_html("#seats [data-seat='0'] h3")
     table_id = b.url.rsplit("/", 1)[1]
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -32,8 +32,8 @@ const NIGIRI = {
     <rect x="27" y="21" width="6" height="24" fill="#1f3b2a"/>`,
   salmon_nigiri: `<path d="M10 32 q20 -16 40 0 z" fill="#f59a6b" stroke="#c0582c" stroke-width="2"/>
     <path d="M18 29 l4 -5 M27 27 l3 -6 M36 27 l3 -5" stroke="#fff9" stroke-width="2"/>`,
-  squid_nigiri: `<path d="M10 32 q20 -18 40 0 z" fill="#f3f0ea" stroke="#a9a39a" stroke-width="2"/>
-    <path d="M16 30 q4 -5 8 0 q4 -5 8 0 q4 -5 8 0" stroke="#c9c2b8" stroke-width="1.8" fill="none"/>`,
+  squid_nigiri: `<path d="M10 32 q20 -18 40 0 z" fill="#ded8ee" stroke="#6f6688" stroke-width="2"/>
+    <path d="M16 30 q4 -5 8 0 q4 -5 8 0 q4 -5 8 0" stroke="#8f86a8" stroke-width="1.8" fill="none"/>`,
 };
 
 const CARD_INFO = {
