@@ -170,15 +170,25 @@ def party_table(obs: Any, labels: Sequence[str], now: Sequence[int]) -> Table:
     for s, row in enumerate(obs.tableaux):
         hand = f"{obs.hand_sizes[s]} in hand"
         picked = "" if obs.phase != "choose" or s in obs.to_act else " · picked"
-        items = grouped(tableau_items(row)) or ["—"]
+        items: list[str | Text] = list(grouped(tableau_items(row)))
+        note = Text(f"({hand}{picked})", style="dim")
         table.add_row(
             labels[s],
-            Entries([*items, Text(f"({hand}{picked})", style="dim")]),
+            Entries([*items, note] if items else [Text.assemble("— ", note)]),
             str(len(obs.desserts[s])),
             str(now[s]),
             str(totals[s]),
         )
     return table
+
+
+def revealed_line(obs: Any, labels: Sequence[str]) -> Entries:
+    """The cards each seat has added this turn so far (revealed, so public), while the turn resolves."""
+    entries = []
+    for s, row in enumerate(obs.tableaux):
+        now = [c for c in row if c[4] == obs.turn]
+        entries.append(f"{labels[s]}: {', '.join(tableau_items(now)) or '—'}")
+    return Entries(entries, sep=" · ", prefix=Text("This turn: ", style="bold magenta"))
 
 
 def hand_line(cards: Sequence[str], prefix: str = "Your hand: ") -> Entries:
@@ -196,42 +206,36 @@ def describe_play(d: dict[str, Any], label: str, labels: Sequence[str], mine: bo
     """One logged play in words; a menu's drawn cards appear only for their own player (``mine``)."""
     card = d.get("card")
     if card == "special_order":
-        what = (
-            f"special order copying {name(d['copies'])}"
-            if d.get("copies")
-            else "special order (nothing to copy: discarded)"
-        )
+        what = f"special order as {name(d['copies'])}" if d.get("copies") else "special order (discarded)"
     else:
         what = name(card)
     if d.get("wasabi") is False:
-        what += " (kept off the wasabi)"
+        what += " off wasabi"
     via = d.get("via")
     if via is None:
         text = what
     elif via.startswith("chopsticks"):
-        text = f"{what} with {_via(d)} (the chopsticks go back into the hand)"
+        text = f"{what} ({_via(d)})"
     elif via.startswith("spoon"):
         asked = name(d.get("ask"))
         if card is None:
-            text = f"{_via(d)} asking for {asked}: nobody to the left had one, the spoon is discarded"
+            text = f"{_via(d)} asked for {asked}: nobody had one (spoon discarded)"
         else:
             giver = labels[d["from"]] if d.get("from") is not None else "?"
-            text = f"{_via(d)} asking for {asked}: {giver} gave {what} and took the spoon"
+            text = f"{what} ({_via(d)} asked for {asked}: {giver} gave it, takes the spoon)"
     elif via.startswith("menu"):
         drawn = d.get("drawn") or []
-        seen = f" from {', '.join(name(c) for c in drawn)}" if mine and drawn else ""
+        seen = f": {', '.join(name(c) for c in drawn)}" if mine and drawn else ""
         text = (
-            f"{_via(d)}: drew {len(drawn)}, played {what}{seen}; the rest went back into the deck"
+            f"{what} ({_via(d)} drew {len(drawn)}{seen})"
             if card is not None
-            else f"{_via(d)}: drew nothing playable"
+            else f"{_via(d)} drew nothing playable"
         )
     else:
-        text = f"{what} via {_via(d)}"
+        text = f"{what} ({_via(d)})"
     if "flip" in d:
         k = len(d["flip"])
-        text += (
-            f" and turned {k} card{'s' if k != 1 else ''} face down" if k else " and turned nothing face down"
-        )
+        text += f" turning {k} card{'s' if k != 1 else ''} face down" if k else " turning nothing face down"
     return text
 
 
@@ -245,7 +249,7 @@ def turn_lines(
     entries: list[Text | str] = []
     for s, plays in enumerate(turn):
         parts = [describe_play(d, labels[s], labels, s == 0) for d in plays]
-        entries.append(Text.assemble(_who(labels[s]), ": ", " · then ".join(parts) or "—"))
+        entries.append(Text.assemble(_who(labels[s]), ": ", " + ".join(parts) or "—"))
     miso = sum(
         1 for plays in turn for d in plays if d.get("card") == "miso_soup" or d.get("copies") == "miso_soup"
     )
@@ -332,6 +336,9 @@ def category_legend(report: dict[str, Any], r: int) -> Entries:
     return Entries([f"{SHORT.get(c, c[:4].title())} {name(c)}" for c in cats], sep=" · ")
 
 
+DESSERT_TITLES = {"pudding": "Pudding", "green_tea_ice_cream": "Ice cream", "fruit": "Fruit"}
+
+
 def final_table(report: dict[str, Any], labels: Sequence[str]) -> Table:
     """Each round's points, the dessert's points (cards kept) and the total, which is their sum."""
     from .views import LABEL_WIDTH, _signed, _table
@@ -341,7 +348,9 @@ def final_table(report: dict[str, Any], labels: Sequence[str]) -> Table:
     table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
     for r in range(len(report["rounds"])):
         table.add_column(f"Round {r + 1}", justify="right", no_wrap=True)
-    table.add_column(dessert.capitalize()[:18], justify="right", no_wrap=True)
+    table.add_column(
+        DESSERT_TITLES.get(report["menu"][-1], dessert.capitalize()), justify="right", no_wrap=True
+    )
     table.add_column("Total", justify="right", no_wrap=True, style="bold")
     points = report.get("dessert_points") or [0] * len(labels)
     counts = report.get("dessert_counts") or [0] * len(labels)

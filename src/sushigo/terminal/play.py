@@ -616,6 +616,7 @@ class TerminalGame:
         item = obs.resolving or {}
         owner = item.get("seat", 0)
         whose = "your" if owner == 0 else f"{self.labels[owner]}'s"
+        self.console.print(party.revealed_line(obs, self.labels))
         self.console.print(Text.assemble(("Resolving ", "bold"), f"{whose} {party.name(item.get('card'))}"))
         if obs.menu_drawn:
             self.console.print(party.hand_line([WIRE[c] for c in obs.menu_drawn], "Your menu drew: "))
@@ -788,7 +789,8 @@ class TerminalGame:
         if self.state.game == "sushi-go-party":
             c.print(party.final_table(report, self.labels))
             c.print(
-                f"{party.name(report['menu'][-1]).capitalize()}: points (dessert cards kept) · "
+                f"{party.DESSERT_TITLES.get(report['menu'][-1], 'Dessert')}: "
+                f"{party.name(report['menu'][-1])} points (dessert cards kept) · "
                 "Total: the sum of the row · ties: most dessert cards",
                 style="dim",
             )
