@@ -343,3 +343,64 @@ def test_codes_name_the_specials() -> None:
     assert codec.decode(codec.encode(Ask("maki"))).to_text() == "ask maki"
     with pytest.raises(ValueError, match="bonus"):
         codec.encode(Play(PCard.EEL, bonus=(PCard.CHOPSTICKS_1, PCard.SPOON_4)))
+
+
+# ---------------------------------------------------------------------------- OpenSpiel
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"players": 4, "menu": "master_menu"},
+        {"players": 2, "menu": "dinner_for_two"},
+        {"players": 3, "menu": "uramaki,tofu,eel,miso_soup,special_order,takeout_box,fruit", "max_bonus_per_turn": 2},
+    ],
+)
+def test_openspiel_random_simulation(params: dict) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import sushigo.envs.party_openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_sushi_go_party", params)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_openspiel_game_plays_like_the_environment_and_keeps_secrets() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import sushigo.envs.party_openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_sushi_go_party", {"players": 4, "menu": "party_sampler", "deals": 50})
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 50
+    state.apply_action(7)
+    twin = new_party_game(4, 7, PartyCodec(), "party_sampler", {})
+    assert np.array_equal(np.asarray(state.observation_tensor(0)), twin.observation(0))
+    rng = random.Random(0)
+    while not state.is_terminal():
+        player = state.current_player()
+        assert state.legal_actions() == twin.legal_codes(player)
+        legal = state.legal_actions()
+        if twin.core.phase == "choose" and len(twin.to_act()) > 1 and len(legal) > 1:
+            # two different secret picks look the same to every other seat until the turn resolves
+            a, b = state.clone(), state.clone()
+            a.apply_action(legal[0])
+            b.apply_action(legal[-1])
+            for p in range(4):
+                if p != player:
+                    assert a.observation_string(p) == b.observation_string(p)
+                    assert a.information_state_string(p) == b.information_state_string(p)
+        action = rng.choice(legal)
+        state.apply_action(action)
+        twin.play_code(player, action)
+    returns = state.returns()
+    assert abs(sum(returns)) < 1e-9
+    assert state.information_state_string(0).count("->") >= 3 * 9
+
+
+def test_openspiel_rejects_bad_parameters() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import sushigo.envs.party_openspiel  # noqa: F401
+
+    with pytest.raises(Exception, match="2 to 8"):
+        pyspiel.load_game("python_sushi_go_party", {"players": 9})
+    with pytest.raises(Exception, match="deals"):
+        pyspiel.load_game("python_sushi_go_party", {"deals": 0})
