@@ -60,6 +60,17 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
         "bars",
         TournamentConfig(players=2, bots=("neural", "heuristic"), games=400, seed=25),
     ),
+    # the same network against the heuristic as it was before its two-player re-tuning (denial 0.25)
+    "neural_vs_heuristic025_2p": (
+        "bars",
+        TournamentConfig(
+            players=2,
+            bots=("neural", "heuristic"),
+            games=400,
+            seed=25,
+            bot_options={"heuristic": {"denial": 0.25}},
+        ),
+    ),
     "alpha_vs_mcts_2p": (
         "bars",
         TournamentConfig(players=2, bots=("alpha", "mcts"), games=200, seed=26, bot_options=SEARCH_IT),
@@ -154,9 +165,11 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
 }
 
 
-def command(name: str) -> str:
-    """The ``sushigo tournament`` command line that plays run ``name``."""
+def command(name: str, games: int | None = None) -> str:
+    """The ``sushigo tournament`` command line that plays run ``name`` (``games``: a shorter run)."""
     _, cfg = RUNS[name]
+    if games is not None:
+        cfg = replace(cfg, games=games)
     parts = ["sushigo tournament"]
     if cfg.game != "sushi-go":
         parts.append(f"--game {cfg.game}")
@@ -190,7 +203,8 @@ def report(names: list[str]) -> str:
             continue
         _, cfg = RUNS[name]
         bots = sorted(summary["bots"], key=lambda b: -summary["bots"][b]["win_share"])
-        out += [f"### {name} ({cfg.players} players, {summary['games']} games)", "", f"`{command(name)}`", ""]
+        cmd = command(name, summary["games"])
+        out += [f"### {name} ({cfg.players} players, {summary['games']} games)", "", f"`{cmd}`", ""]
         out += [
             "| bot | games | win share | 95% CI | mean score | mean margin | OpenSkill (mu − 3σ) |",
             "|---|---|---|---|---|---|---|",
