@@ -35,7 +35,12 @@ GRACE = 2.0
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("e2e"), bot_delay=0.0, grace=GRACE).start()
+    proc = ServerProcess(
+        tmp_path_factory.mktemp("e2e"),
+        bot_delay=0.0,
+        grace=GRACE,
+        extra_args=["--create-per-minute=1000", "--limit=create-burst=1000", "--max-tables-per-address=1000"],
+    ).start()
     try:
         yield proc
     finally:
@@ -264,6 +269,7 @@ def test_pick_change_and_seat_link(server: ServerProcess, browser: Any) -> None:
     a.wait_for_function("() => last.pick !== null")
     assert a.evaluate("last.pick") == hand[first]
     assert a.query_selector("#hand .card.picked") is not None  # the pick stays visible
+    shot(a, "pick-pending-phone")
     assert b.evaluate("last.pick") is None and b.evaluate("last.view.to_act") == [1]
     a.click(f"#hand .card >> nth={second}")
     a.click("#playBtn:not([disabled])")
@@ -368,16 +374,34 @@ def test_no_page_is_wider_than_the_screen(server: ServerProcess, browser: Any) -
         {"game": "sushi-go", "seats": [{"kind": "bot", "bot": "random"}] * 5},
     )
     finished = created["id"]
-    deadline = time.monotonic() + 60
-    while http("GET", f"{server.base}/api/tables/{finished}")[1]["status"] != "finished":
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.2)
+    # Enough finished games for a second lobby page (ten a page).
+    bots = [{"kind": "bot", "bot": "random"}] * 2
+    more = [
+        http("POST", f"{server.base}/api/tables", {"game": "sushi-roll", "seats": bots})[1]["id"]
+        for _ in range(10)
+    ]
+    deadline = time.monotonic() + 90
+    for tid in [finished, *more]:
+        while http("GET", f"{server.base}/api/tables/{tid}")[1]["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots did not finish"
+            time.sleep(0.2)
     for width, height in ((390, 844), (1280, 800)):
         page = new_page(browser, width, height)
         page.goto(server.base + "/")
         page.wait_for_selector("#finished a")
         assert "Winner" in page.inner_text("#finished")
         no_overflow(page)
+        if width == 1280:  # newest first, ten a page; "Older" shows the next page
+            first_page = page.inner_text("#finished")
+            assert len(page.query_selector_all("#finished tr")) == 10
+            page.click("#older")
+            page.wait_for_function("() => document.getElementById('pageNo').textContent === 'Page 2'")
+            page.wait_for_function(
+                f"() => !document.getElementById('finished').innerText.startsWith({first_page[:40]!r})"
+            )
+            assert page.query_selector_all("#finished tr") and page.is_enabled("#newer")
+            page.click("#newer")
+            page.wait_for_function("() => document.getElementById('pageNo').textContent === 'Page 1'")
         if width == 390:
             shot(page, "lobby-phone")
         page.goto(f"{server.base}/t/{finished}")

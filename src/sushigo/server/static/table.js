@@ -302,7 +302,7 @@ function drawHand(msg) {
     if (canChop) controls += `<label><input type="checkbox" id="chop" ${useChop ? "checked" : ""}> Use chopsticks (take two cards)</label>`;
     const ready = sel.length === need && (!ctrl || dummySel != null);
     const what = sel.map((i) => R.cardName(hand[i])).join(" + ") + (ctrl && dummySel != null ? " · dummy gets " + R.cardName(hand[dummySel]) : "");
-    controls += `<button class="btn" id="playBtn" ${ready ? "" : "disabled"}>${changing ? "Change pick to" : "Play"} ${esc(what)}</button>`;
+    controls += `<button class="btn" id="playBtn" ${ready ? "" : "disabled"}>${changing ? (what ? "Change pick to" : "Choose another card to change") : "Play"} ${esc(what)}</button>`;
     if (changing) controls += `<button class="btn secondary" id="takeBackBtn">Take back my pick</button>`;
   }
   R.setHTML($("controls"), controls);
