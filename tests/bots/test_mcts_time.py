@@ -67,3 +67,4 @@ def test_a_generous_time_budget_still_lets_the_exact_endgame_finish(monkeypatch:
     bot.reset(0, "sushi-go", 3)
     bot.act(game.observe(0), game.legal_actions(0))
     assert bot.last_info["mode"] == "exact"
+
