@@ -22,7 +22,7 @@ points.
   plays the round out. The tree branches on the seat's own secret picks; every other decision (other
   seats, and the bonus steps during resolution) comes from an epsilon-greedy heuristic policy. Its
   resolution-phase decisions (the card a menu or chopsticks plays, a spoon's request, a takeout box's
-  flips) are the heuristic's. Options: ``iterations`` (default 150) or ``time_ms``, ``c``, ``epsilon``.
+  flips) are the heuristic's. Options: ``iterations`` (default 100) or ``time_ms``, ``c``, ``epsilon``.
 
 The uramaki race points scored so far this round are not part of the observation, but they were
 public: the bots remember them (:class:`RaceMemory`) from the uramaki that left each tableau.
@@ -723,8 +723,18 @@ def build_state(obs: Any, hands: list[list[int]], deck: list[int], pile: list[in
     return st
 
 
-def rollout_action(state: Any, seat: int, policy: PartyPolicy, rng: random.Random, epsilon: float) -> Any:
-    """The rollout policy on a private state: epsilon-random, else the heuristic's best by card value."""
+def rollout_action(
+    state: Any,
+    seat: int,
+    policy: PartyPolicy,
+    rng: random.Random,
+    epsilon: float,
+    cache: dict[str, Any] | None = None,
+) -> Any:
+    """The rollout policy on a private state: epsilon-random, else the heuristic's best by card value.
+
+    ``cache`` keeps the position of a choose phase for every seat of that turn (the tableaux do not
+    change until the last pick is in)."""
     legal = state.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
@@ -740,7 +750,13 @@ def rollout_action(state: Any, seat: int, policy: PartyPolicy, rng: random.Rando
         if isinstance(first, Flip):
             return max(legal, key=lambda f: len(f.refs)) if rng.random() < 0.5 else legal[0]
         return legal[0]
-    pos = Position.of_state(state)
+    if cache is not None and state.phase == "choose":
+        key = (state.round, state.turn)
+        if cache.get("key") != key:
+            cache["key"], cache["pos"] = key, Position.of_state(state)
+        pos = cache["pos"]
+    else:
+        pos = Position.of_state(state)
     hand = state.hands[seat]
     plain = [a for a in legal if not a.bonus]
     scored = policy.choose(pos, seat, hand, plain or legal, 2 - state.round)
@@ -761,7 +777,7 @@ class PartyMCTSBot(BaseBot):
         epsilon: float = 0.1,
     ) -> None:
         super().__init__(seed)
-        self.budget = SearchBudget.of(iterations, time_ms, default_iterations=150)
+        self.budget = SearchBudget.of(iterations, time_ms, default_iterations=100)
         self.c = float(c)
         self.epsilon = float(epsilon)
         self.policy = PartyPolicy(greedy=False)
@@ -845,6 +861,7 @@ class PartyMCTSBot(BaseBot):
             node: _Node | None = root
             path = [root]
             expanded = False
+            cache: dict[str, Any] = {}
             while st.round == r and not st.is_over():
                 for s in st.to_act():
                     if st.round != r or st.is_over():
@@ -862,7 +879,7 @@ class PartyMCTSBot(BaseBot):
                             expanded = True
                         elif untried:
                             node = None
-                            st.submit(s, rollout_action(st, s, self.policy, rng, self.epsilon))
+                            st.submit(s, rollout_action(st, s, self.policy, rng, self.epsilon, cache))
                             continue
                         else:
                             best_v, i = -1.0, 0
@@ -877,7 +894,7 @@ class PartyMCTSBot(BaseBot):
                         node = child
                         path.append(node)
                     else:
-                        st.submit(s, rollout_action(st, s, self.policy, rng, self.epsilon))
+                        st.submit(s, rollout_action(st, s, self.policy, rng, self.epsilon, cache))
             reward = self._reward(obs, st, seat)
             for n in path:
                 n.visits += 1
