@@ -214,3 +214,24 @@ def test_heuristic_denial_default_depends_on_the_table() -> None:
     state = new_game("sushi-go", 2, seed=1)
     fixed.act(state.observe(0), state.legal_actions(0))  # type: ignore[attr-defined]
     assert fixed.inner.denial == 0.5  # type: ignore[attr-defined]
+
+
+def test_network_bots_pickle_small_and_play_the_same() -> None:
+    # the web server ships bots to worker processes every move: the weights must not travel with them
+    import pickle
+
+    state = new_game("sushi-go", 4, seed=6)
+    for name in ("neural", "alpha"):
+        bot = _bot(name, 5)
+        bot.reset(0, "sushi-go", 4)  # type: ignore[attr-defined]
+        data = pickle.dumps(bot)
+        assert len(data) < 20_000
+        twin = pickle.loads(data)
+        assert twin.act(state.observe(0), state.legal_actions(0)) == bot.act(  # type: ignore[attr-defined]
+            state.observe(0), state.legal_actions(0)
+        )
+    from sushigo.bots.nn import Network
+
+    net = load()
+    copy = pickle.loads(pickle.dumps(Network(net.arrays(), net.meta)))
+    assert copy.path is None and (copy.wp == net.wp).all()

@@ -42,9 +42,11 @@ def _numpy() -> Any:
 class Network:
     """A loaded network: :meth:`forward` maps a batch of feature vectors to policy logits and values."""
 
-    def __init__(self, arrays: dict[str, Any], meta: dict[str, Any]) -> None:
+    def __init__(self, arrays: dict[str, Any], meta: dict[str, Any], path: str | None = None) -> None:
         np = _numpy()
         self.meta = meta
+        #: the file it was loaded from: a pickled network is that path, reloaded (and cached) on arrival
+        self.path = path
         self.hidden: list[tuple[Any, Any]] = []
         k = 0
         while f"w{k}" in arrays:
@@ -85,6 +87,13 @@ class Network:
         # the dummy logits, with a zero appended for "no dummy card" (index 13)
         dummy_ext = np.append(row[OWN_CHOICES:], np.float32(0.0))
         return row[np.asarray(own)] + dummy_ext[np.asarray(dummy)]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Bots travel to worker processes move after move (the web server's bot pool): sending the path
+        # instead of 0.7 MB of weights keeps that trip small, and each worker loads the file once.
+        if self.path is not None:
+            return (_load_cached, (self.path,))
+        return (Network, (self.arrays(), self.meta))
 
     def arrays(self) -> dict[str, Any]:
         """The weights as named arrays (what :func:`save` writes)."""
@@ -129,4 +138,4 @@ def _load_cached(path: str) -> Network:
             raise NetworkError(f"{path}: unreadable meta data") from None
     if meta.get("format", FORMAT) != FORMAT:
         raise NetworkError(f"{path} is a {meta.get('format')!r} file, not {FORMAT}")
-    return Network(arrays, meta)
+    return Network(arrays, meta, path)
