@@ -416,3 +416,15 @@ def test_the_environment_docs_examples_run() -> None:
         exec(compile(block, "docs/environments.md", "exec"), namespace)
         ran += 1
     assert ran >= 4
+
+
+def test_vector_env_batches_the_neural_bot_when_it_is_installed() -> None:
+    from sushigo.bots import make_bot
+
+    try:
+        make_bot("neural", seed=0)
+    except Exception as exc:  # the learned bot is optional (its weights, its extra)
+        pytest.skip(f"no neural bot here: {exc}")
+    env = SushiGoVectorEnv(num_envs=3, players=3, opponents="neural")
+    _play_vector(env, 2)
+    assert all(not isinstance(b, list) for b in env._bots.values())  # one batched bot per seat
