@@ -235,3 +235,18 @@ def test_network_bots_pickle_small_and_play_the_same() -> None:
     net = load()
     copy = pickle.loads(pickle.dumps(Network(net.arrays(), net.meta)))
     assert copy.path is None and (copy.wp == net.wp).all()
+
+
+def test_without_numpy_the_network_bots_are_left_out_and_name_the_extra() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "from sushigo.bots import bot_names, make_bot\n"
+        "assert 'neural' not in bot_names() and 'alpha' not in bot_names() and 'mcts' in bot_names()\n"
+        "try:\n    make_bot('alpha')\nexcept Exception as exc:\n    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "pip install 'sushigo[bots]'" in out.stdout

@@ -9,6 +9,9 @@ dummy a card, that card's dummy logit, so one head covers every player count and
 Weights travel as an ``.npz`` file with arrays ``w0, b0, w1, b1, ...`` (the hidden layers), ``wp, bp``
 (policy) and ``wv, bv`` (value), and a ``meta`` JSON string (format, feature count, how it was
 trained). :func:`load` reads one; :data:`DEFAULT_WEIGHTS` is the network shipped with the package.
+
+NumPy is imported at once: without it this module (and the ``neural`` and ``alpha`` bots, which import
+it) fails to import, and the bot registry then leaves those bots out and names the extra to install.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from ..errors import SushigoError
 from ..sushi_go.actions import Pick
@@ -31,19 +36,10 @@ class NetworkError(SushigoError, ValueError):
     """A weights file that cannot be read or does not fit the features."""
 
 
-def _numpy() -> Any:
-    try:
-        import numpy as np
-    except ImportError:  # pragma: no cover - depends on the install
-        raise NetworkError("the network bots need NumPy: pip install 'sushigo[bots]'") from None
-    return np
-
-
 class Network:
     """A loaded network: :meth:`forward` maps a batch of feature vectors to policy logits and values."""
 
     def __init__(self, arrays: dict[str, Any], meta: dict[str, Any], path: str | None = None) -> None:
-        np = _numpy()
         self.meta = meta
         #: the file it was loaded from: a pickled network is that path, reloaded (and cached) on arrival
         self.path = path
@@ -69,7 +65,6 @@ class Network:
 
     def forward(self, x: Any) -> tuple[Any, Any]:
         """Returns ``(logits, values)`` for a ``(batch, FEATURES)`` array: ``(batch, 195)`` and ``(batch,)``."""
-        np = _numpy()
         h = np.asarray(x, dtype=np.float32)
         for w, b in self.hidden:
             h = h @ w
@@ -81,7 +76,6 @@ class Network:
 
     def pick_logits(self, logits: Any, picks: Sequence[Pick]) -> Any:
         """Returns the logit of each pick from one row of policy logits."""
-        np = _numpy()
         own, dummy = choice_codes(picks)
         row = np.asarray(logits, dtype=np.float32)
         # the dummy logits, with a zero appended for "no dummy card" (index 13)
@@ -106,7 +100,6 @@ class Network:
 
 def save(path: str | Path, arrays: dict[str, Any], meta: dict[str, Any]) -> None:
     """Writes weights and their description as a compressed ``.npz`` file."""
-    np = _numpy()
     doc = {"format": FORMAT, "features": FEATURES, **meta}
     np.savez_compressed(str(path), meta=np.asarray(json.dumps(doc)), **arrays)
 
@@ -122,7 +115,6 @@ def load(path: str | Path | None = None) -> Network:
 
 @lru_cache(maxsize=8)
 def _load_cached(path: str) -> Network:
-    np = _numpy()
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in data.files}
