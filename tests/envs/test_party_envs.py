@@ -13,7 +13,7 @@ pytest.importorskip("pettingzoo")
 import gymnasium as gym
 import numpy as np
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, parallel_api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test, state_test
 
 import sushigo.envs  # noqa: F401  (registers the ids)
 from sushigo.envs.party_encoding import (
@@ -25,6 +25,7 @@ from sushigo.envs.party_encoding import (
     is_flip_decision,
     new_party_game,
     obs_size,
+    observation_scale,
     reachable_flips,
 )
 from sushigo.envs.party_gym import PartyEnv
@@ -206,9 +207,33 @@ def test_gym_illegal_action_and_bad_arguments() -> None:
 
 
 def test_opponents_by_name_with_options() -> None:
-    env = PartyEnv(3, "cutthroat_combo", opponents=[("random", {}), {"name": "random"}])
+    env = PartyEnv(
+        4, "master_menu", opponents=["greedy", ("mcts", {"iterations": 4}), {"name": "heuristic"}], reward="win"
+    )
     env.reset(seed=1)
-    assert env.opponent_names == ["random", "random"]
+    assert env.opponent_names == ["greedy", "mcts", "heuristic"]
+    assert env.bots[2].inner.budget.iterations == 4
+    rng = np.random.default_rng(1)
+    done = False
+    while not done:
+        _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    assert len(info["winners"]) >= 1
+    with pytest.raises(ValueError, match="mcts"):
+        PartyEnv(3, opponents="mcts", opponent_options={"no_such_option": 1})
+
+
+def test_normalized_observations() -> None:
+    env = gym.make("sushigo/SushiGoParty-v0", players=6, menu="big_banquet", normalized=True)
+    check_env(env.unwrapped, skip_render_check=True)
+    obs, _ = env.reset(seed=0)
+    raw = PartyEnv(6, "big_banquet")
+    raw_obs, _ = raw.reset(seed=0)
+    assert np.allclose(obs * observation_scale(6), raw_obs)
+    rng = np.random.default_rng(2)
+    done = False
+    while not done:
+        obs, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(env.get_wrapper_attr("action_masks")()))))
+        assert obs.min() >= -1.0 and obs.max() <= 10.0
 
 
 def test_menu_is_part_of_the_observation() -> None:
@@ -294,8 +319,13 @@ def test_pettingzoo_parallel_api(menu: str, players: int) -> None:
     parallel_api_test(parallel_env(players, menu), num_cycles=200)
 
 
-def test_pettingzoo_seed_test() -> None:
+def test_pettingzoo_seed_and_state_tests() -> None:
     seed_test(lambda: aec_env(4, "master_menu"), num_cycles=50)
+    parallel_seed_test(lambda: parallel_env(3, "points_platter"), num_cycles=50)
+    state_test(aec_env(5, "cutthroat_combo"), parallel_env(5, "cutthroat_combo"))
+    norm = aec_env(4, "master_menu", normalized=True)
+    norm.reset(seed=0)
+    assert norm.observation_space("player_0").contains(norm.observe("player_0"))
 
 
 def test_pettingzoo_state_for_a_centralised_critic() -> None:

@@ -83,13 +83,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from ..errors import IllegalActionError, InvalidActionError
 from ..party.actions import Action, Ask, Flip, Give, Play
-from ..party.cards import DESSERTS, KEY_NAMES, N_KEYS, TYPES, VARIANTS, WIRE, PCard
+from ..party.cards import COUNTS, DESSERTS, KEY_NAMES, N_KEYS, TYPES, VARIANTS, WIRE, PCard
 from ..party.rules import PartyState, new_game
 
 N_VARIANTS = len(PCard)
@@ -108,6 +109,9 @@ _DESSERT_INDEX = {k: i for i, k in enumerate(DESSERT_KEYS)}
 #: observation bounds (scores can be negative; card counts and totals stay well below 1000)
 OBS_LOW = -100.0
 OBS_HIGH = 1000.0
+#: normalised observations lie in ``[NORM_LOW, NORM_HIGH]`` (nearly all slots in ``[0, 1]``)
+NORM_LOW = -1.0
+NORM_HIGH = 10.0
 
 
 def flip_category(entry: Any) -> int:
@@ -201,15 +205,17 @@ class PartyGame:
     learner's codes), :meth:`submit` (a bot's core action), :meth:`observation`, :meth:`state_vector`.
     """
 
-    def __init__(self, core: PartyState, codec: PartyCodec) -> None:
+    def __init__(self, core: PartyState, codec: PartyCodec, *, normalized: bool = False) -> None:
         self.core = core
         self.codec = codec
+        #: whether :meth:`observation` divides every slot by :func:`observation_scale`
+        self.normalized = normalized
         #: count per flip category selected so far by the deciding seat (empty when no flip is built)
         self.flip: dict[int, int] = {}
 
     def clone(self) -> PartyGame:
         """An independent copy (the core's own fast clone, RNG included)."""
-        new = PartyGame(self.core.clone(), self.codec)
+        new = PartyGame(self.core.clone(), self.codec, normalized=self.normalized)
         new.flip = dict(self.flip)
         return new
 
@@ -266,7 +272,8 @@ class PartyGame:
     def observation(self, seat: int) -> np.ndarray:
         """``seat``'s observation vector (module docstring)."""
         flip = self.flip if seat in self.core.to_act() and is_flip_decision(self.core) else {}
-        return encode_observation(self.core.observe(seat), flip)
+        v = encode_observation(self.core.observe(seat), flip)
+        return v / observation_scale(self.core.players) if self.normalized else v
 
     def state_vector(self) -> np.ndarray:
         """The global state (hidden cards included: for centralised critics only)."""
@@ -408,13 +415,40 @@ def encode_observation(obs: Any, flip: dict[int, int], *, origin: int | None = N
         for rnd in obs.earlier_tableaux:
             for d in rnd[s]:
                 v[at + _identity(d)] += 1
-    assert pos == len(v)
+    assert pos == len(v), "the observation layout and obs_size disagree"
     return v
 
 
-def new_party_game(players: int, seed: int, codec: PartyCodec, menu: object, options: dict[str, Any]) -> PartyGame:
+def new_party_game(
+    players: int, seed: int, codec: PartyCodec, menu: object, options: dict[str, Any], *, normalized: bool = False
+) -> PartyGame:
     """Deals a Party game (``menu``: a suggested id or 7 tiles) wrapped for the environments."""
-    return PartyGame(new_game(players, seed, menu, **options), codec)
+    return PartyGame(new_game(players, seed, menu, **options), codec, normalized=normalized)
+
+
+@lru_cache(maxsize=8)
+def observation_scale(players: int) -> np.ndarray:
+    """The divisor of every observation slot for ``normalized=True``, block by block as the layout:
+    card counts by the box's copies of that variant (twice that for two finished rounds), scores by
+    100, hand sizes and the turn by 10, the deck by 69 (54 cards and 15 desserts), the uramaki race by
+    10 points and 3 places, a menu's draw by 4, flip counts by 10; flags by 1."""
+    p = players
+    copies = np.array([COUNTS[PCard(k)] for k in range(N_VARIANTS)], dtype=np.float32)
+    ident = np.append(copies, 10.0)
+    ones = np.ones
+    parts = [
+        ones(len(TILES) + 3), [10.0], ones(2), copies,
+        *([[1.0], copies] * (p - 1)), np.full(p, 10.0),
+        *([ident, [3.0, 3.0, 3.0, 3.0]] * p),
+        *([[COUNTS[PCard(k)] for k in DESSERT_KEYS]] * p),
+        np.full(p, 100.0), np.full(p, 10.0), [3.0], copies, [69.0], ones(p),
+        ones(1 + p + N_KEYS + len(STEPS) + p + len(ASK_NAMES) + p), np.full(N_VARIANTS, 4.0),
+        np.full(N_FLIP_CATEGORIES, 10.0), *([2 * ident] * p),
+    ]  # fmt: skip
+    scale = np.concatenate([np.asarray(x, dtype=np.float32) for x in parts])
+    assert len(scale) == obs_size(players)
+    scale.setflags(write=False)
+    return scale
 
 
 def codec_for(options: dict[str, Any]) -> PartyCodec:

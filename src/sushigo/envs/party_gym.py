@@ -4,7 +4,8 @@
 (after ``import sushigo.envs``, which registers the id).
 
 * Observation: a ``Box`` vector from the learning seat's observation only, the menu included
-  (:mod:`.party_encoding`, every slot documented there and in docs/environments.md).
+  (:mod:`.party_encoding`, every slot documented there and in docs/environments.md);
+  ``normalized=True`` divides each slot by :func:`.party_encoding.observation_scale`.
 * Action: ``Discrete`` over the Party codes of :mod:`.party_encoding`: picks with a special order's
   target and declared chopsticks/spoon bonus actions, extra cards (chopsticks' second card, a menu's
   pick, a spoon's card), a spoon's request, a spoon victim's variant, and a takeout box's flips one card
@@ -28,7 +29,16 @@ from ..errors import IllegalActionError
 from .adapters import GameAdapter
 from .gym_env import Reward, final_reward
 from .opponents import OpponentSpec, bot_actions, check_specs, make_opponents, opponent_specs
-from .party_encoding import OBS_HIGH, OBS_LOW, PartyGame, codec_for, new_party_game, obs_size
+from .party_encoding import (
+    NORM_HIGH,
+    NORM_LOW,
+    OBS_HIGH,
+    OBS_LOW,
+    PartyGame,
+    codec_for,
+    new_party_game,
+    obs_size,
+)
 
 GAME = "sushi-go-party"
 
@@ -57,6 +67,7 @@ class PartyEnv(gym.Env[np.ndarray, np.int64]):
         render_mode: str | None = None,
         *,
         opponent_options: dict[str, Any] | None = None,
+        normalized: bool = False,
         **options: Any,
     ) -> None:
         from ..party.options import PartyConfig
@@ -72,6 +83,7 @@ class PartyEnv(gym.Env[np.ndarray, np.int64]):
         self.menu = menu if isinstance(menu, str) else list(menu)
         self.options = dict(options)
         self.codec = codec_for(self.options)
+        self.normalized = bool(normalized)
         self.seat = seat
         self.reward_kind: Reward = reward
         self.illegal_action = illegal_action
@@ -82,7 +94,8 @@ class PartyEnv(gym.Env[np.ndarray, np.int64]):
         self.opponent_names = [name for name, _ in self.opponent_specs]
         check_specs(self.opponent_specs, GAME)
         self._totals = GameAdapter(players)
-        self.observation_space = spaces.Box(OBS_LOW, OBS_HIGH, shape=(obs_size(players),), dtype=np.float32)
+        low, high = (NORM_LOW, NORM_HIGH) if self.normalized else (OBS_LOW, OBS_HIGH)
+        self.observation_space = spaces.Box(low, high, shape=(obs_size(players),), dtype=np.float32)
         self.action_space = spaces.Discrete(self.codec.size)
         self.game: PartyGame | None = None
         self.bots: dict[int, Any] = {}
@@ -99,7 +112,12 @@ class PartyEnv(gym.Env[np.ndarray, np.int64]):
         """Deals a new game (from ``seed`` when given) and plays the bots up to the seat's first decision."""
         super().reset(seed=seed)
         self.game = new_party_game(
-            self.players, int(self.np_random.integers(1 << 31)), self.codec, self.menu, self.options
+            self.players,
+            int(self.np_random.integers(1 << 31)),
+            self.codec,
+            self.menu,
+            self.options,
+            normalized=self.normalized,
         )
         self.bots = make_opponents(self.opponent_specs, self.opponent_seats, GAME, self.players, self.np_random)
         self._done = False

@@ -11,6 +11,7 @@ codes. Rewards are 0 until the end, then ``"margin"`` or ``"win"`` as in :mod:`.
 * :class:`PartyParallelEnv`: a step takes one action per live agent; only the agents that owe a
   decision (every one in the choose phase, the decider in the resolve phase) have a non-empty mask, the
   others' actions are ignored.
+* ``normalized=True`` gives the normalised observation vector (:func:`.party_encoding.observation_scale`).
 * ``state()`` is :meth:`.party_encoding.PartyGame.state_vector` in ``state_space``: it holds every
   hidden card, for critics only.
 
@@ -36,6 +37,8 @@ from ..party.options import PartyConfig  # noqa: E402
 from .adapters import GameAdapter  # noqa: E402
 from .gym_env import Reward, final_reward  # noqa: E402
 from .party_encoding import (  # noqa: E402
+    NORM_HIGH,
+    NORM_LOW,
     OBS_HIGH,
     OBS_LOW,
     PartyGame,
@@ -62,6 +65,7 @@ class _PartyCommon:
         illegal_reward: float,
         options: dict[str, Any],
     ) -> None:
+        self.normalized = bool(options.pop("normalized", False))
         PartyConfig.build(players, menu, options)
         if reward not in ("margin", "win"):
             raise ValueError(f"unknown reward {reward!r}; expected margin or win")
@@ -78,9 +82,10 @@ class _PartyCommon:
         self.illegal_agent: str | None = None
         self._totals = GameAdapter(players)
         self.possible_agents = [f"player_{i}" for i in range(players)]
+        low, high = (NORM_LOW, NORM_HIGH) if self.normalized else (OBS_LOW, OBS_HIGH)
         obs = spaces.Dict(
             {
-                "observation": spaces.Box(OBS_LOW, OBS_HIGH, shape=(obs_size(players),), dtype=np.float32),
+                "observation": spaces.Box(low, high, shape=(obs_size(players),), dtype=np.float32),
                 "action_mask": spaces.Box(0, 1, shape=(self.codec.size,), dtype=np.int8),
             }
         )
@@ -146,7 +151,9 @@ class _PartyCommon:
     def _new_game(self, seed: int | None) -> None:
         self.illegal_agent = None
         rng = np.random.default_rng(seed)
-        self.game = new_party_game(self.players, int(rng.integers(1 << 31)), self.codec, self.menu, self.options)
+        self.game = new_party_game(
+            self.players, int(rng.integers(1 << 31)), self.codec, self.menu, self.options, normalized=self.normalized
+        )
 
     def render(self) -> str | None:
         """Returns the spectator's view as JSON text (``render_mode="ansi"``)."""
