@@ -115,7 +115,7 @@ class _Data:
     information state; ``prefix`` is the recall a resampled state inherited for one seat.
     """
 
-    __slots__ = ("core", "cur", "dealt", "left", "log", "need", "op", "origin", "outcomes", "prefix")
+    __slots__ = ("cache", "core", "cur", "dealt", "left", "log", "need", "op", "origin", "outcomes", "prefix")
 
     def __init__(self) -> None:
         self.core: Any = None
@@ -130,6 +130,8 @@ class _Data:
         self.outcomes: list[Any] = []  # Sushi Roll: outcomes drawn for the pending step
         self.origin: _Data | None = None  # a resampled state's starting point (else: the empty state)
         self.prefix: tuple[int, list[str]] | None = None
+        #: player -> (moves covered, recall entries): ISMCTS resamples the same state many times
+        self.cache: dict[int, tuple[int, list[str]]] = {}
 
     def copy(self) -> _Data:
         new = _Data.__new__(_Data)
@@ -143,6 +145,7 @@ class _Data:
         new.outcomes = self.outcomes[:]
         new.origin = self.origin
         new.prefix = self.prefix
+        new.cache = {}
         return new
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Data:
@@ -583,6 +586,9 @@ def _observation_text(core: Any, player: int) -> str:
 
 def _recall(shared: _Shared, d: _Data, player: int) -> list[str]:
     """``player``'s (observation -> action) entries, rebuilt by replaying the moves from the origin."""
+    cached = d.cache.get(player)
+    if cached is not None and cached[0] == len(d.log):
+        return cached[1]
     out: list[str] = []
     if d.prefix is not None and d.prefix[0] == player:
         out.extend(d.prefix[1])
@@ -596,6 +602,7 @@ def _recall(shared: _Shared, d: _Data, player: int) -> list[str]:
             out.append(f"{_observation_text(replay.core, player)} -> {action}")
         replay.cur = actor
         _step(shared, replay, action)
+    d.cache[player] = (len(d.log), out)
     return out
 
 
