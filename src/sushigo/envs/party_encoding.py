@@ -150,6 +150,8 @@ class PartyCodec:
         self.flip_add = self.give + N_VARIANTS
         self.flip_done = self.flip_add + N_FLIP_CATEGORIES
         self.size = self.flip_done + 1
+        #: codes of actions already seen (actions are frozen, hashable and few)
+        self._codes: dict[Action, int] = {}
 
     def encode(self, action: Action) -> int:
         """Returns the code of a core action (a :class:`Flip` has none: it is built step by step).
@@ -235,7 +237,16 @@ class PartyGame:
             add = self.codec.flip_add
             out = [add + c for c, refs in groups.items() if self.flip.get(c, 0) < len(refs)]
             return [*sorted(out), self.codec.flip_done]
-        return sorted(self.codec.encode(a) for a in core.legal_actions(seat))
+        codes = self.codec._codes
+        encode = self.codec.encode
+        out = []
+        for a in core.legal_actions(seat):
+            c = codes.get(a)
+            if c is None:
+                codes[a] = c = encode(a)
+            out.append(c)
+        out.sort()
+        return out
 
     def mask(self, seat: int) -> np.ndarray:
         """The ``int8`` mask of ``seat``'s legal codes."""
