@@ -223,3 +223,57 @@ def test_the_human_gives_a_card_to_another_seats_spoon() -> None:
     assert "(spoon 4 asked for maki: 1 You gave it" in " ".join(printed(con).split()) or (
         "asked for maki: 1 You gave it" in " ".join(printed(con).split())
     )
+
+
+def test_a_special_order_copying_a_nigiri_may_stay_off_the_free_wasabi() -> None:
+    # a nigiri first, then a wasabi, then a special order copying the nigiri, kept off the wasabi
+    menu = ["maki", "tempura", "sashimi", "dumpling", "wasabi", "special_order", "pudding"]
+    state = new_game(GAME, 2, seed=1, menu=menu)
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        if prompt.startswith("Your pick"):
+            obs = state.observe(0)
+            hand = [WIRE[c] for c in obs.hand]
+            table = [WIRE[c[0]] for c in obs.tableaux[0]]
+            nigiri = [i for i, w in enumerate(hand, 1) if w.endswith("nigiri")]
+            if nigiri and not any(w.endswith("nigiri") for w in table):
+                return str(nigiri[0])
+            if "wasabi" in hand and "wasabi" not in table:
+                return str(hand.index("wasabi") + 1)
+            if "special_order" in hand and "wasabi" in table:
+                return str(hand.index("special_order") + 1)
+            return str(len(hand))
+        if prompt.startswith("Special order copies"):
+            return "1"
+        if "free wasabi" in prompt:
+            return "n"
+        return "" if prompt.startswith("Press Enter") else "1"
+
+    con = console()
+    TerminalGame(state, {1: make_bot("random", seed=1, game=GAME)}, ["You", "B"], console=con, ask=ask).run()
+    assert any("free wasabi" in p for p in prompts)
+    mine = [d for rnd in state.history for turn in rnd["turns"] for d in turn[0]]
+    assert any(d.get("card") == "special_order" and d.get("wasabi") is False for d in mine)
+    assert "off wasabi" in printed(con)
+
+
+def test_a_cheating_party_bot_ends_the_game_with_one_line_in_screen_terms() -> None:
+    from sushigo.party.actions import Play
+    from sushigo.party.cards import PCard
+    from sushigo.terminal.play import BotFailed
+
+    class Cheat:
+        name = "cheat"
+
+        def reset(self, seat: int, game: str, players: int) -> None:
+            pass
+
+        def act(self, observation: Any, legal: Any) -> Any:
+            return Play(PCard.TAKEOUT_BOX_12)  # not on this menu, so never in the hand
+
+    state = new_game(GAME, 2, seed=1, menu="my_first_meal")
+    game = TerminalGame(state, {1: Cheat()}, ["You", "C"], console=console(), ask=lambda p: "1")
+    with pytest.raises(BotFailed, match=r"seat 2 \(cheat\) failed: seat 2 cannot play takeout box 12"):
+        game.run()

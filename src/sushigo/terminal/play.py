@@ -332,7 +332,12 @@ class TerminalGame:
             checked = self.state.check(seat, action)  # type: ignore[attr-defined]
         except Exception as exc:  # any failure of foreign code is reported the same way
             name = getattr(bot, "name", type(bot).__name__)
-            reason = friendly(str(exc)) if isinstance(exc, SushigoError) else f"{type(exc).__name__}: {exc}"
+            if not isinstance(exc, SushigoError):
+                reason = f"{type(exc).__name__}: {exc}"
+            elif self.state.game == "sushi-go-party":
+                reason = party.friendly_party(str(exc))
+            else:
+                reason = friendly(str(exc))
             raise BotFailed(f"the bot of seat {seat + 1} ({name}) failed: {reason}") from exc
         return action if checked is None else checked
 
