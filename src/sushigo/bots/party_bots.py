@@ -376,7 +376,7 @@ def takeout_estimate(pos: Position, seat: int) -> float:
         gain += 5.0
     gain += 2.0 * pos.free[seat]
     gain += 2.0 * sum(row[k] for k in _CHOPSTICKS | _SPOONS)
-    gain += 1.0 * row[int(PCard.EGG_NIGIRI)] - 0.0
+    gain += 1.0 * (row[int(PCard.EGG_NIGIRI)] - pos.tripled[seat][int(PCard.EGG_NIGIRI)])
     if row[int(PCard.TOFU)] >= 3:
         gain += 2.0 * row[int(PCard.TOFU)]
     return gain
@@ -436,10 +436,12 @@ class PartyPolicy:
 
     def choose(
         self, pos: Position, seat: int, hand: Sequence[int], legal: Sequence[Any], rounds_left: int,
-        known_hands: Sequence[Sequence[int] | None] | None = None,
+        known_hands: Sequence[Sequence[int] | None] | None = None, left: int | None = None,
     ) -> list[tuple[float, Any]]:  # fmt: skip
-        """Every legal action with its value (choose phase, or an extra card's play)."""
-        left = len(hand)
+        """Every legal action with its value (choose phase, or an extra card's play).
+
+        ``left`` counts the turns' cards still to come with this one (default: the hand's size)."""
+        left = len(hand) if left is None else left
         cache: dict[Play, float] = {}
         out: list[tuple[float, Any]] = []
         for action in legal:
@@ -586,10 +588,13 @@ def observed_decision(
     if isinstance(first, Flip):
         return policy.flip(obs, pos, seat, legal)
     hand = list(obs.hand)
-    if obs.phase == "resolve" and obs.menu_drawn:
-        hand = list(obs.menu_drawn)
+    left = None
+    if obs.phase == "resolve":  # an extra card: the hand still holds the turns to come
+        left = len(obs.hand) + 1
+        if obs.menu_drawn:
+            hand = list(obs.menu_drawn)
     scored = policy.choose(
-        pos, seat, hand or [int(p.card) for p in legal], legal, rounds_left, obs.known_hands
+        pos, seat, hand or [int(p.card) for p in legal], legal, rounds_left, obs.known_hands, left
     )
     top = max(v for v, _ in scored)
     best = [a for v, a in scored if v >= top - 1e-9]
