@@ -464,3 +464,18 @@ def test_gymnasium_vector_environment() -> None:
         finished += int(terminated.sum())
     envs.close()
     assert finished >= 2
+
+
+def test_render_shows_only_what_the_seat_or_a_spectator_sees() -> None:
+    import json
+
+    env = PartyEnv(3, "master_menu", render_mode="ansi")
+    assert env.render() is None
+    env.reset(seed=5)
+    view = json.loads(env.render() or "")
+    assert view["seat"] == 0 and view["hand"] and view["known_hands"][1] is None
+    aec = aec_env(3, "master_menu", render_mode="ansi")
+    aec.reset(seed=5)
+    spectator = json.loads(aec.render() or "")
+    assert spectator["seat"] is None and not spectator["hand"]
+    assert PartyEnv(3).render() is None
