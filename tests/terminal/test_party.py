@@ -277,3 +277,19 @@ def test_a_cheating_party_bot_ends_the_game_with_one_line_in_screen_terms() -> N
     game = TerminalGame(state, {1: Cheat()}, ["You", "C"], console=console(), ask=lambda p: "1")
     with pytest.raises(BotFailed, match=r"seat 2 \(cheat\) failed: seat 2 cannot play takeout box 12"):
         game.run()
+
+
+@pytest.mark.parametrize("menu", ["master_menu", "points_platter", "cutthroat_combo", "big_banquet"])
+def test_rules_and_help_fit_one_screen_and_cover_the_menu(menu: str) -> None:
+    from sushigo.party.cards import TYPES
+
+    assert set(party.CARD_RULES) == set(TYPES)
+    state = new_game(GAME, 4, seed=1, menu=menu)
+    for show in ("show_rules", "show_help"):
+        con = console()
+        getattr(TerminalGame(state, {}, ["You", "B", "C", "D"], console=con, ask=lambda p: "1"), show)()
+        out = printed(con)
+        assert len(out.splitlines()) <= 24 and max(len(line.rstrip()) for line in out.splitlines()) <= 80
+        if show == "show_rules":
+            for tile in state.config.menu:
+                assert party.CARD_RULES[tile] in out

@@ -409,28 +409,44 @@ def friendly_party(message: str) -> str:
     return _WIRE_WORD.sub(lambda m: name(m.group(0)), out)
 
 
-PARTY_RULES = """\
-[bold]Sushi Go Party![/] — 3 rounds; everyone picks a card from their hand at once, then hands
-pass left. Cards resolve in number order (chopsticks 1–3, spoon 4–6, menu 7–9, takeout box 10–12).
-[bold]Rolls[/]: maki (most icons 6, second 3; 6/4/2 with 6–8 players, ties in full) · temaki (most +4,
-fewest −4) · uramaki (first to 10 icons at the end of a turn 8, then 5, then 2).
-[bold]Appetizers[/]: tempura pair 5 · sashimi three 10 · dumpling 1/3/6/10/15 · eel 1: −3, 2+: 7 ·
-tofu 1: 2, 2: 6, 3+: 0 · onigiri sets of different shapes 1/4/9/16 · edamame 1 per other player
-with edamame (max 4) · miso soup 3, but all discarded if two or more are played in one turn.
-[bold]Specials[/]: wasabi triples the next nigiri · chopsticks / spoon: from the next turn, declare
-it with your pick — chopsticks play a second card from your hand, a spoon names a card that the
-nearest player to your left holding one must give you (both go back into a hand) · menu: draw 4,
-play 1 · takeout box: turn any earlier cards face down (2 each) · special order: copies one of your
-earlier cards · soy sauce: 4 if you have the most colours · tea: 1 per card of your biggest colour.
-[bold]Desserts[/] are kept to the end: pudding (most +6, fewest −6) · green tea ice cream (4 → 12) ·
-fruit (per fruit 0: −2, 1: 0, 2: 1, 3: 3, 4: 6, 5+: 10). Ties: most desserts, then shared."""
+PARTY_TURN = """\
+[bold]Sushi Go Party![/] — 3 rounds. Everyone picks a card from their hand at once; the cards are revealed, numbered cards resolve in order (chopsticks 1–3, spoon 4–6, menu 7–9, takeout box 10–12), then hands pass left. Most points after 3 rounds and the desserts wins; ties: most dessert cards, then a shared win.
+[bold]This menu[/]:"""
+
+#: One line per card type: what it scores or does (rules.md §3.4), shown for the menu in play.
+CARD_RULES: dict[str, str] = {
+    "nigiri": "nigiri: egg 1, salmon 2, squid 3 (×3 on a wasabi)",
+    "maki": "maki: most icons 6, second 3 (6/4/2 with 6–8 players), ties in full",
+    "temaki": "temaki: most +4, fewest −4 (no penalty with 2 players)",
+    "uramaki": "uramaki: first to 10 icons at the end of a turn 8, then 5, then 2",
+    "tempura": "tempura: 5 per pair",
+    "sashimi": "sashimi: 10 per set of three",
+    "dumpling": "dumpling: 1/3/6/10/15 for 1–5+",
+    "eel": "eel: one −3, two or more 7",
+    "tofu": "tofu: one 2, two 6, three or more 0",
+    "onigiri": "onigiri: each set of different shapes 1/4/9/16",
+    "edamame": "edamame: 1 per other player with edamame (at most 4)",
+    "miso_soup": "miso soup: 3, but all are discarded if 2+ are played in one turn",
+    "chopsticks": "chopsticks: from the next turn, declare with a pick: play a second card",
+    "spoon": "spoon: from the next turn, name a card; the first holder to your left gives it",
+    "menu": "menu: draw 4 cards, play 1 (only you see them), the rest go back",
+    "takeout_box": "takeout box: turn earlier cards face down, 2 points each",
+    "special_order": "special order: becomes a copy of one of your earlier cards",
+    "soy_sauce": "soy sauce: 4 if nobody has more colours than you",
+    "tea": "tea: 1 per card of your largest single-colour group",
+    "wasabi": "wasabi: the next nigiri you play scores triple",
+    "pudding": "pudding (kept to the end): most +6, fewest −6",
+    "green_tea_ice_cream": "green tea ice cream (kept to the end): 12 per four",
+    "fruit": "fruit (kept to the end): per fruit 0: −2, 1: 0, 2: 1, 3: 3, 4: 6, 5+: 10",
+}
+
+
+def rules_for(menu: Sequence[str]) -> str:
+    """The rules of a Party game on ``menu`` in one screen: the turn, then a line per tile."""
+    return "\n".join([PARTY_TURN, *(f"  {CARD_RULES[t]}" for t in menu if t in CARD_RULES)])
+
 
 PARTY_HELP = """\
-[bold]Your pick[/]: type the card's number or (part of) its name. A special order then asks which
-of your cards it copies. With chopsticks or a spoon on your table since an earlier turn you are
-offered its bonus action (Enter for none). While cards resolve you may be asked for chopsticks'
-second card, a menu's card among the four it drew (only you see them), a spoon's card (a card such
-as [cyan]maki 2[/] or a kind such as [cyan]maki[/]), a card to give, or which cards a takeout box turns
-face down ([cyan]1,3[/], [cyan]all[/] or [cyan]none[/]).
-[bold]The table[/]: Des = desserts kept, Rnd = the round's points if it ended now, Game = earlier rounds.
+[bold]Your pick[/]: the card's number or (part of) its name. A special order then asks which of your cards it copies; chopsticks or a spoon played on an earlier turn offer their bonus action (Enter for none). While cards resolve you may be asked for chopsticks' second card, your menu's card (only you see the four it drew), the card or kind your spoon names ([cyan]maki 2[/] or [cyan]maki[/]), a card to give to another seat's spoon, or which cards your takeout box turns face down ([cyan]1,3[/], [cyan]all[/], [cyan]none[/]).
+[bold]The table[/]: Des desserts kept · Rnd the round's points if it ended now · Game the finished rounds.
 """

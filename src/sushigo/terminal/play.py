@@ -263,7 +263,7 @@ class TerminalGame:
         options: dict[str, Any] = {}
         if self.state.game == "sushi-go-party":
             self.console.rule("rules", style="dim")
-            self.console.print(party.PARTY_RULES)
+            self.console.print(party.rules_for(self.state.observe(0).config.menu))
             return
         if self.state.game == "sushi-go":
             options = self.state.observe(0).config.to_options()
