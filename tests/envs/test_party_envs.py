@@ -391,7 +391,8 @@ def test_openspiel_random_simulation(params: dict) -> None:
     import sushigo.envs.party_openspiel  # noqa: F401
 
     game = pyspiel.load_game("python_sushi_go_party", params)
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    # serialising replays the history from the seed: checked on the short two-player game
+    pyspiel.random_sim_test(game, num_sims=1, serialize=params["players"] == 2, verbose=False)
 
 
 def test_openspiel_game_plays_like_the_environment_and_keeps_secrets() -> None:
