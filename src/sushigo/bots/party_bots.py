@@ -588,13 +588,13 @@ def observed_decision(
     if isinstance(first, Flip):
         return policy.flip(obs, pos, seat, legal)
     hand = list(obs.hand)
-    left = None
+    still: int | None = None
     if obs.phase == "resolve":  # an extra card: the hand still holds the turns to come
-        left = len(obs.hand) + 1
+        still = len(obs.hand) + 1
         if obs.menu_drawn:
             hand = list(obs.menu_drawn)
     scored = policy.choose(
-        pos, seat, hand or [int(p.card) for p in legal], legal, rounds_left, obs.known_hands, left
+        pos, seat, hand or [int(p.card) for p in legal], legal, rounds_left, obs.known_hands, still
     )
     top = max(v for v, _ in scored)
     best = [a for v, a in scored if v >= top - 1e-9]
