@@ -480,3 +480,26 @@ def test_render_shows_only_what_the_seat_or_a_spectator_sees() -> None:
     spectator = json.loads(aec.render() or "")
     assert spectator["seat"] is None and not spectator["hand"]
     assert PartyEnv(3).render() is None
+
+
+@pytest.mark.parametrize(
+    ("module", "missing"),
+    [
+        ("sushigo.envs.party_gym", "gymnasium"),
+        ("sushigo.envs.party_pettingzoo", "pettingzoo"),
+        ("sushigo.envs.party_openspiel", "pyspiel"),
+    ],
+)
+def test_a_missing_library_names_the_extra(module: str, missing: str) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        f"import sys; sys.modules[{missing!r}] = None\n"
+        f"try:\n    import {module}\n"
+        "except ImportError as exc:\n    print(type(exc).__name__, exc); raise SystemExit(3)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert result.stdout.startswith("MissingExtraError") and "pip install 'sushigo[rl]'" in result.stdout
+    assert missing in result.stdout and "Traceback" not in result.stdout
