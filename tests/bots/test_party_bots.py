@@ -210,3 +210,20 @@ def test_race_memory_counts_special_order_copies_of_uramaki() -> None:
     mem.update(SimpleNamespace(players=2, round=0, tableaux=before))
     mem.update(SimpleNamespace(players=2, round=0, tableaux=((), before[1])))
     assert mem.points == [8, 0] and mem.claimed == 1
+
+
+@pytest.mark.parametrize(
+    "menu,options",
+    [
+        ("big_banquet", {"pass_both_ways": True, "max_bonus_per_turn": 2}),
+        ("dinner_for_two", {"so_copy_this_turn": False, "special_order_colour": "own"}),
+        (
+            ["uramaki", "eel", "edamame", "miso_soup", "takeout_box", "tea", "pudding"],
+            {"face_down_colour": "back", "tea_counts_desserts": False, "all_tied": "full"},
+        ),
+    ],
+)
+def test_bots_play_the_rule_options(menu: object, options: dict[str, object]) -> None:
+    bots = [bot(n, s) for s, n in enumerate(["heuristic", "mcts", "greedy", "heuristic"])]
+    state = play(new_game(GAME, 4, seed=8, menu=menu, **options), bots)
+    assert state.is_over()
