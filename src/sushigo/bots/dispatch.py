@@ -69,6 +69,11 @@ class PerGameBot(BaseBot):
         return self.inner.act(observation, legal)
 
 
+#: factory -> what its signature accepts; reading a signature costs more than a random game's turn, and
+#: ``simulate`` makes every seat's bot anew for each game
+_SIGNATURES: dict[Any, tuple[frozenset[str] | None, bool]] = {}
+
+
 def signature_options(factory: Callable[..., Any]) -> tuple[frozenset[str] | None, bool]:
     """Returns the keyword options ``factory`` accepts besides ``seed`` (``None``: any) and whether it
     takes ``seed``.
@@ -76,6 +81,17 @@ def signature_options(factory: Callable[..., Any]) -> tuple[frozenset[str] | Non
     Reading the signature, rather than calling and catching ``TypeError``, tells a misspelt option
     apart from a bug inside the constructor.
     """
+    try:
+        return _SIGNATURES[factory]
+    except KeyError:
+        found = _read_signature(factory)
+        _SIGNATURES[factory] = found
+        return found
+    except TypeError:  # an unhashable factory: read it every time
+        return _read_signature(factory)
+
+
+def _read_signature(factory: Callable[..., Any]) -> tuple[frozenset[str] | None, bool]:
     try:
         params = inspect.signature(factory).parameters.values()
     except (TypeError, ValueError):  # no signature to read (a C type): accept what it is given
