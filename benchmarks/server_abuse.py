@@ -204,6 +204,10 @@ async def abuse(
 def _abuser(
     endpoints: Endpoints, args: argparse.Namespace, active: Any, stop: Any, ready: Any, out: Any
 ) -> None:
+    # The attacker would run on machines of its own: here its clients yield the CPU to the server and to
+    # the reference players (the rates it reached are printed, so a starved abuser shows).
+    os.nice(args.abuser_nice)
+
     async def run() -> Counter[str]:
         stats: Counter[str] = Counter()
         ready.set()
@@ -281,6 +285,9 @@ def main() -> None:
     )
     parser.add_argument("--churn", type=float, default=100.0, help="spectator connects per second")
     parser.add_argument("--lobby", type=float, default=50.0, help="lobby requests per second")
+    parser.add_argument(
+        "--abuser-nice", type=int, default=5, help="how much nicer than the server the abuser process runs"
+    )
     parser.add_argument("--only", default="churn,lobby,replay,mcts", help="abuses to run (default: all four)")
     args = parser.parse_args()
     args.rounds = max(1, min(5, args.rounds))

@@ -281,6 +281,13 @@ class FinishedCache:
         self._done: OrderedDict[tuple[str, str], tuple[str, bytes]] = OrderedDict()
         self._pending: dict[tuple[str, str], asyncio.Future[tuple[str, bytes]]] = {}
 
+    def peek(self, key: tuple[str, str]) -> tuple[str, bytes] | None:
+        """The cached document, if it is ready (then the game is finished: no database look-up)."""
+        hit = self._done.get(key)
+        if hit is not None:
+            self._done.move_to_end(key)
+        return hit
+
     async def get(self, key: tuple[str, str], build: Callable[[], bytes]) -> tuple[str, bytes]:
         hit = self._done.get(key)
         if hit is not None:
@@ -325,15 +332,26 @@ def _matches(request: Request, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
+def _answer(request: Request, etag: str, body: bytes, headers: dict[str, str]) -> Response:
+    common = {"ETag": etag, "Cache-Control": "public, max-age=86400", **headers}
+    if _matches(request, etag):
+        return Response(status_code=304, headers=common)
+    return Response(body, media_type="application/json", headers=common)
+
+
+def _from_cache(request: Request, table_id: str, kind: str, headers: dict[str, str]) -> Response | None:
+    """A finished game's document straight from the cache: a replay flood never reaches the database."""
+    cache: FinishedCache = request.app.state.finished
+    hit = cache.peek((table_id, kind))
+    return None if hit is None else _answer(request, hit[0], hit[1], headers)
+
+
 async def _cached(
     request: Request, row: TableRow, kind: str, build: Callable[[], bytes], headers: dict[str, str]
 ) -> Response:
     cache: FinishedCache = request.app.state.finished
     etag, body = await cache.get((row.id, kind), build)
-    common = {"ETag": etag, "Cache-Control": "public, max-age=86400", **headers}
-    if _matches(request, etag):
-        return Response(status_code=304, headers=common)
-    return Response(body, media_type="application/json", headers=common)
+    return _answer(request, etag, body, headers)
 
 
 def _dumps(obj: Any) -> bytes:
@@ -365,14 +383,12 @@ def replay_document(row: TableRow, chat: list[dict[str, Any]]) -> dict[str, Any]
 )
 async def get_record(table_id: str, request: Request) -> Response:
     """Downloads a finished game as a ``sushigo-record/1`` JSON document (without the seed)."""
+    headers = {"Content-Disposition": f'attachment; filename="sushigo-{table_id}.json"'}
+    ready = _from_cache(request, table_id, "record", headers)
+    if ready is not None:
+        return ready
     row = await _finished_row(request, table_id)
-    return await _cached(
-        request,
-        row,
-        "record",
-        lambda: _dumps(record_document(row)),
-        {"Content-Disposition": f'attachment; filename="sushigo-{table_id}.json"'},
-    )
+    return await _cached(request, row, "record", lambda: _dumps(record_document(row)), headers)
 
 
 @api.get(
@@ -382,6 +398,9 @@ async def get_record(table_id: str, request: Request) -> Response:
 )
 async def get_replay(table_id: str, request: Request) -> Response:
     """Steps through a finished game: the table after each turn (Sushi Go!) or action (Sushi Roll)."""
+    ready = _from_cache(request, table_id, "replay", {})
+    if ready is not None:
+        return ready
     row = await _finished_row(request, table_id)
     hub = _hub(request)
     loader = getattr(hub.store, "load_chat", None)
