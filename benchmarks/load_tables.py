@@ -134,6 +134,8 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, obje
         "state_msg_bytes_mean": round(statistics.mean(sizes)) if sizes else None,
         "state_msg_bytes_max": sizes[-1] if sizes else None,
         "server_cpu_share": round(server_cpu / wall, 2),
+        # CPU time per action is much less sensitive than latency to other work on the machine.
+        "server_cpu_ms_per_action": round(server_cpu * 1000 / max(1, len(lat)), 3),
         "client_cpu_share": round(client_cpu / wall, 2),
         "server_rss_base_mib": round(base_rss / 1024, 1),
         "server_rss_peak_mib": round(peak / 1024, 1),
