@@ -22,6 +22,7 @@ pytest.importorskip("sqlalchemy")
 from fastapi.testclient import TestClient
 
 from sushigo.game import new_game
+from sushigo.server import rooms
 from sushigo.server.app import create_app
 from sushigo.server.replay import build_replay
 from sushigo.server.store import SeatRow, TableRow
@@ -201,7 +202,10 @@ def _until(ws: Any, kind: str) -> dict[str, Any]:
     raise AssertionError(f"no {kind} message")
 
 
-def test_chat_is_plain_limited_stored_and_replayed(client: TestClient, app_path: str) -> None:
+def test_chat_is_plain_limited_stored_and_replayed(
+    client: TestClient, app_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rooms, "CHAT_MAX_LINES", 7)
     t = client.post(
         "/api/tables", json={"game": "sushi-go", "seats": [{"kind": "human"}, {"kind": "human"}]}
     ).json()
@@ -236,6 +240,11 @@ def test_chat_is_plain_limited_stored_and_replayed(client: TestClient, app_path:
         assert [x["text"] for x in lines] == ["<script>alert(1)</script> hi"] + [
             f"line {i}" for i in range(5)
         ]
+        # A table stores a bounded number of lines: the seventh fits, the eighth is refused.
+        ws.send_json({"type": "chat", "text": "seventh"})
+        assert _until(ws, "chat")["lines"][0]["text"] == "seventh"
+        ws.send_json({"type": "chat", "text": "eighth"})
+        assert _until(ws, "error")["code"] == "chat/full"
 
 
 def test_the_replay_carries_the_chat(client: TestClient) -> None:

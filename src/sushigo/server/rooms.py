@@ -48,6 +48,8 @@ CHAT_MAX_CHARS = 200
 CHAT_HISTORY = 100
 CHAT_BURST = 5
 CHAT_WINDOW = 10.0
+#: Chat lines one table stores at most (a spectator flood cannot fill the database).
+CHAT_MAX_LINES = 2000
 
 
 class RoomError(Exception):
@@ -132,6 +134,7 @@ class Room:
         self.picks: dict[int, str] = {}
         self.state: GameState = _build_state(row, self.log, self.picks)
         self.chat: list[dict[str, Any]] | None = None
+        self.chat_total: int | None = None
         self._extras: tuple[int, dict[str, Any]] | None = None
         self.state_id = len(row.actions)
         self.turn_start_id = self.state_id
@@ -358,7 +361,7 @@ class Room:
         Plain text only: control and invisible characters are dropped here and every page escapes the
         text when it shows it. A connection may send ``CHAT_BURST`` lines per ``CHAT_WINDOW`` seconds.
 
-        :raises RoomError: ``chat/closed``, ``chat/invalid`` or ``rate/limited``.
+        :raises RoomError: ``chat/closed``, ``chat/invalid``, ``chat/full`` or ``rate/limited``.
         """
         if self.status not in ("open", "playing"):
             raise RoomError("chat/closed", "the chat closes when the game is over")
@@ -366,6 +369,10 @@ class Room:
         clean = " ".join(clean.split())[:CHAT_MAX_CHARS]
         if not clean:
             raise RoomError("chat/invalid", "a chat line needs some visible text")
+        if self.chat_total is None:
+            self.chat_total = await self.hub.db(self.hub.store.count_chat, self.id)
+        if self.chat_total >= CHAT_MAX_LINES:
+            raise RoomError("chat/full", f"this table's chat is full ({CHAT_MAX_LINES} lines)")
         now = time.monotonic()
         client.chat_times = [t for t in client.chat_times if now - t < CHAT_WINDOW]
         if len(client.chat_times) >= CHAT_BURST:
@@ -375,7 +382,7 @@ class Room:
         name = "Spectator" if seat is None else self.row.seats[seat].name or f"Player {seat + 1}"
         line = {"seat": seat, "name": name, "text": clean, "at": round(time.time(), 3)}
         lines = await self._load_chat()
-        await self.hub.db(self.hub.store.append_chat, self.id, line)
+        self.chat_total = await self.hub.db(self.hub.store.append_chat, self.id, line)
         lines.append(line)
         del lines[:-CHAT_HISTORY]
         for other in list(self.clients):
@@ -504,7 +511,11 @@ class Room:
                 self.row.status = "finished"
                 self.row.result = result
                 self.row.finished_at = time.time()
-            if self.game == "sushi-roll" or over or (not withdraw and len(self.state.to_act()) == self.row.players):
+            if (
+                self.game == "sushi-roll"
+                or over
+                or (not withdraw and len(self.state.to_act()) == self.row.players)
+            ):
                 self._new_turn()
             if client is not None:
                 client.send({"type": "ack", "state_id": self.state_id, "action": canonical})

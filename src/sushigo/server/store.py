@@ -332,15 +332,15 @@ class Store:
             )
         return [_row(r) for r in rows]
 
-
     # --------------------------------------------------------------------------------- chat (WEB9)
 
-    def append_chat(self, table_id: str, line: dict[str, Any]) -> None:
-        """Stores one chat line (``seat``, ``name``, ``text``, ``at``) after the table's others."""
+    def append_chat(self, table_id: str, line: dict[str, Any]) -> int:
+        """Stores one chat line (``seat``, ``name``, ``text``, ``at``) after the table's others.
+
+        Returns how many lines the table has now.
+        """
         with self._tx() as conn:
-            last = conn.execute(
-                select(func.max(chat_t.c.seq)).where(chat_t.c.table_id == table_id)
-            ).scalar()
+            last = conn.execute(select(func.max(chat_t.c.seq)).where(chat_t.c.table_id == table_id)).scalar()
             conn.execute(
                 insert(chat_t).values(
                     table_id=table_id,
@@ -351,21 +351,31 @@ class Store:
                     created_at=line["at"],
                 )
             )
+        return 1 if last is None else int(last) + 2
+
+    def count_chat(self, table_id: str) -> int:
+        """Returns how many chat lines a table has."""
+        with self._tx() as conn:
+            last = conn.execute(select(func.max(chat_t.c.seq)).where(chat_t.c.table_id == table_id)).scalar()
+        return 0 if last is None else int(last) + 1
 
     def load_chat(self, table_id: str, limit: int = 100) -> list[dict[str, Any]]:
         """Returns a table's last ``limit`` chat lines, oldest first."""
         with self._tx() as conn:
-            rows = conn.execute(
-                select(chat_t)
-                .where(chat_t.c.table_id == table_id)
-                .order_by(chat_t.c.seq.desc())
-                .limit(limit)
-            ).mappings().all()
+            rows = (
+                conn.execute(
+                    select(chat_t)
+                    .where(chat_t.c.table_id == table_id)
+                    .order_by(chat_t.c.seq.desc())
+                    .limit(limit)
+                )
+                .mappings()
+                .all()
+            )
         return [
             {"seat": r["seat"], "name": r["name"], "text": r["text"], "at": float(r["created_at"])}
             for r in reversed(rows)
         ]
-
 
     def list_page(
         self, status: str | None, limit: int, after: tuple[float, str] | None = None
