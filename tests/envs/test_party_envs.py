@@ -503,3 +503,49 @@ def test_a_missing_library_names_the_extra(module: str, missing: str) -> None:
     assert result.returncode == 3, result.stdout + result.stderr
     assert result.stdout.startswith("MissingExtraError") and "pip install 'sushigo[rl]'" in result.stdout
     assert missing in result.stdout and "Traceback" not in result.stdout
+
+
+@pytest.mark.parametrize(("menu", "players"), [("master_menu", 4), ("party_sampler", 3), ("dinner_for_two", 2)])
+def test_openspiel_resampled_states_look_the_same_to_the_player(menu: str, players: int) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import sushigo.envs.party_openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_sushi_go_party", {"players": players, "menu": menu})
+    rng = random.Random(players)
+    state = game.new_initial_state()
+    state.apply_action(11)
+    differed = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        for p in {player, (player + 1) % players}:
+            sample = state.resample(p, rng)
+            assert sample.observation_string(p) == state.observation_string(p)
+            assert sample.information_state_string(p) == state.information_state_string(p)
+            assert np.array_equal(np.asarray(sample.observation_tensor(p)), np.asarray(state.observation_tensor(p)))
+            assert sample.legal_actions(player) == state.legal_actions(player) or p != player
+            assert sample.legal_actions(sample.current_player())  # the determinisation can be played on
+            differed += str(sample) != str(state) or sample.game_data.core.deck != state.game_data.core.deck
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert differed > 0
+
+
+def test_openspiel_ismcts_bot_plays_a_full_game() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    import sushigo.envs.party_openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_sushi_go_party", {"players": 2, "menu": "dinner_for_two", "deals": 100})
+    rs = np.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 4, random_state=rs, use_observation_string=True)
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rs.randint(100)))
+        elif state.current_player() == 0:
+            state.apply_action(bot.step(state))
+            moves += 1
+        else:
+            state.apply_action(int(rs.choice(state.legal_actions())))
+    assert moves >= 30 and abs(sum(state.returns())) < 1e-9

@@ -23,6 +23,8 @@ Parameters: ``players`` (2–8), ``menu`` (a suggested-menu id or seven comma-se
   own observation only. ``information_state_string`` is the seat's own sequence of (observation,
   action) at each of its decisions, then its current observation (perfect recall), rebuilt on demand
   by replaying the moves. There is no information-state tensor.
+* :meth:`PartySpielState.resample_from_infostate` samples a state consistent with a seat's
+  observation (:func:`resample_game`), so OpenSpiel's information-set MCTS runs on the game.
 * Returns: each seat's total minus the mean total.
 
 OpenSpiel's perfect-information ``MCTSBot`` searches clones of the real state: on this game it sees
@@ -31,7 +33,9 @@ every hidden card and pending pick. Use it only as a cheating baseline.
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 from typing import Any
 
 from ..errors import require
@@ -41,6 +45,8 @@ require("pyspiel", "rl", "sushigo.envs.party_openspiel")
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 
+from ..party.actions import Play  # noqa: E402
+from ..party.cards import IS_DESSERT  # noqa: E402
 from ..party.options import DEFAULTS, PartyConfig  # noqa: E402
 from .adapters import GameAdapter  # noqa: E402
 from .party_encoding import PartyCodec, PartyGame, codec_for, new_party_game, obs_size  # noqa: E402
@@ -260,6 +266,81 @@ class PartySpielState(pyspiel.State):
             replay.play_code(who, action)
             d.rpos += 1
         return "\n".join([*d.recall[player], _obs_text(d.game, player)])
+
+    # ---------------------------------------------------------------- search support
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> PartySpielState:
+        """Returns a state drawn from those ``player_id`` cannot tell apart from this one (ISMCTS)."""
+        seed = int(probability_sampler() * (1 << 31)) if callable(probability_sampler) else None
+        return self.resample(player_id, random.Random(seed))
+
+    def resample(self, player: int, rng: random.Random) -> PartySpielState:
+        """Returns a determinisation for ``player``: the cards it cannot locate dealt again at random,
+        the other seats' secret picks redrawn, the generator re-seeded. Only ``player``'s recall is
+        kept (the other seats' is not its to know)."""
+        new = PartySpielState(self._ref.game)
+        d = self._d
+        nd = copy.deepcopy(d)
+        if d.game is not None:
+            self.information_text(player)  # brings the recall up to this move
+            nd.game = resample_game(d.game, player, rng)
+            nd.replay = nd.game.clone()
+            nd.rpos = len(nd.log)
+            nd.recall = [r[:] if s == player else [] for s, r in enumerate(d.recall)]
+        new._d = nd
+        return new
+
+
+def resample_game(game: PartyGame, player: int, rng: random.Random, tries: int = 20) -> PartyGame:
+    """A copy of ``game`` that ``player``'s observation cannot tell from it.
+
+    The cards ``player`` cannot locate (the hands it has not held, the deck, the dessert pile, another
+    seat's menu draw) are dealt again into the same places and sizes (the pile gets desserts only),
+    and every other seat's pending pick is redrawn from its legal picks. A draw that leaves a seat
+    owing a decision without a legal one (a spoon's victim that no longer holds two matching
+    variants) is drawn again; after ``tries`` the hidden cards stay where they are. Not used: what a
+    failed spoon request tells (no searched hand held the card), so a determinisation may contradict
+    it.
+    """
+    obs = game.core.observe(player)
+    for _ in range(tries):
+        new = game.clone()
+        core = new.core
+        unknown = [s for s in range(core.players) if s != player and obs.known_hands[s] is None]
+        item = core.current
+        drawn: list[int] | None = None
+        if core.phase == "resolve" and item is not None and item.seat != player and "drawn" in item.data:
+            drawn = item.data["drawn"]
+        pool = [*core.deck, *core.dessert_pile, *(c for s in unknown for c in core.hands[s]), *(drawn or ())]
+        rng.shuffle(pool)
+        desserts = [i for i, c in enumerate(pool) if IS_DESSERT[c]]
+        pile_at = set(rng.sample(desserts, len(core.dessert_pile)))
+        core.dessert_pile = [pool[i] for i in sorted(pile_at)]
+        rest = [c for i, c in enumerate(pool) if i not in pile_at]
+        for s in unknown:
+            k = len(core.hands[s])
+            core.hands[s], rest = rest[:k], rest[k:]
+        if drawn is not None and item is not None:
+            item.data["drawn"], rest = rest[: len(drawn)], rest[len(drawn) :]
+        core.deck = rest
+        core._rng = random.Random(rng.randrange(1 << 62))
+        core._options = {}
+        if core.phase == "choose":
+            for s in range(core.players):
+                if s != player and core.pending[s] is not None:
+                    core.pending[s] = None
+                    legal = core.legal_actions(s)
+                    pick = legal[rng.randrange(len(legal))] if legal else None
+                    core.pending[s] = pick if isinstance(pick, Play) else None
+        if core.phase == "resolve" and core.to_act() and core.to_act()[0] != player:
+            new.flip = {}  # another seat's half-built flip is not player's to know
+        if all(core.legal_actions(s) or new.legal_codes(s) for s in core.to_act()) and None not in [
+            core.pending[s] for s in range(core.players) if game.core.pending[s] is not None
+        ]:
+            return new
+    new = game.clone()
+    new.core._rng = random.Random(rng.randrange(1 << 62))
+    return new
 
 
 def _obs_text(game: PartyGame, player: int) -> str:
