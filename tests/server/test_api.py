@@ -51,6 +51,7 @@ def test_every_endpoint_is_in_the_openapi_schema(client: TestClient) -> None:
         "/t/{table_id}",
         "/replay/{table_id}",
         "/api/health",
+        "/healthz",
     } <= set(paths)
 
 
