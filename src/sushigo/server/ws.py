@@ -186,6 +186,7 @@ async def _serve(ws: WebSocket, hub: Hub, shared: AddressLimits, address: str, t
     def on_drop(_client: Client) -> None:
         if not dropped.done():
             dropped.set_result(None)
+
     rejected = 0
     window_start = time.monotonic()
     client: Client | None = None
