@@ -3,7 +3,9 @@ and PostgreSQL.
 
 * Spectators coming and going send no ``state`` (its ``state_id`` would not change), only a few small
   coalesced ``presence`` messages, and the last one has the right counts.
-* A spectator that stops reading is dropped, and the count goes down at once, while its socket is open.
+* A spectator that stops reading is dropped, and the count goes down at once, while its socket is open
+  (in process: the app's real WebSocket handler with a socket whose sends never complete, and the room
+  itself; over loopback the kernel would first buffer megabytes).
 * ``state_id`` is required on every action and a resent action is refused as stale: a resent Sushi Roll
   re-roll spends one menu token, not two.
 """
@@ -204,3 +206,83 @@ def test_a_resent_sushi_go_pick_is_stale(server: ServerProcess) -> None:
             assert (await _until(ws, "error"))["code"] == "action/stale"
 
     asyncio.run(scenario())
+
+
+def test_a_stuck_socket_is_dropped_through_the_websocket_handler(tmp_path: Path) -> None:
+    # The real app and WebSocket handler, with a socket whose sends never complete (a peer that stopped
+    # reading, once the kernel buffers are full): the spectator must stop counting while it hangs.
+    from fastapi.testclient import TestClient
+
+    from sushigo.server.app import create_app
+    from sushigo.server.limits import Limits
+
+    app = create_app(f"sqlite:///{tmp_path / 'stuck.sqlite3'}", bot_delay=0.0, limits=Limits(client_queue=3))
+    with TestClient(app) as client:
+        t = client.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        tok = [client.post(f"/api/tables/{t['id']}/join", json={"name": n}).json()["token"] for n in "AB"]
+        sends = 0
+
+        async def stuck() -> None:
+            nonlocal sends
+            inbox: list[dict[str, Any]] = [
+                {"type": "websocket.connect"},
+                {"type": "websocket.receive", "text": json.dumps({"type": "hello"})},
+            ]
+            forever = asyncio.Event()
+
+            async def receive() -> dict[str, Any]:
+                if inbox:
+                    return inbox.pop(0)
+                await forever.wait()
+                return {"type": "websocket.disconnect", "code": 1006}
+
+            async def send(message: dict[str, Any]) -> None:
+                nonlocal sends
+                if message["type"] == "websocket.send":
+                    sends += 1
+                    await forever.wait()  # never written
+
+            scope = {
+                "type": "websocket",
+                "path": f"/ws/tables/{t['id']}",
+                "raw_path": f"/ws/tables/{t['id']}".encode(),
+                "query_string": b"",
+                "headers": [],
+                "client": ("192.0.2.1", 5000),
+                "server": ("testserver", 80),
+                "scheme": "ws",
+                "subprotocols": [],
+                "app": app,
+            }
+            await app(scope, receive, send)
+
+        assert client.portal is not None
+        handler = client.portal.start_task_soon(stuck)
+        deadline = time.monotonic() + 10
+        while client.get(f"/api/tables/{t['id']}").json()["spectators"] != 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        # The players' moves make states for the stuck spectator; its first send never returns.
+        with (
+            client.websocket_connect(f"/ws/tables/{t['id']}") as a,
+            client.websocket_connect(f"/ws/tables/{t['id']}") as b,
+        ):
+            a.send_json({"type": "hello", "token": tok[0]})
+            b.send_json({"type": "hello", "token": tok[1]})
+            for _ in range(4):
+                for ws in (a, b):
+                    state = ws.receive_json()
+                    while state["type"] != "state" or not state["legal"]:
+                        state = ws.receive_json()
+                    ws.send_json(
+                        {"type": "action", "action": state["legal"][0], "state_id": state["state_id"]}
+                    )
+                if client.get(f"/api/tables/{t['id']}").json()["spectators"] == 0:
+                    break
+            assert client.get(f"/api/tables/{t['id']}").json()["spectators"] == 0
+            assert sends == 1  # it never got past its first message
+            # The handler gave up on it: its task ends although the peer never closed.
+            deadline = time.monotonic() + 10
+            while not handler.done():
+                assert time.monotonic() < deadline, "the handler kept serving a dropped client"
+                time.sleep(0.05)
