@@ -549,3 +549,26 @@ def test_openspiel_ismcts_bot_plays_a_full_game() -> None:
         else:
             state.apply_action(int(rs.choice(state.legal_actions())))
     assert moves >= 30 and abs(sum(state.returns())) < 1e-9
+
+
+@pytest.mark.parametrize(("menu", "players"), [("master_menu", 4), ("party_sampler", 6), ("points_platter", 3), ("my_first_meal", 8)])
+def test_unseen_block_is_exactly_the_cards_the_seat_cannot_locate(menu: str, players: int) -> None:
+    from sushigo.envs.party_encoding import unseen_counts
+
+    rng = random.Random(players)
+    game = new_party_game(players, players, PartyCodec(), menu, {})
+    while not game.is_over():
+        core = game.core
+        for p in range(players):
+            obs = core.observe(p)
+            truth = np.zeros(len(PCard), dtype=np.float32)
+            hidden = [c for s in range(players) if obs.known_hands[s] is None for c in core.hands[s]]
+            item = core.current
+            if core.phase == "resolve" and item is not None and "drawn" in item.data and item.seat != p:
+                hidden.extend(item.data["drawn"])
+            for c in [*core.deck, *core.dessert_pile, *hidden]:
+                truth[c] += 1
+            assert np.array_equal(unseen_counts(obs), truth)
+            assert np.array_equal(game.observation(p)[-len(PCard) :], truth)
+        seat = game.to_act()[0]
+        game.play_code(seat, rng.choice(game.legal_codes(seat)))

@@ -69,6 +69,9 @@ resolving              …              1 if an item is resolving; its owner (P,
 menu drawn             K              the four cards the seat's own menu drew (only its player)
 flip selection         184            the seat's own half-built takeout-box selection by category
 earlier rounds         I × P          per relative seat, cards kept in finished rounds' tableaux
+unseen                 K              the cards the seat cannot locate (:func:`unseen_counts`): in
+                                      the deck, the dessert pile, hands it has not held, another
+                                      seat's menu draw
 =====================  =============  ==============================================================
 
 Not encoded: the round's play log (``round_plays``; a failed spoon request tells everyone that no
@@ -90,7 +93,7 @@ import numpy as np
 
 from ..errors import IllegalActionError, InvalidActionError
 from ..party.actions import Action, Ask, Flip, Give, Play
-from ..party.cards import COUNTS, DESSERTS, KEY_NAMES, N_KEYS, TYPES, VARIANTS, WIRE, PCard
+from ..party.cards import COUNTS, DESSERTS, IS_DESSERT, KEY_NAMES, N_KEYS, TYPES, VARIANTS, WIRE, PCard
 from ..party.rules import PartyState, new_game
 
 N_VARIANTS = len(PCard)
@@ -318,13 +321,53 @@ def obs_size(players: int) -> int:
     resolving = 1 + p + i + len(STEPS) + p + len(ASK_NAMES) + p
     return (
         len(TILES) + 3 + 1 + 2 + k + (1 + k) * (p - 1) + p + (i + 4) * p + len(DESSERT_KEYS) * p
-        + p + p + 1 + k + 1 + p + resolving + k + N_FLIP_CATEGORIES + i * p
+        + p + p + 1 + k + 1 + p + resolving + k + N_FLIP_CATEGORIES + i * p + k
     )  # fmt: skip
 
 
 def state_size(players: int) -> int:
     """Length of the global state vector."""
     return obs_size(players) + N_VARIANTS * (2 * players + 3) + N_FLIP_CATEGORIES
+
+
+@lru_cache(maxsize=64)
+def _box(menu: tuple[str, ...]) -> np.ndarray:
+    deck, desserts = box_cards_of(menu)
+    counts = np.zeros(N_VARIANTS, dtype=np.float32)
+    for c in (*deck, *desserts):
+        counts[c] += 1
+    return counts
+
+
+def box_cards_of(menu: tuple[str, ...]) -> tuple[list[int], list[int]]:
+    """The menu's 54 deck cards and 15 desserts (as :func:`sushigo.party.rules.box_cards`)."""
+    deck = [int(v) for t in menu[:-1] for v in VARIANTS[t] for _ in range(COUNTS[v])]
+    desserts = [int(v) for v in VARIANTS[menu[-1]] for _ in range(COUNTS[v])]
+    return deck, desserts
+
+
+def unseen_counts(obs: Any) -> np.ndarray:
+    """The cards the seat cannot locate, per variant: the menu's box minus its own hand, the hands it
+    knows, every physical card in this round's tableaux (face-down ones included: they were played
+    face up), this round's discards, its own menu draw and the desserts kept in finished rounds. They
+    are in the deck, the dessert pile, the hands it has not held and another seat's menu draw."""
+    out = _box(tuple(obs.config.menu)).copy()
+    for h in obs.known_hands:
+        for c in h or ():
+            out[c] -= 1
+    for row in obs.tableaux:
+        for card, *_rest in row:
+            out[card] -= 1
+    for c in obs.discards:
+        out[c] -= 1
+    for c in obs.menu_drawn or ():
+        out[c] -= 1
+    for rnd in obs.earlier_tableaux:
+        for row in rnd:
+            for d in row:
+                if not d.get("face_down") and IS_DESSERT[_identity(d)]:
+                    out[_KEY_INDEX[d["card"]]] -= 1
+    return out
 
 
 def _identity(d: dict[str, Any]) -> int:
@@ -426,6 +469,8 @@ def encode_observation(obs: Any, flip: dict[int, int], *, origin: int | None = N
         for rnd in obs.earlier_tableaux:
             for d in rnd[s]:
                 v[at + _identity(d)] += 1
+    at = block(k_)
+    v[at : at + k_] = unseen_counts(obs)
     assert pos == len(v), "the observation layout and obs_size disagree"
     return v
 
@@ -442,7 +487,8 @@ def observation_scale(players: int) -> np.ndarray:
     """The divisor of every observation slot for ``normalized=True``, block by block as the layout:
     card counts by the box's copies of that variant (twice that for two finished rounds), scores by
     100, hand sizes and the turn by 10, the deck by 69 (54 cards and 15 desserts), the uramaki race by
-    10 points and 3 places, a menu's draw by 4, flip counts by 10; flags by 1."""
+    10 points and 3 places, a menu's draw by 4, flip counts by 10, unseen cards by the box's copies;
+    flags by 1."""
     p = players
     copies = np.array([COUNTS[PCard(k)] for k in range(N_VARIANTS)], dtype=np.float32)
     ident = np.append(copies, 10.0)
@@ -454,7 +500,7 @@ def observation_scale(players: int) -> np.ndarray:
         *([[COUNTS[PCard(k)] for k in DESSERT_KEYS]] * p),
         np.full(p, 100.0), np.full(p, 10.0), [3.0], copies, [69.0], ones(p),
         ones(1 + p + N_KEYS + len(STEPS) + p + len(ASK_NAMES) + p), np.full(N_VARIANTS, 4.0),
-        np.full(N_FLIP_CATEGORIES, 10.0), *([2 * ident] * p),
+        np.full(N_FLIP_CATEGORIES, 10.0), *([2 * ident] * p), copies,
     ]  # fmt: skip
     scale = np.concatenate([np.asarray(x, dtype=np.float32) for x in parts])
     assert len(scale) == obs_size(players)
