@@ -101,3 +101,19 @@ def test_train_command(tmp_path: Path) -> None:
     assert again.exit_code != 0 and "Traceback" not in again.output and "--resume" in again.output
     bad = runner.invoke(main, [*args[:3], "--hidden", "wide"])
     assert bad.exit_code != 0 and "--hidden" in bad.output
+
+
+def test_bad_folders_and_checkpoints_are_one_line_errors(tmp_path: Path) -> None:
+    missing = tmp_path / "none"
+    with pytest.raises(TrainingError, match="nothing to resume"):
+        train(SMALL, missing, resume=True, progress=False)
+    assert not missing.exists()  # nothing is created for a failed resume
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    with pytest.raises(TrainingError, match="is a file"):
+        train(SMALL, afile, progress=False)
+    torn = tmp_path / "torn"
+    torn.mkdir()
+    (torn / "checkpoint.pt").write_bytes(b"not a checkpoint")
+    with pytest.raises(TrainingError, match="cannot read"):
+        train(SMALL, torn, resume=True, progress=False)

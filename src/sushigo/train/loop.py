@@ -187,8 +187,15 @@ def train(
     from .learner import PolicyValue, PPOConfig, imitation_update, ppo_update
 
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     ckpt_path = out / "checkpoint.pt"
+    if resume and not ckpt_path.exists():
+        raise TrainingError(f"nothing to resume: {ckpt_path} does not exist")
+    if out.exists() and not out.is_dir():
+        raise TrainingError(f"{out} is a file, not a folder for the run")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TrainingError(f"cannot create {out}: {exc.strerror}") from None
     torch.set_num_threads(1)
     torch.manual_seed(cfg.seed)
     model = PolicyValue(tuple(cfg.hidden))
@@ -204,7 +211,12 @@ def train(
             raise TrainingError(
                 f"{out} already holds a run; pass --resume to continue it or choose another --out"
             )
-        doc = torch.load(str(ckpt_path), weights_only=False)
+        try:
+            doc = torch.load(str(ckpt_path), weights_only=False)
+        except Exception as exc:  # a torn or foreign file: say so instead of a traceback
+            raise TrainingError(f"cannot read {ckpt_path}: {type(exc).__name__}: {exc}") from None
+        if not isinstance(doc, dict) or "config" not in doc:
+            raise TrainingError(f"{ckpt_path} is not a sushigo train checkpoint")
         if doc["config"] != cfg.key():
             raise TrainingError(f"{ckpt_path} was written with other options: {json.dumps(doc['config'])}")
         model.load_state_dict(doc["model"])
@@ -213,8 +225,6 @@ def train(
         rows = doc["curve"]
         start_it = doc["iteration"]
         decisions, games, seconds = doc["decisions"], doc["games"], doc["seconds"]
-    elif resume:
-        raise TrainingError(f"nothing to resume: {ckpt_path} does not exist")
 
     def say(msg: str) -> None:
         if log is not None:
