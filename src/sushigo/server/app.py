@@ -58,6 +58,7 @@ LOBBY_PAGES = 64
 _ERRORS: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}, 409: {"model": ErrorBody}}
 _STATUS = {
     "table/full": 409,
+    "table/closed": 409,
     "seat/taken": 409,
     "seat/invalid": 400,
     "table/invalid": 400,
@@ -146,7 +147,7 @@ async def games() -> GamesResponse:
 
 def _cursor(row: TableRow, status: str | None) -> str:
     key = row.finished_at if status in ("finished", "abandoned") else row.created_at
-    raw = json.dumps([key, row.id], separators=(",", ":")).encode()
+    raw = json.dumps([key or 0.0, row.id], separators=(",", ":")).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
@@ -423,7 +424,6 @@ async def _invalid(request: Request, exc: Exception) -> JSONResponse:
             "loc": [p if isinstance(p, int) else str(p) for p in e.get("loc", ())],
             "msg": str(e.get("msg", "invalid"))
             .replace("Value error, ", "")
-            .replace("Input should be a valid", "must be a")
             .replace("Input should be", "must be"),
         }
         for e in exc.errors()

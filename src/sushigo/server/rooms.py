@@ -396,6 +396,8 @@ class Room:
         :raises RoomError: ``table/full``, ``seat/taken`` or ``seat/invalid``.
         """
         async with self.lock:
+            if self.status not in ("open", "playing"):  # abandoned while this request waited
+                raise RoomError("table/closed", f"this table is {self.status}")
             seats = self.row.seats
             if seat is None:
                 free = [s for s, r in enumerate(seats) if r.kind == "human" and r.token_hash is None]
