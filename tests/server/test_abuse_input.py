@@ -11,8 +11,10 @@ pytest.importorskip("websockets")
 
 import asyncio
 import json
+import random
 import socket
 import time
+from pathlib import Path
 from typing import Any
 
 import websockets
@@ -190,3 +192,42 @@ def test_actions_must_name_their_state_and_must_be_strings(server: ServerProcess
         return codes
 
     assert asyncio.run(scenario()) == ["message/malformed"] * 7
+
+
+def test_random_bad_bodies_never_get_a_server_error(database: str, tmp_path: Path) -> None:
+    generous = [
+        "--limit",
+        "http-rate=100000",
+        "--limit",
+        "http-burst=100000",
+        "--limit",
+        "create-burst=100000",
+    ]
+    server = ServerProcess(
+        tmp_path,
+        database=database,
+        extra_args=[*generous, "--create-per-minute", "1000000", "--max-tables-per-address", "100000"],
+    ).start()
+    try:
+        rng = random.Random(7)
+        t = create_table(server.base, {"seats": [{"kind": "human"}] * 3})
+        values: list[Any] = [None, True, 0, -1, 10**100, 1.5, float("nan"), "x", "\x00", "\u202e", [], {}]
+        values += [[1], {"a": 1}, "a" * 5000, "1e400", float("inf")]
+        failures = []
+        for _ in range(150):
+            seat = {"kind": rng.choice(values), "bot": rng.choice(values), "name": rng.choice(values)}
+            body: dict[str, Any] = {"seats": rng.choice([TWO, rng.choice(values), [seat, seat]])}
+            for key in ("options", "turn_timer", "name", "game", "extra"):
+                if rng.random() < 0.5:
+                    body[key] = rng.choice([*values, {"dummy": rng.choice(values)}])
+            raw = json.dumps(body, allow_nan=True).encode()
+            status, _ = http("POST", server.base + "/api/tables", raw=raw)
+            join_raw = json.dumps({"name": rng.choice(values), "seat": rng.choice(values)}, allow_nan=True)
+            status2, _ = http("POST", f"{server.base}/api/tables/{t['id']}/join", raw=join_raw.encode())
+            failures += [raw[:120] for s in (status, status2) if s >= 500]
+        for raw in (b"[]", b'"x"', b"1", b"\xff\xfe", b"[" * 5000, b"{}", b'{"seats": null}'):
+            if http("POST", server.base + "/api/tables", raw=raw)[0] >= 500:
+                failures.append(raw[:40])
+        assert failures == []
+    finally:
+        server.stop()
