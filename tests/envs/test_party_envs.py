@@ -309,9 +309,17 @@ def test_a_menus_drawn_cards_reach_only_its_player() -> None:
     pytest.fail("no menu was played")
 
 
-@pytest.mark.parametrize(("menu", "players"), [("master_menu", 4), ("points_platter", 3), ("sushi_go", 8)])
-def test_pettingzoo_aec_api(menu: str, players: int) -> None:
-    api_test(aec_env(players, menu), num_cycles=200)
+@pytest.mark.parametrize(
+    ("menu", "players", "options"),
+    [
+        ("master_menu", 4, {}),
+        ("points_platter", 3, {}),
+        ("sushi_go", 8, {}),
+        ("big_banquet", 5, {"max_bonus_per_turn": 3, "pass_both_ways": True, "normalized": True}),
+    ],
+)
+def test_pettingzoo_aec_api(menu: str, players: int, options: dict) -> None:
+    api_test(aec_env(players, menu, **options), num_cycles=200)
 
 
 @pytest.mark.parametrize(("menu", "players"), [("dinner_for_two", 2), ("cutthroat_combo", 5), ("big_banquet", 8)])
