@@ -46,11 +46,18 @@ def main() -> None:
             margins.append(totals[seat] - max(t for i, t in enumerate(totals) if i != seat))
     games = args.deals * 4
     share = wins / games
-    half = 1.96 * math.sqrt(share * (1 - share) / games)
+    low, high = wilson(share, games)
     print(
-        f"{args.bot} vs 3x {args.field}: win share {share:.3f} ± {half:.3f} (95%, {games} games, parity 0.250); "
-        f"mean margin {sum(margins) / games:+.1f} points"
+        f"{args.bot} vs 3x {args.field}: win share {share:.3f} (95% {low:.3f}-{high:.3f}, {games} games, "
+        f"parity 0.250); mean margin {sum(margins) / games:+.1f} points"
     )
+
+
+def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval, which stays honest near 0 and 1 (a normal interval collapses there)."""
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 if __name__ == "__main__":
