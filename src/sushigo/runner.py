@@ -28,6 +28,10 @@ def _observation_class(game: str) -> type:
         from .sushi_roll.observation import Observation as RollObservation
 
         return RollObservation
+    if game == "sushi-go-party":
+        from .party.observation import PartyObservation
+
+        return PartyObservation
     from .sushi_go.observation import Observation
 
     return Observation
