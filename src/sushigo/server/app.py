@@ -31,7 +31,8 @@ from fastapi.staticfiles import StaticFiles
 
 from ..bots import bot_names
 from .limits import BodyLimit, Limits, RateLimiter, client_address
-from .rooms import GAME_TITLES, SUSHI_GO_OPTIONS, Hub, Room, RoomError, table_public
+from .party_menus import PartyMenus, party_menus
+from .rooms import GAME_TITLES, PARTY_OPTIONS, SUSHI_GO_OPTIONS, Hub, Room, RoomError, table_public
 from .rooms import _build_state as build_state
 from .schemas import (
     ErrorBody,
@@ -141,8 +142,20 @@ async def games() -> GamesResponse:
             GameInfo(
                 game="sushi-roll", title=GAME_TITLES["sushi-roll"], options=[], bots=bot_names("sushi-roll")
             ),
+            GameInfo(
+                game="sushi-go-party",
+                title=GAME_TITLES["sushi-go-party"],
+                options=list(PARTY_OPTIONS),
+                bots=bot_names("sushi-go-party"),
+            ),
         ]
     )
+
+
+@api.get("/party/menus", response_model=PartyMenus)
+async def party_menu_list() -> PartyMenus:
+    """Lists Sushi Go Party!'s suggested menus and the tiles a custom menu is built from."""
+    return party_menus()
 
 
 def _cursor(row: TableRow, status: str | None) -> str:

@@ -48,7 +48,8 @@ def build_replay(row: TableRow, chat: Sequence[dict[str, Any]] = ()) -> dict[str
     picks: dict[int, str] = {}
     go = row.game == "sushi-go"
     frames = _Frames()
-    frames.add("start", state.observe(None).to_json(), hands=_hands(state) if go else None)
+    start_hands = _hands(state) if go else _party_hands(state) if row.game == "sushi-go-party" else None
+    frames.add("start", state.observe(None).to_json(), hands=start_hands)
     for seat, text in row.actions:
         rounds_before = len(state.score_report()["rounds"])
         pre = state.observe(None).to_json()
@@ -64,6 +65,8 @@ def build_replay(row: TableRow, chat: Sequence[dict[str, Any]] = ()) -> dict[str
             summary["final"] = final_table(state)
         if go:
             _go_frames(frames, state, pre, post, new, summary, names)
+        elif row.game == "sushi-go-party":
+            _party_frames(frames, state, post, new, summary, names)
         else:
             _roll_frames(frames, pre, post, new, summary, seat, text)
     return {"frames": frames.items, "chat": list(chat)}
@@ -133,6 +136,45 @@ def _go_frames(
         round_end=summary,
         action=f"End of round {summary['round'] + 1}",
     )
+
+
+def _party_hands(state: Any) -> list[list[str]]:
+    from ..party.cards import WIRE
+
+    return [[WIRE[c] for c in sorted(h)] for h in state.hands]
+
+
+def _party_frames(
+    frames: _Frames,
+    state: Any,
+    post: dict[str, Any],
+    new: list[dict[str, Any]],
+    summary: dict[str, Any] | None,
+    names: list[str],
+) -> None:
+    """Party: a frame per finished turn, and one per round end showing the round's final tableaux.
+
+    The turn that ends a round is shown on those final tableaux (the view after it is the next
+    round's deal).
+    """
+    turns = [e for e in new if "plays" in e]
+    view = post
+    if summary is not None:
+        view = copy.deepcopy(post)
+        view["tableaux"] = summary["tableaux"]
+        view["round"] = summary["round"]
+        view["to_act"] = []
+    for entry in turns:
+        frames.add("turn", view, hands=_party_hands(state), action=_turn_text(entry, names), log=[entry])
+    if summary is not None:
+        frames.add(
+            "round_end",
+            copy.deepcopy(view),
+            hands=None,
+            log=[e for e in new if e.get("end")],
+            round_end=summary,
+            action=f"End of round {summary['round'] + 1}",
+        )
 
 
 def _roll_frames(

@@ -32,6 +32,7 @@ from ..errors import IllegalActionError, InvalidActionError, SushigoError
 from ..game import GameState, new_game, spec
 from .botpool import INLINE_BOTS, BotPool, cap_budget
 from .limits import Limits
+from .party_menus import party_menu
 from .schemas import SeatPublic, TableCreate, TablePublic, valid_table_id
 from .store import SeatRow, Store, TableRow
 from .tablelog import WITHDRAW, GameLog, apply_stored, record, table_extras
@@ -40,7 +41,8 @@ log = logging.getLogger("sushigo.server")
 T = TypeVar("T")
 
 SUSHI_GO_OPTIONS = ("pass_both_ways", "soy_sauce", "dummy", "strict_wasabi", "dummy_outside_majorities")
-GAME_TITLES = {"sushi-go": "Sushi Go!", "sushi-roll": "Sushi Roll"}
+PARTY_OPTIONS = ("pass_both_ways",)
+GAME_TITLES = {"sushi-go": "Sushi Go!", "sushi-roll": "Sushi Roll", "sushi-go-party": "Sushi Go Party!"}
 #: Stand-in bots for absent players, best first; the first one available is used.
 STANDIN_PREFERENCE = ("heuristic", "greedy", "random")
 #: Chat: longest line, lines kept and sent to a new client, and the per-connection rate (lines / seconds).
@@ -462,8 +464,8 @@ class Room:
                 )
             withdraw = text.strip() == WITHDRAW
             if withdraw:
-                if self.game != "sushi-go":
-                    raise RoomError("action/invalid", "only a Sushi Go! pick can be withdrawn")
+                if self.game not in ("sushi-go", "sushi-go-party"):
+                    raise RoomError("action/invalid", "only a Sushi Go! or Party pick can be withdrawn")
                 if seat not in self.picks:
                     raise RoomError("action/illegal", "there is no pick of yours to take back this turn")
             elif seat not in self.state.to_act():
@@ -516,6 +518,7 @@ class Room:
             if (
                 self.game == "sushi-roll"
                 or over
+                or getattr(self.state, "phase", None) == "resolve"  # Party: each decision has its time
                 or (not withdraw and len(self.state.to_act()) == self.row.players)
             ):
                 self._new_turn()
@@ -715,12 +718,14 @@ def table_public(
         for i, s in enumerate(row.seats)
     ]
     result = row.result or {}
+    menu = row.options.get("menu")
     return TablePublic(
         id=row.id,
         name=row.name,
         game=row.game,  # type: ignore[arg-type]
         players=row.players,
-        options=row.options,
+        options={k: v for k, v in row.options.items() if k != "menu"},
+        menu=list(menu) if menu is not None else None,
         status=row.status,  # type: ignore[arg-type]
         seats=seats,
         turn_timer=row.turn_timer,
@@ -838,13 +843,20 @@ class Hub:
                 seats.append(SeatRow("bot", name, bot, None))
             else:
                 seats.append(SeatRow("human", None, None, None))
-        options: dict[str, bool] = {k: v for k, v in body.options.items() if v}
-        if game == "sushi-go":
-            bad = sorted(set(options) - set(SUSHI_GO_OPTIONS))
+        options: dict[str, Any] = {k: v for k, v in body.options.items() if v}
+        if body.menu is not None and game != "sushi-go-party":
+            raise RoomError("table/invalid", "body.menu: only Sushi Go Party! has menus")
+        if game in ("sushi-go", "sushi-go-party"):
+            allowed = SUSHI_GO_OPTIONS if game == "sushi-go" else PARTY_OPTIONS
+            bad = sorted(set(options) - set(allowed))
             if bad:
                 raise RoomError("table/invalid", f"unknown option {bad[0]!r}")
         elif options:
             raise RoomError("table/invalid", "sushi roll has no variants")
+        if game == "sushi-go-party":
+            # Stored with the options, as the tiles themselves: the table replays whatever the menu ids
+            # come to mean later.
+            options["menu"] = party_menu(body.menu, players)
         seed = secrets.randbits(62)
         try:
             new_game(game, players, seed, **options)

@@ -11,9 +11,9 @@ import re
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-GameName = Literal["sushi-go", "sushi-roll"]
+GameName = Literal["sushi-go", "sushi-roll", "sushi-go-party"]
 SeatKind = Literal["human", "bot"]
 TableStatus = Literal["open", "playing", "finished", "abandoned"]
 
@@ -72,16 +72,34 @@ class TableCreate(BaseModel):
 
     model_config = _STRICT
     game: GameName = "sushi-go"
-    seats: list[SeatSpec] = Field(..., min_length=2, max_length=5)
+    seats: list[SeatSpec] = Field(
+        ..., min_length=2, max_length=8, description="2-5 seats (Sushi Go!, Sushi Roll), 2-8 (Party)."
+    )
     options: dict[str, bool] = Field(
         default_factory=dict,
         description="Sushi Go! variants: pass_both_ways, soy_sauce, dummy (2 players), strict_wasabi, "
-        "dummy_outside_majorities. Sushi Roll has none.",
+        "dummy_outside_majorities. Party: pass_both_ways. Sushi Roll has none.",
+    )
+    menu: (
+        Annotated[str, Field(max_length=40)]
+        | Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=8)]
+        | None
+    ) = Field(
+        None,
+        description="Sushi Go Party! only: a suggested menu id or 7 tiles (1 roll, 3 appetizers, "
+        "2 specials, 1 dessert; nigiri is always on the menu); see GET /api/party/menus.",
     )
     turn_timer: float | None = Field(
         None, ge=5, le=600, description="Seconds a human has per decision before a bot picks for them."
     )
     name: CleanText | None = Field(None, max_length=40, description="Table name shown in the lobby.")
+
+    @model_validator(mode="after")
+    def _seats_for_game(self) -> TableCreate:
+        """Only Party seats 6 to 8 players; the other games take 2 to 5 (a 422 like any bad length)."""
+        if self.game != "sushi-go-party" and len(self.seats) > 5:
+            raise ValueError(f"seats: {self.game} takes at most 5 seats, not {len(self.seats)}")
+        return self
 
 
 class JoinRequest(BaseModel):
@@ -95,7 +113,7 @@ class JoinRequest(BaseModel):
         description="Shown to the table; unique at the table and not a bot's name (no 'bot' word).",
     )
     seat: int | None = Field(
-        None, ge=0, le=4, description="Seat to take; the first free human seat if absent."
+        None, ge=0, le=7, description="Seat to take; the first free human seat if absent."
     )
 
 
@@ -119,6 +137,7 @@ class TablePublic(BaseModel):
     game: GameName
     players: int
     options: dict[str, bool]
+    menu: list[str] | None = Field(None, description="Sushi Go Party!: the 8 menu tiles in slot order.")
     status: TableStatus
     seats: list[SeatPublic]
     turn_timer: float | None

@@ -89,6 +89,8 @@ class GameLog:
         start = len(self.entries)
         if self.game == "sushi-go":
             self._update_go(state)
+        elif self.game == "sushi-go-party":
+            self._update_party(state)
         elif before is not None:
             self._update_roll(state, seat, text, before)
         return len(self.entries) - start
@@ -117,6 +119,35 @@ class GameLog:
         if len(state.round_points) > rnd:
             totals = [p["total"] for p in state.round_points[rnd]]
             self.entries.append({"round": rnd, "end": True, "totals": totals})
+
+    # ------------------------------------------------------------------------ Sushi Go Party!
+
+    def _update_party(self, state: Any) -> None:
+        """One entry per finished turn (from the engine's public turn history), then the round end.
+
+        A menu's four drawn cards are in the history for the record; they are dropped here, because the
+        log goes to everyone and only the menu's player saw them.
+        """
+        history = state.history
+        while self._rounds_seen < len(history):
+            r = self._rounds_seen
+            turns = history[r]["turns"]
+            while self._turns_seen < len(turns):
+                t = self._turns_seen
+                plays = []
+                for seat, items in enumerate(turns[t]):
+                    clean = [{k: v for k, v in item.items() if k != "drawn"} for item in items]
+                    cards = [i["card"] for i in clean if i.get("card") is not None]
+                    plays.append({"seat": seat, "cards": cards, "items": clean})
+                self.entries.append({"round": r, "turn": t, "plays": plays})
+                self._turns_seen += 1
+            if r < len(state.finished):
+                totals = [p["total"] for p in state.score_report()["rounds"][r]["points"]]
+                self.entries.append({"round": r, "end": True, "totals": totals})
+                self._rounds_seen += 1
+                self._turns_seen = 0
+            else:
+                break
 
     # ------------------------------------------------------------------------------ Sushi Go!
 
@@ -183,8 +214,13 @@ def record(state: Any, log: GameLog, picks: dict[int, str], seat: int, text: str
     if text == WITHDRAW:
         picks.pop(seat, None)
         return 0
-    if state.game == "sushi-go":
-        if state.is_over() or len(state.to_act()) == state.players:
+    if state.game in ("sushi-go", "sushi-go-party"):
+        # A Party pick is secret only while others choose; the resolve phase asks one seat at a time.
+        if (
+            state.is_over()
+            or len(state.to_act()) == state.players
+            or getattr(state, "phase", "choose") != "choose"
+        ):
             picks.clear()
         else:
             picks[seat] = text
@@ -207,6 +243,12 @@ def last_round(state: Any) -> dict[str, Any] | None:
         tableaux, marks = state.finished[r]
         out["tableaux"] = [[c.wire for c in t] for t in tableaux]
         out["on_wasabi"] = [list(w) for w in marks]
+    elif state.game == "sushi-go-party":
+        # Party tableau cards as in the view: card, turn, copies, face_down, on_wasabi.
+        out["tableaux"] = [
+            [{k: v for k, v in e.items() if k != "index"} for e in seat] for seat in state.finished[r]
+        ]
+        out["menu"] = list(state.config.menu)
     else:
         trays = state.scored_trays()[r]
         out["trays"] = [list(t) for t in trays]
@@ -221,7 +263,7 @@ def running_points(state: Any) -> list[int] | None:
 
 
 def _running_sheets(state: Any) -> list[dict[str, int]] | None:
-    if state.is_over():
+    if state.is_over() or state.game == "sushi-go-party":
         return None
     if state.game == "sushi-go":
         from ..sushi_go.score import score_round
@@ -246,6 +288,8 @@ def round_just_ended(state: Any) -> bool:
         return True
     if state.game == "sushi-go":
         return bool(state.round_points) and state.turn == 0
+    if state.game == "sushi-go-party":
+        return bool(state.finished) and state.turn == 0 and not any(state.table.logs)
     return bool(state.round_points) and state.cycle == 0 and not any(state.trays[-1])
 
 
@@ -255,11 +299,25 @@ def table_extras(state: Any) -> dict[str, Any]:
     ``last_round`` goes out only while the round-end view is due (most of its data is in the view's
     history as well), which keeps the messages of every other turn small.
     """
-    return {
+    out: dict[str, Any] = {
         "last_round": last_round(state) if round_just_ended(state) else None,
         "running": running_points(state),
         "final": final_table(state),
     }
+    if state.game == "sushi-go-party":
+        out["refs"] = party_refs(state)
+    return out
+
+
+def party_refs(state: Any) -> list[list[int]] | None:
+    """Party: each tableau card's round-log position (``flip 0,3`` names cards by it), view order.
+
+    The view lists the cards still in each tableau; cards that left it keep their numbers, so a
+    position in the view is not the number a takeout box's ``flip`` needs.
+    """
+    if state.is_over():
+        return None
+    return [[e.index for e in state.table.present(s)] for s in range(state.players)]
 
 
 def final_table(state: Any) -> dict[str, Any] | None:
@@ -270,6 +328,17 @@ def final_table(state: Any) -> dict[str, Any] | None:
     if not state.is_over():
         return None
     report = state.score_report()
+    if state.game == "sushi-go-party":
+        # Party's dessert is whichever the menu has; its points take pudding's row.
+        return {
+            "rounds": [[p["total"] for p in r["points"]] for r in report["rounds"]],
+            "dessert": state.config.menu[-1],
+            "pudding_counts": report["dessert_counts"],
+            "pudding_points": report["dessert_points"],
+            "token_points": None,
+            "totals": report["totals"],
+            "winners": report["winners"],
+        }
     return {
         "rounds": [[p["total"] for p in r["points"]] for r in report["rounds"]],
         "pudding_counts": report["pudding_counts"],
@@ -310,6 +379,11 @@ class TableExtras(BaseModel):
     last_round: dict[str, Any] | None = None
     running: list[int] | None = None
     final: dict[str, Any] | None = None
+    refs: list[list[int]] | None = Field(
+        None,
+        description="Sushi Go Party! only: each tableau card's round-log position, in the view's order "
+        "(the numbers a takeout box's 'flip 0,3' uses).",
+    )
     pick: str | None = None
     log: LogPart
 
