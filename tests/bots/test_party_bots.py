@@ -1,5 +1,6 @@
 """Sushi Go Party! bots: registration, legal games on every menu and player count, no-peek, strength,
-and the two reconstructions they rely on (the position from an observation, the search's state)."""
+and the two reconstructions they rely on (the position from an observation, the search's state),
+which take the uramaki race and the discards from the observation and must match the real game."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import random
 import pytest
 
 from sushigo.bots import bot_names, make_bot
-from sushigo.bots.party_bots import Position, RaceMemory, build_state, unseen_pool
+from sushigo.bots.party_bots import Position, build_state, unseen_pool
 from sushigo.game import new_game
 from sushigo.party.menus import SUGGESTED, playable
 from sushigo.party.score import score_table
@@ -122,47 +123,87 @@ def test_bots_do_not_peek(name: str, menu: str, players: int, steps: int) -> Non
     assert picks[0] == picks[1]
 
 
+def _hidden_cards(state: object, seat: int) -> list[int]:
+    """What ``seat`` really cannot locate: the deck, the dessert pile, the hands it has not held and
+    another seat's menu draw."""
+    obs = state.observe(seat)  # type: ignore[attr-defined]
+    out = [*state.deck, *state.dessert_pile]  # type: ignore[attr-defined]
+    for h, known in enumerate(obs.known_hands):
+        if known is None and h != seat:
+            out += state.hands[h]  # type: ignore[attr-defined]
+    item = state.current  # type: ignore[attr-defined]
+    if item is not None and item.kind.name == "menu" and item.seat != seat:
+        out += item.data.get("drawn", [])
+    return sorted(int(c) for c in out)
+
+
 def test_position_and_search_state_score_as_the_game() -> None:
-    # what the bots rebuild from an observation scores exactly as the real table, at every step
-    for menu, players, seed in (("master_menu", 4, 1), ("points_platter", 3, 2), ("dinner_for_two", 2, 3)):
+    # what the bots rebuild from an observation scores exactly as the real table, at every step, the
+    # uramaki race included (points_platter at 5-6 seats: several seats score in one turn)
+    together = 0
+    games = (
+        ("master_menu", 4, 1),
+        ("points_platter", 3, 2),
+        ("dinner_for_two", 2, 3),
+        ("points_platter", 5, 4),
+        ("points_platter", 6, 5),
+    )
+    for menu, players, seed in games:
         state = new_game(GAME, players, seed=seed, menu=menu)
-        races = [RaceMemory() for _ in range(players)]
         rng = random.Random(seed)
         while not state.is_over():
             seat = state.to_act()[0]
             obs = state.observe(seat)
             if state.phase == "choose" and not state.has_picked(seat):
-                # the race points are checked by the next test; here the rebuilt tableaux are
-                races[seat].update(obs)
-                races[seat].points = list(state.table.race_points)
-                races[seat].claimed = state.table.uramaki_claimed
                 real = score_table(state.table)
-                pos = Position.of_observation(obs, races[seat])
+                pos = Position.of_observation(obs)
+                assert pos.race == state.table.race_points and pos.claimed == state.table.uramaki_claimed
                 assert [pos.round_points(s) for s in range(players)] == [p["total"] for p in real]
                 hands = [list(h) for h in state.hands]
-                st = build_state(obs, hands, list(state.deck), list(state.dessert_pile), races[seat])
+                st = build_state(obs, hands, list(state.deck), list(state.dessert_pile))
                 assert score_table(st.table) == real
-                assert len(unseen_pool(obs)) >= obs.deck_size + len(state.dessert_pile)
+                assert sorted(st.table.discards) == sorted(state.table.discards)
+                assert st.all_cards() == state.all_cards()
+                assert [sorted(k for _c, k in row) for row in st.kept] == [list(r) for r in obs.desserts]
+                turns = [t for t, _s, _p in state.table.race_log]
+                together = max(together, max((turns.count(t) for t in turns), default=0))
             legal = state.legal_actions(seat)
             state.submit(seat, legal[rng.randrange(len(legal))])
+    assert together >= 2, "no two seats scored the uramaki race on one turn"
 
 
-def test_race_memory_follows_the_uramaki_race() -> None:
-    state = new_game(GAME, 3, seed=5, menu="points_platter")
-    mem = RaceMemory()
-    bots = [bot("heuristic", s) for s in range(3)]
-    for s, b in enumerate(bots):
-        b.reset(s, GAME, 3)
-    scored = False
-    while not state.is_over():
-        seat = state.to_act()[0]
-        obs = state.observe(seat)
-        if seat == 0 and state.phase == "choose":
-            mem.update(obs)
-            assert mem.points == state.table.race_points
-            scored = scored or any(mem.points)
-        state.submit(seat, bots[seat].act(obs, state.legal_actions(seat)))
-    assert scored
+@pytest.mark.parametrize("menu,players", [("points_platter", 5), ("party_sampler", 4), ("dinner_for_two", 3)])
+def test_the_unseen_pool_is_exactly_the_hidden_cards(menu: str, players: int) -> None:
+    # discards (menus, spoons, miso soup, scored uramaki, special orders) are located cards, and so
+    # are desserts kept in earlier rounds: the determinisation samples exactly the hidden places
+    seen_discards = False
+    for seed in range(3):
+        state = new_game(GAME, players, seed=seed, menu=menu)
+        rng = random.Random(seed)
+        while not state.is_over():
+            seat = state.to_act()[0]
+            obs = state.observe(seat)
+            assert unseen_pool(obs) == _hidden_cards(state, seat)
+            seen_discards = seen_discards or bool(obs.discards)
+            legal = state.legal_actions(seat)
+            state.submit(seat, legal[rng.randrange(len(legal))])
+    assert seen_discards
+
+
+def test_the_mcts_sample_fills_every_hidden_place_without_padding() -> None:
+    m = make_bot("mcts", seed=3, game=GAME, iterations=2)
+    state = new_game(GAME, 5, seed=6, menu="points_platter")
+    _advance(state, 40, seed=2)
+    seat = state.to_act()[0]
+    m.reset(seat, GAME, 5)
+    obs = state.observe(seat)
+    assert obs.discards
+    hands, deck, pile = m.inner._sample(obs, unseen_pool(obs))
+    sampled = sorted(
+        [*deck, *pile, *(c for h, row in enumerate(hands) if obs.known_hands[h] is None for c in row)]
+    )
+    assert sampled == _hidden_cards(state, seat)
+    assert [len(h) for h in hands] == list(obs.hand_sizes) and len(deck) == obs.deck_size
 
 
 def _share(a: str, b: str, deals: int) -> float:
@@ -197,19 +238,6 @@ def test_mcts_budget_and_resolution_steps() -> None:
     t.reset(0, GAME, 4)
     t.act(state.observe(0), state.legal_actions(0))
     assert t.inner.last_info["iterations"] >= 8
-
-
-def test_race_memory_counts_special_order_copies_of_uramaki() -> None:
-    from types import SimpleNamespace
-
-    from sushigo.party.cards import PCard
-
-    so, u5, u4 = PCard.SPECIAL_ORDER, PCard.URAMAKI_5, PCard.URAMAKI_4
-    mem = RaceMemory()
-    before = ((u5, None, False, False, 0), (so, int(u5), False, False, 1)), ((u4, None, False, False, 0),)
-    mem.update(SimpleNamespace(players=2, round=0, tableaux=before))
-    mem.update(SimpleNamespace(players=2, round=0, tableaux=((), before[1])))
-    assert mem.points == [8, 0] and mem.claimed == 1
 
 
 @pytest.mark.parametrize(

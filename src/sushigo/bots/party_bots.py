@@ -24,8 +24,9 @@ points.
   resolution-phase decisions (the card a menu or chopsticks plays, a spoon's request, a takeout box's
   flips) are the heuristic's. Options: ``iterations`` (default 100) or ``time_ms``, ``c``, ``epsilon``.
 
-The uramaki race points scored so far this round are not part of the observation, but they were
-public: the bots remember them (:class:`RaceMemory`) from the uramaki that left each tableau.
+The uramaki race points scored so far this round and this round's discards come from the
+observation (``uramaki_race``, ``uramaki_claimed``, ``uramaki_scored``, ``discards``): they are public,
+so the bots use them as they are instead of reconstructing them from the tableaux.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from ..party.cards import (
     FACE_DOWN,
     FACE_DOWN_TYPE,
     IS_DESSERT,
+    KEY_NAMES,
     N_KEYS,
     NIGIRI_VALUE,
     TYPE_OF,
@@ -55,6 +57,9 @@ from .base import BaseBot
 from .budget import SearchBudget
 
 _SO = int(PCard.SPECIAL_ORDER)
+_SO_NAME = WIRE[_SO]
+#: a card or identity name as in ``earlier_tableaux`` -> its key
+_KEY_OF = {name: k for k, name in enumerate(KEY_NAMES)}
 _WASABI = int(PCard.WASABI)
 _URAMAKI = frozenset(int(v) for v in VARIANTS["uramaki"])
 _URAMAKI_ICONS = {int(PCard.URAMAKI_3): 3, int(PCard.URAMAKI_4): 4, int(PCard.URAMAKI_5): 5}
@@ -77,52 +82,6 @@ def identity(card: int, copies: int | None, face_down: bool) -> int:
     if card == _SO and copies is not None:
         return copies
     return card
-
-
-class RaceMemory:
-    """The uramaki race points of the current round, remembered from the public tableaux.
-
-    Uramaki leave a tableau only when they score in the race (rules.md §3.4.5): the seats whose
-    uramaki vanished since the last look scored. The observation does not say how many icons the
-    uramaki played on the scoring turn itself added, so when several seats score on one turn they are
-    ranked by the icons seen before it (exact for one winner a turn, an estimate otherwise).
-    """
-
-    def __init__(self) -> None:
-        self.round = -1
-        self.points: list[int] = []
-        self.claimed = 0
-        self._seen: list[set[tuple[int, int, int]]] = []
-
-    def update(self, obs: Any) -> None:
-        """Reads one observation (call it at every decision; missing one turn only merges awards)."""
-        n = obs.players
-        if obs.round != self.round:
-            self.round, self.points, self.claimed = obs.round, [0] * n, 0
-            self._seen = [set() for _ in range(n)]
-        now: list[set[tuple[int, int, int]]] = []
-        for row in obs.tableaux:
-            cards: set[tuple[int, int, int]] = set()
-            for i, (card, copies, down, _on, turn) in enumerate(row):
-                key = identity(card, copies, down)
-                if key in _URAMAKI:
-                    cards.add((turn, key, sum(1 for c in row[:i] if c[4] == turn)))
-            now.append(cards)
-        gone = {
-            s: sum(_URAMAKI_ICONS[c] for _t, c, _i in self._seen[s])
-            for s in range(n)
-            if self._seen[s] - now[s]
-        }
-        # several seats in one turn: the most icons first (their cards of that turn are unseen, so
-        # the order is the one of the icons seen before it), ties sharing a place and using up places
-        for icons in sorted(set(gone.values()), reverse=True):
-            if self.claimed >= len(_RACE_PLACES):
-                break
-            winners = [s for s, v in gone.items() if v == icons]
-            for s in winners:
-                self.points[s] += _RACE_PLACES[self.claimed]
-            self.claimed = min(len(_RACE_PLACES), self.claimed + len(winners))
-        self._seen = now
 
 
 class Position:
@@ -177,8 +136,8 @@ class Position:
             self.free[s] = max(0, self.counts[s][_WASABI] - sum(self.tripled[s]))
 
     @classmethod
-    def of_observation(cls, obs: Any, race: RaceMemory | None = None) -> Position:
-        """The position an observation shows (race points from ``race`` when given)."""
+    def of_observation(cls, obs: Any) -> Position:
+        """The position an observation shows, race points so far included."""
         pos = cls(obs.config)
         for s, row in enumerate(obs.tableaux):
             for card, copies, down, on, _turn in row:
@@ -186,9 +145,9 @@ class Position:
         for s, kept in enumerate(obs.desserts):
             for k in kept:
                 pos.kept[s][k] += 1
-        if race is not None and race.round == obs.round and len(race.points) == pos.players:
-            pos.race = list(race.points)
-            pos.claimed = race.claimed
+        if len(obs.uramaki_race) == pos.players:
+            pos.race = list(obs.uramaki_race)
+            pos.claimed = obs.uramaki_claimed
         pos.finish()
         return pos
 
@@ -567,14 +526,12 @@ def _flipped(obs: Any, seat: int, flips: set[Card], template: Position) -> Posit
     return pos
 
 
-def observed_decision(
-    bot: BaseBot, policy: PartyPolicy, obs: Any, legal: Sequence[Any], race: RaceMemory
-) -> Any:
+def observed_decision(bot: BaseBot, policy: PartyPolicy, obs: Any, legal: Sequence[Any]) -> Any:
     """The greedy or heuristic decision for any step of a Party turn, from the observation alone."""
     seat = obs.seat if obs.seat is not None else bot.seat
     if len(legal) == 1:
         return legal[0]
-    pos = Position.of_observation(obs, race)
+    pos = Position.of_observation(obs)
     rounds_left = rounds_after(obs)
     first = legal[0]
     if isinstance(first, Ask):
@@ -609,17 +566,10 @@ class PartyGreedyBot(BaseBot):
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self.policy = PartyPolicy(greedy=True)
-        self.race = RaceMemory()
-
-    def reset(self, seat: int, game: str, players: int) -> None:
-        """Forgets the previous game."""
-        super().reset(seat, game, players)
-        self.race = RaceMemory()
 
     def act(self, observation: Any, legal: Sequence[Any]) -> Any:
         """Returns the legal action with the best value."""
-        self.race.update(observation)
-        return observed_decision(self, self.policy, observation, legal, self.race)
+        return observed_decision(self, self.policy, observation, legal)
 
 
 class PartyHeuristicBot(PartyGreedyBot):
@@ -645,11 +595,30 @@ class _Node:
         self.avail = 0
 
 
+def kept_cards(obs: Any) -> list[list[tuple[int, int]]]:
+    """Each seat's desserts kept in finished rounds as ``(card, identity)``, read from the public
+    ``earlier_tableaux`` (``desserts`` names only identities; a special order copying a dessert is
+    kept as the special order card)."""
+    out: list[list[tuple[int, int]]] = [[] for _ in range(obs.players)]
+    for rnd in obs.earlier_tableaux:
+        for s, row in enumerate(rnd):
+            for d in row:
+                if d.get("face_down"):
+                    continue
+                # ``copies`` is None for a special order with no copy (it was discarded, never kept)
+                name = (d.get("copies") or d["card"]) if d["card"] == _SO_NAME else d["card"]
+                k = _KEY_OF[name]
+                if IS_DESSERT[k]:
+                    out[s].append((_KEY_OF[d["card"]], k))
+    return out
+
+
 def unseen_pool(obs: Any) -> list[int]:
-    """The physical cards ``obs``'s seat cannot locate: the box for this menu minus its hand, the hands
-    it knows, every tableau, the kept desserts and the menu cards it drew. Cards discarded this round
-    are not in the observation, so the pool may hold a few more than the hidden places; the sample
-    leaves the surplus out."""
+    """The physical cards ``obs``'s seat cannot locate, exactly: the box for this menu minus its hand,
+    the hands it knows, every tableau (face-down cards were played face up), this round's discards,
+    the menu cards it drew and the desserts kept in finished rounds (a special order kept as a dessert
+    is the special order). What is left lies in the deck, the dessert pile and the hands it has not
+    held, so the sample fills exactly those places."""
     from ..party.rules import box_cards
 
     deck, desserts = box_cards(obs.config)
@@ -670,18 +639,21 @@ def unseen_pool(obs: Any) -> list[int]:
     for row in obs.tableaux:
         for card, *_ in row:
             take(card)
-    for row in obs.desserts:
-        for k in row:
-            take(k)
+    for c in obs.discards:
+        take(c)
     for c in obs.menu_drawn or ():
         take(c)
+    for row in kept_cards(obs):
+        for card, _k in row:
+            take(card)
     return [c for c in sorted(left) for _ in range(left[c])]
 
 
-def build_state(obs: Any, hands: list[list[int]], deck: list[int], pile: list[int], race: RaceMemory) -> Any:
+def build_state(obs: Any, hands: list[list[int]], deck: list[int], pile: list[int]) -> Any:
     """A private :class:`~sushigo.party.rules.PartyState` at the observed position holding the sampled
     hidden cards (choose phase only). Tableaux are placed turn by turn through the table, so wasabi,
-    copies and face-down cards behave as in the game; race points come from ``race``."""
+    copies and face-down cards behave as in the game; the race so far and the discards are the
+    observation's."""
     from ..party.rules import PartyState
     from ..party.table import Table
 
@@ -707,16 +679,17 @@ def build_state(obs: Any, hands: list[list[int]], deck: list[int], pile: list[in
                     e.on_wasabi = None
     table.turn = obs.turn
     table.this_turn = []
-    if race.round == obs.round and len(race.points) == n:
-        table.race_points = list(race.points)
-        table.uramaki_claimed = race.claimed
+    table.race_points = list(obs.uramaki_race) if len(obs.uramaki_race) == n else [0] * n
+    table.uramaki_claimed = obs.uramaki_claimed
+    table.race_log = list(obs.uramaki_scored)
+    table.discards = list(obs.discards)
     st.round = obs.round
     st.turn = obs.turn
     st.phase = "choose"
     st.hands = hands
     st.deck = deck
     st.dessert_pile = pile
-    st.kept = [[(k, k) for k in row] for row in obs.desserts]
+    st.kept = kept_cards(obs)
     st.table = table
     st.pending = [None] * n
     st.queue = []
@@ -786,13 +759,7 @@ class PartyMCTSBot(BaseBot):
         self.c = float(c)
         self.epsilon = float(epsilon)
         self.policy = PartyPolicy(greedy=False)
-        self.race = RaceMemory()
         self.last_info: dict[str, Any] = {}
-
-    def reset(self, seat: int, game: str, players: int) -> None:
-        """Forgets the previous game."""
-        super().reset(seat, game, players)
-        self.race = RaceMemory()
 
     def _sample(self, obs: Any, pool: list[int]) -> tuple[list[list[int]], list[int], list[int]]:
         rng = self.rng
@@ -845,7 +812,6 @@ class PartyMCTSBot(BaseBot):
     def act(self, observation: Any, legal: Sequence[Any]) -> Any:
         """The most visited root pick after the budget; other steps are the heuristic's choice."""
         obs = observation
-        self.race.update(obs)
         legal = list(legal)
         seat = obs.seat if obs.seat is not None else self.seat
         if len(legal) == 1:
@@ -853,7 +819,7 @@ class PartyMCTSBot(BaseBot):
             return legal[0]
         if obs.phase != "choose":
             self.last_info = {"mode": "heuristic"}
-            return observed_decision(self, self.policy, obs, legal, self.race)
+            return observed_decision(self, self.policy, obs, legal)
         pool = unseen_pool(obs)
         by_key = {a.to_text(): a for a in legal}
         root = _Node()
@@ -861,7 +827,7 @@ class PartyMCTSBot(BaseBot):
         it = 0
         for it in self.budget.count():  # noqa: B007 - `it` is reported after the loop
             hands, deck, pile = self._sample(obs, pool)
-            st = build_state(obs, hands, deck, pile, self.race)
+            st = build_state(obs, hands, deck, pile)
             r = st.round
             node: _Node | None = root
             path = [root]

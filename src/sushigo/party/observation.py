@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..cards.rolls import Uramaki
 from .cards import KEY_NAMES, WIRE
 from .options import PartyConfig
 
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
 
 #: A public tableau card: (card, copies, face_down, on_wasabi, turn) — copies is an identity key or None.
 TableauCard = tuple[int, int | None, bool, bool, int]
+
+_PLACES = Uramaki.PLACES
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,9 @@ class PartyObservation:
     #: uramaki race points each seat scored so far this round, and how many of the 3 places are gone
     uramaki_race: tuple[int, ...] = ()
     uramaki_claimed: int = 0
+    #: the same race turn by turn: ``(turn, seat, points)`` per award in the order scored (8, 5, 2 are
+    #: the 1st, 2nd and 3rd place; tied seats share a place and use up as many)
+    uramaki_scored: tuple[tuple[int, int, int], ...] = ()
     #: the cards discarded this round (used specials, collided miso soups, scored uramaki): all public
     discards: tuple[int, ...] = ()
     #: every play of this round so far, ``round_plays[t][s]`` as in the record (a spoon's request and
@@ -99,6 +105,10 @@ class PartyObservation:
             "earlier_tableaux": list(self.earlier_tableaux),
             "uramaki_race": list(self.uramaki_race),
             "uramaki_claimed": self.uramaki_claimed,
+            "uramaki_scored": [
+                {"turn": t, "seat": s, "points": p, "place": _PLACES.index(p) + 1 if p in _PLACES else None}
+                for t, s, p in self.uramaki_scored
+            ],
             "discards": names(self.discards),
             "round_plays": list(self.round_plays),
         }
@@ -165,6 +175,7 @@ def observe(state: PartyState, seat: int | None) -> PartyObservation:
         earlier_tableaux=tuple(state.finished),
         uramaki_race=tuple(state.table.race_points) if not over else (0,) * n,
         uramaki_claimed=state.table.uramaki_claimed if not over else 0,
+        uramaki_scored=tuple(state.table.race_log) if not over else (),
         discards=tuple(sorted(state.table.discards)) if not over else (),
         round_plays=_round_plays(state, seat) if not over else (),
     )

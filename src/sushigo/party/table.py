@@ -79,6 +79,8 @@ class Table:
         self.this_turn: list[tuple[int, Entry]] = []
         self.race_points = [0] * self.players
         self.uramaki_claimed = 0
+        #: every uramaki race award of the round as ``(turn, seat, points)``, in the order scored
+        self.race_log: list[tuple[int, int, int]] = []
         self.types: tuple[CardType, ...] = tuple(TYPES[t] for t in config.menu)
 
     def clone(self) -> Table:
@@ -92,6 +94,7 @@ class Table:
         new.this_turn = [(s, new.logs[s][e.index]) for s, e in self.this_turn]
         new.race_points = self.race_points[:]
         new.uramaki_claimed = self.uramaki_claimed
+        new.race_log = self.race_log[:]
         new.types = self.types
         return new
 
@@ -217,8 +220,14 @@ class Table:
 
     def end_turn(self) -> None:
         """Runs every menu type's ``end_of_turn`` hook (miso collisions, the uramaki race), then moves on."""
+        before = self.race_points[:]
         for t in self.types:
             t.end_of_turn(self)
+        if self.race_points != before:  # a seat scores at most once a turn: its uramaki leave with it
+            # the most points first (a higher place), ties by seat
+            won = [(s, now - was) for s, (was, now) in enumerate(zip(before, self.race_points)) if now != was]
+            won.sort(key=lambda w: (-w[1], w[0]))
+            self.race_log.extend((self.turn, s, p) for s, p in won)
         self.this_turn = []
         self.turn += 1
 

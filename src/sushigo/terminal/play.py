@@ -219,7 +219,6 @@ class TerminalGame:
         tableaux = len(obs.tableaux) if state.game == "sushi-go" else state.players
         self.labels = views.seat_labels(names, tableaux)
         self._seen = (0, 0)  # Sushi Go! and Party: (round, turns) of the reveals announced so far
-        self._race: Any = None  # Party: the uramaki race points as the human's seat saw them
 
     # ------------------------------------------------------------------------------------ input
 
@@ -591,13 +590,10 @@ class TerminalGame:
             self._seen = (r, 0)
 
     def _show_party(self) -> None:
-        from ..bots.party_bots import Position, RaceMemory
+        from ..bots.party_bots import Position
 
         obs = self.state.observe(0)
-        if self._race is None:
-            self._race = RaceMemory()
-        self._race.update(obs)
-        pos = Position.of_observation(obs, self._race)
+        pos = Position.of_observation(obs)  # the observation carries the uramaki race so far
         now = [pos.round_points(s) for s in range(obs.players)]
         c = self.console
         title, subtitle = party.heading(obs)
