@@ -55,7 +55,8 @@ class PartyObservation:
     #: the same race turn by turn: ``(turn, seat, points)`` per award in the order scored (8, 5, 2 are
     #: the 1st, 2nd and 3rd place; tied seats share a place and use up as many)
     uramaki_scored: tuple[tuple[int, int, int], ...] = ()
-    #: the cards discarded this round (used specials, collided miso soups, scored uramaki): all public
+    #: the cards discarded this round, all face up: used menus and takeout boxes, failed spoons,
+    #: special orders with nothing to copy, collided miso soups, scored uramaki (copies included)
     discards: tuple[int, ...] = ()
     #: every play of this round so far, ``round_plays[t][s]`` as in the record (a spoon's request and
     #: giver, a failed spoon's request, flips); a menu's four drawn cards only for that menu's player
