@@ -580,3 +580,30 @@ def test_unseen_block_is_exactly_the_cards_the_seat_cannot_locate(menu: str, pla
             assert np.array_equal(game.observation(p)[-len(PCard) :], truth)
         seat = game.to_act()[0]
         game.play_code(seat, rng.choice(game.legal_codes(seat)))
+
+
+def test_uramaki_race_and_discard_slots_follow_the_core() -> None:
+    # the slots after menu, round, turn, phase, hand, known hands, hand sizes, tableaux, desserts and
+    # scores: race points per relative seat, places claimed, then this round's discards by variant
+    k_, i_ = len(PCard), len(PCard) + 1
+    players = 5
+    at = 23 + 3 + 1 + 2 + k_ + (1 + k_) * (players - 1) + players + (i_ + 4) * players + 8 * players + players
+    rng = random.Random(11)
+    won = 0
+    for seed in range(4):
+        game = new_party_game(players, seed, PartyCodec(), "points_platter", {})
+        while not game.is_over():
+            core = game.core
+            for p in range(players):
+                v = game.observation(p)
+                race = [core.table.race_points[(p + k) % players] for k in range(players)]
+                assert list(v[at : at + players]) == race
+                assert v[at + players] == core.table.uramaki_claimed
+                discards = np.zeros(k_, dtype=np.float32)
+                for c in core.table.discards:
+                    discards[c] += 1
+                assert np.array_equal(v[at + players + 1 : at + players + 1 + k_], discards)
+            won += any(core.table.race_points)
+            seat = game.to_act()[0]
+            game.play_code(seat, rng.choice(game.legal_codes(seat)))
+    assert won
