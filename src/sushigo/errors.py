@@ -106,6 +106,7 @@ EXTRA_OF_MODULE: dict[str, str] = {
     "sqlalchemy": "web",
     "psycopg": "web",
     "websockets": "web",
+    "orjson": "web",
     "gymnasium": "rl",
     "pettingzoo": "rl",
     "pyspiel": "rl",

@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
-import json
 import logging
 import re
 import secrets
@@ -26,6 +25,8 @@ import unicodedata
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
+
+import orjson
 
 from ..bots import bot_names, make_bot
 from ..errors import IllegalActionError, InvalidActionError, SushigoError
@@ -98,7 +99,8 @@ class Client:
         if self.queue.qsize() >= self.max_queue:
             self.drop()
             return
-        self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        # orjson: encoding every receiver's own view is the largest cost of a turn (a tenth of json's)
+        self.queue.put_nowait(orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
 
     def drop(self) -> None:
         """Gives up on a client that does not read: its waiting messages go, and it stops counting now.
