@@ -46,7 +46,37 @@ GAMES = [
     pytest.param("sushi-go", ["human", "human"], {"dummy": True}, id="sushi-go-2p-dummy"),
     pytest.param("sushi-go", ["human", "human", "human"], {"soy_sauce": True}, id="sushi-go-3p-soy"),
     pytest.param("sushi-roll", ["human", "bot", "human"], {}, id="sushi-roll-3p"),
+    # Party: a menu's four drawn cards go only to its player; spoons and special orders are public.
+    pytest.param(
+        "sushi-go-party", ["human", "human", "human", "bot"], {"menu": "dinner_for_two"}, id="party-4p-menu"
+    ),
+    pytest.param(
+        "sushi-go-party",
+        ["human", "human", "bot", "human", "bot", "bot"],
+        {"menu": ["uramaki", "tempura", "eel", "tofu", "menu", "spoon", "fruit"]},
+        id="party-6p-menu-spoon",
+    ),
 ]
+SECRET_PICKS = ("sushi-go", "sushi-go-party")
+
+
+def _menu_draws_only_to_their_player(msg: dict[str, Any], receiver: int | None) -> int:
+    """A Party view holds a menu's drawn cards only for the menu's player (now and in this round's
+    plays); returns how many draws it showed."""
+    view = msg["view"]
+    shown = 0
+    if view["menu_drawn"] is not None:
+        assert view["resolving"]["seat"] == receiver and view["resolving"]["card"].startswith("menu")
+        shown += 1
+    for turn in view["round_plays"]:
+        for seat, items in enumerate(turn):
+            for item in items:
+                if "drawn" in item:
+                    assert seat == receiver, (seat, receiver, item)
+                    shown += 1
+    rest = {k: v for k, v in msg.items() if k != "view"}
+    assert "drawn" not in _keys(rest)
+    return shown
 
 
 def _keys(obj: Any) -> set[str]:
@@ -73,7 +103,7 @@ async def _fickle(
     import websockets
 
     rng = random.Random(seed)
-    changes = 3 if game == "sushi-go" else 0
+    changes = 3 if game in SECRET_PICKS else 0
     waiting = False
     latest: dict[str, Any] = {}
     picked_from: list[str] = []
@@ -169,7 +199,15 @@ def _log_is_public(game: str, entries: list[dict[str, Any]], state: Any) -> None
 def test_messages_hold_only_what_the_receiver_may_know(
     server: ServerProcess, database: str, game: str, kinds: list[str], options: dict[str, bool]
 ) -> None:
-    body = {"game": game, "seats": [{"kind": k, "bot": "random"} for k in kinds], "options": options}
+    options = dict(options)
+    menu = options.pop("menu", None)
+    body: dict[str, Any] = {
+        "game": game,
+        "seats": [{"kind": k, "bot": "random"} for k in kinds],
+        "options": options,
+    }
+    if menu is not None:
+        body["menu"] = menu
     table = create_table(server.base, body)
     tokens: dict[int, str] = {}
     for seat, kind in enumerate(kinds):
@@ -180,7 +218,7 @@ def test_messages_hold_only_what_the_receiver_may_know(
 
     row = Store(database).load_table(table["id"])
     assert row is not None and row.status == "finished"
-    if game == "sushi-go":
+    if game in SECRET_PICKS:
         assert any(text == "withdraw" for _, text in row.actions), "the fickle seat took a pick back"
     state = new_game(game, row.players, row.seed, **row.options)
     game_log = GameLog(game)
@@ -211,6 +249,7 @@ def test_messages_hold_only_what_the_receiver_may_know(
     checked = 0
     picks_seen = 0
     chats = 0
+    draws_seen = 0
     for receiver, log in zip(receivers, logs):
         assert log[0]["type"] in ("welcome", "chat")
         welcome = next(m for m in log if m["type"] == "welcome")
@@ -220,7 +259,11 @@ def test_messages_hold_only_what_the_receiver_may_know(
         for msg in log:
             raw = json.dumps(msg)
             assert seed_text not in raw
-            assert not _keys(msg) & FORBIDDEN_KEYS, msg
+            if game == "sushi-go-party" and msg["type"] == "state":
+                draws_seen += _menu_draws_only_to_their_player(msg, receiver)
+                assert not _keys(msg) & (FORBIDDEN_KEYS - {"drawn"}), msg
+            else:
+                assert not _keys(msg) & FORBIDDEN_KEYS, msg
             # No token and no seat link ever goes out, not even to its own seat.
             assert all(tok not in raw for tok in tokens.values()) and "seat=" not in raw
             if msg["type"] == "chat":
@@ -247,8 +290,10 @@ def test_messages_hold_only_what_the_receiver_may_know(
             checked += 1
         assert received == full_log
     assert checked > 20 and chats >= len(receivers)
-    if game == "sushi-go":
+    if game in SECRET_PICKS:
         assert picks_seen > 0
+    if game == "sushi-go-party" and any(t.startswith("menu_") for _, t in row.actions):
+        assert draws_seen > 0, "a menu was played and its player saw the draw"
     # The finished game's record can be downloaded and has no seed.
     from sushigo.server.testing import http
 

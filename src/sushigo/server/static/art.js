@@ -52,6 +52,125 @@ const CARD_INFO = {
   soy_sauce: ["Soy sauce", "c-brown", "4 for most colours"],
 };
 
+// ------------------------------------------------------------------------ Sushi Go Party! cards
+
+Object.assign(ICONS, {
+  temaki: `<path d="M14 16 L46 20 L30 52 z" fill="#1f3b2a" stroke="#0d1f15" stroke-width="2"/>
+    <path d="M14 16 q16 -10 32 4 q-16 4 -32 -4" fill="#fdfbf5" stroke="#b9b2a0" stroke-width="1.5"/>
+    <circle cx="24" cy="15" r="3" fill="#e4572e"/><circle cx="33" cy="16" r="3" fill="#8cc63f"/><circle cx="40" cy="18" r="2.5" fill="#f59a6b"/>`,
+  uramaki: `<circle cx="30" cy="30" r="15" fill="#fdfbf5" stroke="#b9b2a0" stroke-width="2"/>
+    <circle cx="30" cy="30" r="9" fill="#1f3b2a"/><circle cx="30" cy="30" r="5" fill="#f59a6b"/>
+    <circle cx="22" cy="19" r="1.3" fill="#333"/><circle cx="38" cy="21" r="1.3" fill="#333"/><circle cx="40" cy="37" r="1.3" fill="#333"/><circle cx="20" cy="39" r="1.3" fill="#333"/>`,
+  eel: `<rect x="11" y="33" width="38" height="11" rx="5" fill="#fdfbf5" stroke="#b9b2a0" stroke-width="2"/>
+    <path d="M9 32 q10 -12 21 -4 q11 8 21 -4 l0 8 q-10 10 -21 2 q-11 -8 -21 4 z" fill="#6b3a1e" stroke="#3b1e0c" stroke-width="2"/>
+    <path d="M14 29 l3 3 M24 26 l2 3 M36 30 l2 3 M45 27 l2 3" stroke="#c98b4a" stroke-width="1.5"/>`,
+  tofu: `<path d="M14 26 l8 -8 h24 l-8 8 z" fill="#fffdf2" stroke="#a89c7c" stroke-width="2"/>
+    <path d="M14 26 h24 v18 h-24 z" fill="#f6f0d8" stroke="#a89c7c" stroke-width="2"/><path d="M38 26 l8 -8 v18 l-8 8 z" fill="#e6dcb8" stroke="#a89c7c" stroke-width="2"/>`,
+  edamame: `<path d="M12 40 q6 -20 22 -22 q12 -2 14 6 q-4 12 -20 18 q-10 4 -16 -2 z" fill="#7cbf3a" stroke="#3f6e16" stroke-width="2"/>
+    <circle cx="22" cy="36" r="4.5" fill="#a6dc5c"/><circle cx="31" cy="30" r="4.5" fill="#a6dc5c"/><circle cx="40" cy="25" r="4" fill="#a6dc5c"/>`,
+  miso_soup: `<path d="M10 28 h40 q-2 18 -20 20 q-18 -2 -20 -20 z" fill="#8a2d1c" stroke="#4a150c" stroke-width="2"/>
+    <ellipse cx="30" cy="28" rx="20" ry="5" fill="#d9a35b" stroke="#4a150c" stroke-width="2"/>
+    <rect x="22" y="25" width="5" height="4" fill="#fffdf2"/><rect x="32" y="26" width="5" height="4" fill="#fffdf2"/><path d="M24 14 q3 4 0 8 M33 12 q3 4 0 8" stroke="#9996" stroke-width="2" fill="none"/>`,
+  spoon: `<ellipse cx="22" cy="20" rx="9" ry="12" transform="rotate(-35 22 20)" fill="#d9dde3" stroke="#5a606a" stroke-width="2"/>
+    <path d="M28 27 L47 48" stroke="#5a606a" stroke-width="5" stroke-linecap="round"/>`,
+  takeout_box: `<path d="M14 24 h32 l-4 24 h-24 z" fill="#fdfbf5" stroke="#7a6a5a" stroke-width="2"/>
+    <path d="M14 24 l6 -10 h20 l6 10" fill="#efe5d6" stroke="#7a6a5a" stroke-width="2"/><path d="M22 14 q8 -10 16 0" fill="none" stroke="#7a6a5a" stroke-width="2"/>
+    <path d="M24 34 h12" stroke="#d9482b" stroke-width="3"/>`,
+  special_order: `<circle cx="30" cy="30" r="17" fill="#fff" stroke="#555" stroke-width="2"/>
+    <path d="M30 15 l4 10 h10 l-8 7 l3 11 l-9 -6 l-9 6 l3 -11 l-8 -7 h10 z" fill="#f2a900" stroke="#a87a00" stroke-width="1.5"/>`,
+  tea: `<path d="M15 22 h26 v14 q0 12 -13 12 q-13 0 -13 -12 z" fill="#d6e8c4" stroke="#4e7a1b" stroke-width="2"/>
+    <path d="M41 26 q8 0 8 6 q0 6 -8 6" fill="none" stroke="#4e7a1b" stroke-width="2.5"/><ellipse cx="28" cy="23" rx="12" ry="3" fill="#8cc63f"/>
+    <path d="M22 16 q3 -4 0 -8 M30 16 q3 -4 0 -8" stroke="#9996" stroke-width="2" fill="none"/>`,
+  green_tea_ice_cream: `<path d="M20 34 L30 54 L40 34 z" fill="#e2b36a" stroke="#9a6a22" stroke-width="2"/>
+    <path d="M23 38 l10 8 M26 35 l10 8" stroke="#9a6a22" stroke-width="1.2"/>
+    <circle cx="30" cy="26" r="11" fill="#9fd07a" stroke="#4e7a1b" stroke-width="2"/><circle cx="26" cy="22" r="2" fill="#fff8"/>`,
+  face_down: `<rect x="12" y="9" width="36" height="42" rx="5" fill="#2b2118" stroke="#0d0906" stroke-width="2"/>
+    <circle cx="30" cy="30" r="9" fill="none" stroke="#d9482b" stroke-width="3"/><path d="M24 30 h12" stroke="#d9482b" stroke-width="3"/>`,
+});
+const ONIGIRI = {
+  circle: `<circle cx="30" cy="31" r="15"/>`,
+  triangle: `<path d="M30 13 L47 45 H13 z"/>`,
+  square: `<rect x="16" y="17" width="28" height="28" rx="3"/>`,
+  rectangle: `<rect x="11" y="21" width="38" height="20" rx="3"/>`,
+};
+const FRUIT = {
+  w: `<path d="M-11 0 a11 11 0 0 0 22 0 z" fill="#e4572e" stroke="#2f8f4f" stroke-width="3"/><circle cx="-4" cy="3" r="1.2" fill="#222"/><circle cx="3" cy="4" r="1.2" fill="#222"/>`,
+  p: `<ellipse cx="0" cy="3" rx="8" ry="10" fill="#f2b84b" stroke="#a86a12" stroke-width="2"/><path d="M-5 -6 l5 -8 l5 8" fill="#3a8f4f"/><path d="M-5 0 l10 6 M5 0 l-10 6" stroke="#a86a12" stroke-width="1"/>`,
+  o: `<circle cx="0" cy="2" r="10" fill="#f28c28" stroke="#b45a0a" stroke-width="2"/><path d="M0 -8 q4 -5 8 -3" stroke="#3a8f4f" stroke-width="2.5" fill="none"/>`,
+};
+const FRUIT_NAMES = { w: "watermelon", p: "pineapple", o: "orange" };
+const NUMBERED = /^(chopsticks|spoon|menu|takeout_box)_(\d+)$/;
+
+function partyIcon(name) {
+  const num = NUMBERED.exec(name);
+  if (num) return svg(ICONS[num[1]]);
+  const ura = /^uramaki_(\d)$/.exec(name);
+  if (ura) return svg(ICONS.uramaki);
+  const oni = /^onigiri_(\w+)$/.exec(name);
+  if (oni) return svg(`<g fill="#fdfbf5" stroke="#8a8270" stroke-width="2">${ONIGIRI[oni[1]] || ""}</g><rect x="24" y="36" width="12" height="10" fill="#1f3b2a"/>`);
+  const fr = /^fruit_([wpo])([wpo])$/.exec(name);
+  if (fr) return svg(`<g transform="translate(19 28)">${FRUIT[fr[1]]}</g><g transform="translate(41 34)">${FRUIT[fr[2]]}</g>`);
+  return null;
+}
+
+Object.assign(CARD_INFO, {
+  temaki: ["Temaki", "c-plum", "most +4, fewest −4"],
+  uramaki_3: ["Uramaki", "c-lime", "race to 10"], uramaki_4: ["Uramaki", "c-lime", "race to 10"], uramaki_5: ["Uramaki", "c-lime", "race to 10"],
+  eel: ["Eel", "c-indigo", "1: −3 · 2+: 7"],
+  tofu: ["Tofu", "c-limegreen", "1: 2 · 2: 6 · 3+: 0"],
+  onigiri_circle: ["Onigiri circle", "c-magenta", "sets of shapes"], onigiri_triangle: ["Onigiri triangle", "c-magenta", "sets of shapes"],
+  onigiri_square: ["Onigiri square", "c-magenta", "sets of shapes"], onigiri_rectangle: ["Onigiri rectangle", "c-magenta", "sets of shapes"],
+  edamame: ["Edamame", "c-teal", "1 per opponent's"],
+  miso_soup: ["Miso soup", "c-purple2", "3, alone this turn"],
+  special_order: ["Special order", "c-rainbow", "copies a card"],
+  tea: ["Tea", "c-tan", "1 per card of your biggest colour"],
+  green_tea_ice_cream: ["Green tea ice cream", "c-cyan", "12 per 4"],
+  fruit_ww: ["Fruit", "c-coral", "2 watermelon"], fruit_pp: ["Fruit", "c-coral", "2 pineapple"], fruit_oo: ["Fruit", "c-coral", "2 orange"],
+  fruit_wp: ["Fruit", "c-coral", "watermelon + pineapple"], fruit_wo: ["Fruit", "c-coral", "watermelon + orange"], fruit_po: ["Fruit", "c-coral", "pineapple + orange"],
+  face_down: ["Face down", "c-back", "2 points"],
+});
+for (let n = 1; n <= 3; n++) CARD_INFO["chopsticks_" + n] = ["Chopsticks", "c-lightblue", `#${n} · take 2 later`];
+for (let n = 4; n <= 6; n++) CARD_INFO["spoon_" + n] = ["Spoon", "c-grey", `#${n} · ask for a card`];
+for (let n = 7; n <= 9; n++) CARD_INFO["menu_" + n] = ["Menu", "c-darkred", `#${n} · draw 4, keep 1`];
+for (let n = 10; n <= 12; n++) CARD_INFO["takeout_box_" + n] = ["Takeout box", "c-orange", `#${n} · turn cards face down`];
+
+/** Party rules by card, for tips and screen readers (rules.md §3.4; the table's game picks them). */
+const PARTY_RULES = {
+  maki: "Maki: most icons score 6, second 3 (6/4/2 for first to third at 6 to 8 players); ties score in full.",
+  temaki: "Temaki: most temaki score 4, fewest lose 4 (with 2 players nobody loses).",
+  uramaki: "Uramaki: at the end of each turn the first to 10 icons scores 8, then 5, then 2.",
+  tempura: "Tempura: 5 points for each pair.",
+  sashimi: "Sashimi: 10 points for each set of three.",
+  dumpling: "Dumplings: 1, 3, 6, 10, 15 points for 1 to 5 or more.",
+  eel: "Eel: one scores −3, two or more score 7.",
+  tofu: "Tofu: one scores 2, two score 6, three or more score 0.",
+  onigiri: "Onigiri: each set of different shapes scores 1, 4, 9 or 16 for 1 to 4 shapes.",
+  edamame: "Edamame: 1 point for each opponent with edamame (at most 4).",
+  miso_soup: "Miso soup: 3 points, but if anyone else plays miso soup the same turn, all are discarded.",
+  nigiri: "Nigiri: egg 1, salmon 2, squid 3 (×3 on a wasabi).",
+  wasabi: "Wasabi: triples the next nigiri you play.",
+  chopsticks: "Chopsticks: on a later turn, play an extra card from your hand; the chopsticks go back into the hand.",
+  spoon: "Spoon: on a later turn, name a card; the first player to your left with it in hand gives it to you and takes the spoon.",
+  menu: "Menu: draw 4 cards from the deck, play 1, shuffle the rest back. Only you see the 4.",
+  takeout_box: "Takeout box: turn any of your earlier cards face down; each face-down card scores 2.",
+  special_order: "Special order: copies a card you already have (its colour and number too).",
+  soy_sauce: "Soy sauce: 4 points if you have the most colours this round (ties score too).",
+  tea: "Tea: 1 point per card of your biggest colour group.",
+  pudding: "Pudding: at the end of the game most puddings score 6, fewest lose 6.",
+  green_tea_ice_cream: "Green tea ice cream: 12 points for each 4 at the end of the game.",
+  fruit: "Fruit: at the end of the game each fruit kind scores by count: 0 → −2, 1 → 0, 2 → 1, 3 → 3, 4 → 6, 5+ → 10.",
+  face_down: "Face-down card: scores 2 points and counts as nothing else.",
+};
+/** The tile (card type) of a Party card name: ``spoon_4`` → ``spoon``, ``salmon_nigiri`` → ``nigiri``. */
+function tileOf(name) {
+  if (name.endsWith("_nigiri")) return "nigiri";
+  const num = NUMBERED.exec(name);
+  if (num) return num[1];
+  const m = /^(maki|uramaki|onigiri|fruit)_/.exec(name);
+  return m ? m[1] : name;
+}
+const art = { game: null };
+
 function svg(inner) {
   return `<svg viewBox="0 0 60 60" aria-hidden="true">${inner}</svg>`;
 }
@@ -68,6 +187,8 @@ function iconFor(symbol, count) {
     return svg(out);
   }
   if (NIGIRI[symbol]) return svg(ICONS.nigiri(NIGIRI[symbol]));
+  const party = partyIcon(symbol);
+  if (party) return party;
   return svg(ICONS[symbol] || `<text x="30" y="36" text-anchor="middle" font-size="14">${symbol}</text>`);
 }
 
@@ -99,16 +220,28 @@ function nameHTML(title) {
 }
 
 /** The name and rule of a card, for tips and screen readers. */
-function cardRule(name) { return CARD_RULES[name] || (CARD_INFO[name] || [name])[0]; }
+function cardRule(name) {
+  if (art.game === "sushi-go-party") {
+    const rule = PARTY_RULES[tileOf(name)];
+    const fr = /^fruit_([wpo])([wpo])$/.exec(name);
+    const num = NUMBERED.exec(name);
+    const what = fr ? ` This card: ${FRUIT_NAMES[fr[1]]} and ${FRUIT_NAMES[fr[2]]}.` : num ? ` Number ${num[2]}.` : /^(maki|uramaki)_/.test(name) ? ` ${name.split("_")[1]} icons.` : "";
+    if (rule) return rule + what;
+  }
+  return CARD_RULES[name] || (CARD_INFO[name] || [name])[0];
+}
 
 /** Returns the HTML of one Sushi Go! card: a button to choose it, or (``static``) a focusable picture. */
 function cardHTML(name, extra = {}) {
   const [title, colour, rule] = CARD_INFO[name] || [name, "c-grey", ""];
-  const count = name.startsWith("maki_") ? Number(name.slice(5)) : 0;
+  const num = NUMBERED.exec(name);
+  const count = /^(uramaki|maki)_\d$/.test(name) ? Number(name.slice(-1)) : num ? Number(num[2]) : 0;
   const cls = ["card", colour, extra.small ? "small" : "", extra.selected ? "selected" : "", extra.picked ? "picked" : "", extra.onWasabi ? "on-wasabi" : "", extra.cls || ""].join(" ");
   const badge = extra.badge ? `<span class="badge" aria-hidden="true">${esc(extra.badge)}</span>` : "";
-  const label = cardRule(name) + (extra.onWasabi ? " On a wasabi." : "") + (extra.selected ? " Selected." : "") + (extra.picked ? " Your pick." : "");
-  const inner = `${badge}<span class="card-art">${iconFor(name, count)}</span><span class="card-name">${nameHTML(title)}${count ? ` <span class="n">×${count}</span>` : ""}</span>${extra.small ? "" : `<span class="card-rule">${esc(rule)}</span>`}`;
+  const label = cardRule(name) + (extra.note ? ` (${extra.note}).` : "") + (extra.onWasabi ? " On a wasabi." : "") + (extra.selected ? " Selected." : "") + (extra.picked ? " Your pick." : "");
+  const mark = !count ? "" : num ? ` <span class="n">#${count}</span>` : ` <span class="n">×${count}</span>`;
+  const note = extra.note ? `<span class="card-note">${esc(extra.note)}</span>` : "";
+  const inner = `${badge}<span class="card-art">${iconFor(name, count)}</span><span class="card-name">${nameHTML(title)}${mark}</span>${note}${extra.small ? "" : `<span class="card-rule">${esc(rule)}</span>`}`;
   if (extra.static) return `<span class="${cls}" role="img" tabindex="0" data-card="${esc(name)}" data-tip="${esc(label)}" aria-label="${esc(label)}">${inner}</span>`;
   return `<button type="button" class="${cls}" data-card="${esc(name)}" ${extra.index !== undefined ? `data-index="${extra.index}"` : ""} ${extra.disabled ? "disabled" : ""} data-tip="${esc(label)}" aria-label="${esc(label)}" aria-pressed="${extra.selected ? "true" : "false"}">${inner}</button>`;
 }
@@ -154,5 +287,5 @@ function dieHTML(face, extra = {}) {
   return `<button type="button" class="${cls}" data-face="${esc(face)}" ${extra.pos !== undefined ? `data-pos="${extra.pos}"` : ""} ${extra.belt !== undefined ? `data-belt="${extra.belt}"` : ""} ${extra.disabled ? "disabled" : ""} data-tip="${esc(label)}" aria-label="${esc(label)}" aria-pressed="${extra.selected ? "true" : "false"}">${art}${times}</button>`;
 }
 
-window.SushiArt = { cardHTML, dieHTML, iconFor, esc, CARD_INFO, cardRule, dieRule };
+window.SushiArt = { cardHTML, dieHTML, iconFor, esc, CARD_INFO, cardRule, dieRule, tileOf, PARTY_RULES, art };
 })();

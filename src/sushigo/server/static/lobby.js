@@ -2,9 +2,76 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 const esc = window.SushiArt.esc;
-let BOTS = { "sushi-go": ["random"], "sushi-roll": ["random"] };
+let BOTS = { "sushi-go": ["random"], "sushi-roll": ["random"], "sushi-go-party": ["random"] };
+// Sushi Go Party! menus and tiles, as GET /api/party/menus gives them (the server's own rules).
+let PARTY = null;
+let custom = new Set();
+const GROUP_TITLE = { roll: "Roll (1)", appetizer: "Appetizers (3)", special: "Specials (2)", dessert: "Dessert (1)" };
+const tileTitle = (t) => t.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+
+/** The player counts the chosen game allows: the lobby offers exactly these. */
+function playerCounts(game) { return game === "sushi-go-party" ? [2, 3, 4, 5, 6, 7, 8] : [2, 3, 4, 5]; }
+
+function syncPlayers() {
+  const game = $("game").value, sel = $("players");
+  const want = playerCounts(game), cur = Number(sel.value) || 4;
+  if (sel.options.length !== want.length) {
+    sel.innerHTML = want.map((n) => `<option ${n === Math.min(cur, want[want.length - 1]) ? "selected" : ""}>${n}</option>`).join("");
+  }
+}
+
+/** Why a tile cannot be on the menu now (player count, group full), or "" when it can. */
+function tileProblem(tile, n) {
+  if (n < tile.min_players || n > tile.max_players) return `${tile.min_players}–${tile.max_players} players`;
+  if (custom.has(tile.tile)) return "";
+  const inGroup = PARTY.tiles.filter((t) => t.group === tile.group && custom.has(t.tile)).length;
+  return inGroup >= PARTY.groups[tile.group] ? "group full" : "";
+}
+
+function drawParty() {
+  const party = $("game").value === "sushi-go-party";
+  $("partyMenu").classList.toggle("hidden", !party);
+  if (!party || !PARTY) return;
+  const n = Number($("players").value);
+  const sel = $("menuSelect"), was = sel.value;
+  sel.innerHTML = PARTY.menus.map((m) => `<option value="${esc(m.id)}" ${m.players.includes(n) ? "" : "disabled"}>${esc(m.title)}${m.players.includes(n) ? "" : ` (${m.players[0]}–${m.players[m.players.length - 1]} players)`}</option>`).join("") + `<option value="custom">Custom menu…</option>`;
+  const ok = (id) => id === "custom" || PARTY.menus.some((m) => m.id === id && m.players.includes(n));
+  sel.value = ok(was) ? was : (PARTY.menus.find((m) => m.players.includes(n)) || { id: "custom" }).id;
+  const isCustom = sel.value === "custom";
+  $("tilePicker").classList.toggle("hidden", !isCustom);
+  if (!isCustom) {
+    const m = PARTY.menus.find((x) => x.id === sel.value);
+    $("menuInfo").textContent = `${m.description}: ${m.tiles.map(tileTitle).join(", ")}`;
+    $("menuMsg").textContent = "";
+    return;
+  }
+  for (const t of PARTY.tiles) if (custom.has(t.tile) && (n < t.min_players || n > t.max_players)) custom.delete(t.tile);
+  $("menuInfo").textContent = "Nigiri is always on the menu. Choose 1 roll, 3 appetizers, 2 specials and 1 dessert.";
+  let html = "";
+  for (const g of Object.keys(GROUP_TITLE)) {
+    html += `<fieldset data-group="${g}"><legend>${GROUP_TITLE[g]}</legend>`;
+    for (const t of PARTY.tiles.filter((x) => x.group === g)) {
+      const why = tileProblem(t, n);
+      const limited = n < t.min_players || n > t.max_players;
+      html += `<label class="${why ? "off" : ""}" title="${esc(why)}"><input type="checkbox" data-tile="${esc(t.tile)}" ${custom.has(t.tile) ? "checked" : ""} ${why ? "disabled" : ""}> ${esc(tileTitle(t.tile))}${limited ? ` <span class="muted">(${esc(why)})</span>` : ""}</label>`;
+    }
+    html += "</fieldset>";
+  }
+  $("tilePicker").innerHTML = html;
+  const missing = Object.keys(GROUP_TITLE).map((g) => [g, PARTY.groups[g] - PARTY.tiles.filter((t) => t.group === g && custom.has(t.tile)).length]).filter(([, k]) => k > 0);
+  $("menuMsg").textContent = missing.length ? "Still to choose: " + missing.map(([g, k]) => `${k} ${g}${k > 1 ? "s" : ""}`).join(", ") : "";
+}
+
+/** The menu to send: a suggested id, or the 7 chosen tiles (null while a custom menu is incomplete). */
+function chosenMenu() {
+  const id = $("menuSelect").value;
+  if (id !== "custom") return id;
+  const tiles = PARTY.tiles.filter((t) => custom.has(t.tile)).map((t) => t.tile);
+  return tiles.length === 7 ? tiles : null;
+}
 
 function seatRows() {
+  syncPlayers();
   const n = Number($("players").value);
   const game = $("game").value;
   const old = [...document.querySelectorAll("#seats select")].map((s) => s.value);
@@ -21,6 +88,7 @@ function seatRows() {
   $("variants").classList.toggle("hidden", game !== "sushi-go");
   $("dummy").disabled = n !== 2;
   if (n !== 2) $("dummy").checked = false;
+  drawParty();
 }
 
 async function loadGames() {
@@ -29,6 +97,8 @@ async function loadGames() {
     const data = await r.json();
     BOTS = {};
     for (const g of data.games) BOTS[g.game] = g.bots;
+    const p = await fetch("/api/party/menus");
+    if (p.ok) PARTY = await p.json();
   } catch (e) { /* keep defaults */ }
   seatRows();
 }
@@ -41,7 +111,8 @@ function when(ts) {
 
 function tableRow(t, kind) {
   const seats = t.seats.map((s) => (s.kind === "bot" ? `${esc(s.name)} <span class="tag">bot</span>` : s.taken ? esc(s.name) : "<i>free</i>")).join(", ");
-  const game = t.game === "sushi-go" ? "Sushi Go!" : "Sushi Roll";
+  const game = { "sushi-go": "Sushi Go!", "sushi-roll": "Sushi Roll", "sushi-go-party": "Sushi Go Party!" }[t.game] || t.game;
+  const menu = t.menu ? " · " + esc(t.menu.slice(1).map(tileTitle).join(", ")) : "";
   const opts = Object.keys(t.options || {}).filter((k) => t.options[k]).map((k) => k.replace(/_/g, " ")).join(", ");
   const id = encodeURIComponent(t.id);
   let action = "", extra = "";
@@ -53,7 +124,7 @@ function tableRow(t, kind) {
     extra = `<br><span class="muted">${win}${t.totals ? " · " + esc(t.totals.join(" / ")) : ""} · ${esc(when(t.finished_at || t.created_at))}</span>`;
     action = t.status === "finished" ? `<a class="btn" href="/replay/${id}">Replay</a> <a class="btn" href="/api/tables/${id}/record" download>Record</a>` : "";
   }
-  return `<tr><td><b>${esc(t.name)}</b><br><span class="muted">${game}${opts ? " · " + esc(opts) : ""}</span>${extra}</td><td>${seats}</td><td class="actions">${action}</td></tr>`;
+  return `<tr><td><b>${esc(t.name)}</b><br><span class="muted">${game}${opts ? " · " + esc(opts) : ""}${menu}</span>${extra}</td><td>${seats}</td><td class="actions">${action}</td></tr>`;
 }
 
 // Finished games come a page at a time, newest first; ``pages`` holds the cursors of the pages seen.
@@ -97,6 +168,12 @@ async function create() {
   const options = {};
   if (game === "sushi-go") for (const k of ["pass_both_ways", "soy_sauce", "dummy"]) if ($(k).checked) options[k] = true;
   const body = { game, seats, options };
+  if (game === "sushi-go-party") {
+    if (!PARTY) { $("createMsg").textContent = "The menus could not be loaded; reload the page."; return; }
+    const menu = chosenMenu();
+    if (!menu) { $("createMsg").textContent = "Finish the custom menu first: " + $("menuMsg").textContent; return; }
+    body.menu = menu;
+  }
   if ($("timer").value) body.turn_timer = Number($("timer").value);
   $("createBtn").disabled = true;
   try {
@@ -118,6 +195,13 @@ async function create() {
 }
 
 $("players").addEventListener("change", seatRows);
+$("menuSelect").addEventListener("change", drawParty);
+$("tilePicker").addEventListener("change", (e) => {
+  const box = e.target.closest("input[data-tile]");
+  if (!box) return;
+  if (box.checked) custom.add(box.dataset.tile); else custom.delete(box.dataset.tile);
+  drawParty();
+});
 $("game").addEventListener("change", seatRows);
 $("createBtn").addEventListener("click", create);
 $("myname").value = localStorage.getItem("sushigo:name") || "";

@@ -3,11 +3,24 @@
 // progress is never lost to a re-render).
 (function () {
 "use strict";
-const { cardHTML, dieHTML, esc, CARD_INFO } = window.SushiArt;
+const { cardHTML, dieHTML, esc, CARD_INFO, tileOf } = window.SushiArt;
 
 // ------------------------------------------------------------------------------------------ names
 
-function cardName(c) { return (CARD_INFO[c] && CARD_INFO[c][0] + (c.startsWith("maki_") ? " ×" + c.slice(5) : "")) || c.replace(/_/g, " "); }
+function cardName(c) {
+  if (c == null) return "nothing";
+  const info = CARD_INFO[c];
+  if (!info) return c.replace(/_/g, " ");
+  const num = /^(chopsticks|spoon|menu|takeout_box)_(\d+)$/.exec(c);
+  if (num) return `${info[0]} #${num[2]}`;
+  if (/^(maki|uramaki)_\d$/.test(c)) return `${info[0]} ×${c.slice(-1)}`;
+  if (c.startsWith("fruit_")) return `${info[0]} (${info[2]})`;
+  return info[0];
+}
+/** A Party tile (card type) as people say it: ``green_tea_ice_cream`` → "Green tea ice cream". */
+function tileTitle(t) { const s = String(t).replace(/_/g, " "); return s.charAt(0).toUpperCase() + s.slice(1); }
+/** A card or type name as a spoon may name it (``maki`` is any maki, ``maki_2`` that card). */
+function askName(x) { return CARD_INFO[x] ? cardName(x) : `any ${tileTitle(x)}`; }
 function faceName(f) {
   const m = /^(.*?)(?:_(\d))?$/.exec(f);
   const sym = f.startsWith("maki_") ? "maki" : m[1];
@@ -101,6 +114,64 @@ function groupTableau(cards, marks, fresh = new Set()) {
   }).join("");
 }
 
+// ---------------------------------------------------------------------------- Party tableaux
+
+const PARTY_ORDER = ["nigiri", "wasabi", "maki", "temaki", "uramaki", "tempura", "sashimi", "dumpling", "eel", "tofu", "onigiri", "edamame", "miso_soup", "chopsticks", "spoon", "menu", "takeout_box", "special_order", "soy_sauce", "tea", "pudding", "green_tea_ice_cream", "fruit", "face_down"];
+
+/** The name a Party tableau card counts as: a copy's copied card, ``face_down`` when turned over. */
+function partyIdentity(c) { return c.face_down ? "face_down" : c.copies || c.card; }
+
+/** Groups a Party tableau (view cards: ``card``, ``copies``, ``face_down``, ``on_wasabi``) by the
+ *  type each card counts as; copies and face-down cards say what they are; maki and uramaki show icons. */
+function partyTableau(cards, fresh = new Set(), refs = null, flip = null) {
+  const groups = {};
+  cards.forEach((c, i) => {
+    const id = partyIdentity(c);
+    const tile = tileOf(id);
+    const g = (groups[tile] = groups[tile] || { cards: [], icons: 0, fresh: false });
+    if (/^(maki|uramaki)_\d$/.test(id)) g.icons += Number(id.slice(-1));
+    let note = "";
+    if (c.face_down) note = "was " + cardName(c.copies || c.card);
+    else if (c.copies) note = "= " + cardName(c.copies);
+    const shown = c.face_down ? "face_down" : c.card;
+    const opts = { small: true, static: true, note, onWasabi: !!c.on_wasabi, cls: fresh.has(i) ? "fresh" : "" };
+    if (flip && refs && flip.can.has(refs[i])) {
+      g.cards.push(cardHTML(shown, { ...opts, static: false, index: refs[i], selected: flip.chosen.has(refs[i]), cls: "flippable" }));
+    } else g.cards.push(cardHTML(shown, opts));
+    if (fresh.has(i)) g.fresh = true;
+  });
+  const caption = (tile, g) => {
+    const n = g.cards.length;
+    if (tile === "maki" || tile === "uramaki") return `${g.icons} icons`;
+    if (tile === "wasabi") {
+      const used = cards.filter((c) => c.on_wasabi && !c.face_down).length;
+      return `${Math.max(0, n - used)} free`;
+    }
+    return n > 1 ? `×${n}` : "";
+  };
+  return PARTY_ORDER.filter((k) => groups[k]).map((k) => {
+    const g = groups[k], cap = caption(k, g);
+    return `<span class="grp ${g.fresh ? "has-fresh" : ""}" data-kind="${k}"><span class="stack">${g.cards.join("")}</span>${cap ? `<span class="cap">${esc(cap)}</span>` : ""}</span>`;
+  }).join("");
+}
+
+/** A Party seat's play of one turn in words: the card from the hand, then what chopsticks, a spoon,
+ *  a menu or a takeout box added. */
+function partyPlay(p, nm) {
+  const bits = p.items.map((it, k) => {
+    const card = it.card == null ? null : cardName(it.card) + (it.copies ? ` copying ${cardName(it.copies)}` : "");
+    let text;
+    if (!it.via) text = k === 0 ? `played ${card}` : `added ${card}`;
+    else if (it.via.startsWith("spoon")) {
+      text = `${cardName(it.via)} asked for ${askName(it.ask)}: ` + (it.card == null ? "nobody had it" : `got ${card} from ${nm[it.from] ?? "?"}`);
+    } else if (it.via.startsWith("menu")) text = `${cardName(it.via)} → ${card} (drew 4, kept 1)`;
+    else text = `${cardName(it.via)} → ${card}`;
+    if (it.flip) text += it.flip.length ? `, turned ${it.flip.length} card${it.flip.length > 1 ? "s" : ""} face down` : ", turned nothing over";
+    return text;
+  });
+  return `<b>${esc(nm[p.seat])}</b> ${esc(bits.join("; "))}`;
+}
+
 /** A Sushi Roll tray: faces in the order taken, each nigiri drawn on the wasabi it sits on. */
 function trayHTML(faces, fresh = new Set()) {
   const free = [], pairs = new Map();
@@ -131,6 +202,9 @@ function goPlay(p, nm) {
 /** One log entry as HTML (an ``<li>``); ``nm`` are the seat names. */
 function logLine(e, nm, game) {
   if (e.end) return `<li class="log-end"><b>Round ${e.round + 1} ends:</b> ${e.totals.map((t, s) => `${esc(nm[s] || "Dummy")} ${t}`).join(", ")}</li>`;
+  if (game === "sushi-go-party") {
+    return `<li><span class="log-when">R${e.round + 1} T${e.turn + 1}</span> ${e.plays.map((p) => partyPlay(p, nm)).join(" · ")}</li>`;
+  }
   if (game === "sushi-go") {
     const parts = e.plays.map((p) => goPlay(p, nm));
     if (e.dummy) parts.push(`<b>Dummy</b> got ${esc(cardName(e.dummy.card))}${e.dummy.on_wasabi ? " on wasabi" : ""} (chosen by ${esc(nm[e.dummy.by])})`);
@@ -157,11 +231,11 @@ function head(labels) { return `<tr><th scope="col"></th>${labels.map((l) => `<t
 
 /** A round's points per category, a row per category that scored, and the round total. */
 function categoryTable(points, labels, game) {
-  const cats = game === "sushi-go" ? GO_CATS : ROLL_CATS;
+  const cats = game === "sushi-go" ? GO_CATS : game === "sushi-go-party" ? partyCats(points) : ROLL_CATS;
   let html = `<div class="scroll-x"><table class="scores">${head(labels)}`;
   for (const c of cats) {
     if (!points.some((p) => p[c])) continue;
-    html += `<tr><td>${CAT_LABEL[c]}</td>${points.map((p) => `<td>${p[c] || 0}</td>`).join("")}</tr>`;
+    html += `<tr><td>${CAT_LABEL[c] || tileTitle(c)}</td>${points.map((p) => `<td>${p[c] || 0}</td>`).join("")}</tr>`;
   }
   return html + `<tr class="total"><th scope="row">Round total</th>${points.map((p) => `<th>${p.total}</th>`).join("")}</tr></table></div>`;
 }
@@ -170,14 +244,29 @@ function categoryTable(points, labels, game) {
 function finalTable(final, labels) {
   let html = `<div class="scroll-x"><table class="scores final-table">${head(labels)}`;
   final.rounds.forEach((r, i) => { html += `<tr data-row="round"><td>Round ${i + 1}</td>${r.map((p) => `<td>${p}</td>`).join("")}</tr>`; });
-  html += `<tr data-row="pudding"><td>Puddings</td>${final.pudding_points.map((p, s) => `<td>${p} <span class="muted">(${final.pudding_counts[s]})</span></td>`).join("")}</tr>`;
+  html += `<tr data-row="pudding"><td>${final.dessert ? esc(tileTitle(final.dessert)) : "Puddings"}</td>${final.pudding_points.map((p, s) => `<td>${p} <span class="muted">(${final.pudding_counts[s]})</span></td>`).join("")}</tr>`;
   if (final.token_points) html += `<tr data-row="tokens"><td>Leftover tokens</td>${final.token_points.map((p) => `<td>${p}</td>`).join("")}</tr>`;
   return html + `<tr class="total" data-row="total"><th scope="row">Total</th>${final.totals.map((t) => `<th>${t}</th>`).join("")}</tr></table></div>`;
 }
 
 /** The round-end view: every seat's final tableau (or tray) with its points per category. */
+function partyCats(points) {
+  const seen = [];
+  for (const p of points) for (const k of Object.keys(p)) if (k !== "total" && !seen.includes(k)) seen.push(k);
+  return seen;
+}
+
 function roundEndHTML(lr, nm, game) {
   const labels = lr.points.map((_, s) => nm[s] || "Dummy");
+  if (game === "sushi-go-party") {
+    const cats = partyCats(lr.points);
+    const seats = lr.points.map((p, s) => {
+      const parts = cats.filter((c) => p[c]).map((c) => `${CAT_LABEL[c] || tileTitle(c)} ${p[c]}`);
+      return `<div class="seat end-seat" data-seat="${s}" data-count="${lr.tableaux[s].length}"><h3><span>${esc(labels[s])}</span><span class="pill">${p.total} pts</span></h3>
+        <div class="tableau">${partyTableau(lr.tableaux[s]) || '<span class="muted">nothing</span>'}</div><div class="muted">${esc(parts.join(" · ") || "no points")}</div></div>`;
+    }).join("");
+    return `<div class="seats end-seats party-seats">${seats}</div>${categoryTable(lr.points, labels, game)}`;
+  }
   const makiIcons = game === "sushi-go" ? lr.tableaux.map((t) => t.reduce((a, c) => a + (c.startsWith("maki_") ? Number(c.slice(5)) : 0), 0)) : null;
   const seats = lr.points.map((p, s) => {
     const body = game === "sushi-go" ? groupTableau(lr.tableaux[s], lr.on_wasabi[s]) : trayHTML(lr.trays[s]);
@@ -193,5 +282,5 @@ function roundEndHTML(lr, nm, game) {
   return `<div class="seats end-seats">${seats}</div>${categoryTable(lr.points, labels, game)}`;
 }
 
-window.SushiRender = { cardName, faceName, seatNames, setHTML, patchList, keyed, groupTableau, trayHTML, logLine, categoryTable, finalTable, roundEndHTML, GO_CATS, ROLL_CATS };
+window.SushiRender = { tileTitle, askName, partyTableau, partyPlay, partyIdentity, cardName, faceName, seatNames, setHTML, patchList, keyed, groupTableau, trayHTML, logLine, categoryTable, finalTable, roundEndHTML, GO_CATS, ROLL_CATS };
 })();

@@ -4,7 +4,7 @@
 // `presence` message or another seat's move never swallows a click in progress.
 "use strict";
 const $ = (id) => document.getElementById(id);
-const { cardHTML, dieHTML, esc, cardRule, dieRule } = window.SushiArt;
+const { cardHTML, dieHTML, esc, cardRule, dieRule, art } = window.SushiArt;
 const R = window.SushiRender;
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const storeKey = "sushigo:" + tableId;
@@ -14,6 +14,7 @@ let ws = null, mySeat = null, last = null, closedOnPurpose = false, retry = 500;
 let sel = [], dummySel = null, useChop = false, handKey = "";  // Sushi Go! selection (hand indices)
 let rsel = [], other = null, beltKey = "";                       // Sushi Roll selection
 let timerEnd = null, changeTo = null, logEntries = [], endTimer = null;
+let psel = null, pchoice = null, pkey = "", flipSel = new Set();  // Party: chosen card, action text, flips
 const ROUND_END_SECONDS = 12;
 
 function showMsg(text) { $("msg").textContent = text || ""; }
@@ -78,7 +79,7 @@ function connect(token) {
         changeTo = null;
         return;
       }
-      sel = []; dummySel = null; useChop = false; rsel = []; other = null; showMsg("");
+      sel = []; dummySel = null; useChop = false; rsel = []; other = null; psel = null; pchoice = null; flipSel = new Set(); showMsg("");
     } else if (msg.type === "error") {
       if (msg.code === "auth/invalid") {
         localStorage.removeItem(storeKey); saved = null; closedOnPurpose = true; ws.close();
@@ -121,6 +122,8 @@ function presence(msg) {
 function render(msg) {
   const prev = last;
   last = msg;
+  art.game = msg.view.game;
+  document.body.dataset.game = msg.view.game;
   if (msg.log) {
     if (msg.log.start <= logEntries.length) logEntries = logEntries.slice(0, msg.log.start).concat(msg.log.entries);
     drawLog(msg);
@@ -131,7 +134,7 @@ function render(msg) {
   drawInfo(msg);
   drawSeats(msg);
   drawSpectators(msg.table);
-  if (msg.view.game === "sushi-go") drawGo(msg); else drawRoll(msg);
+  if (msg.view.game === "sushi-go") drawGo(msg); else if (msg.view.game === "sushi-go-party") drawParty(msg); else drawRoll(msg);
   drawScores(msg);
   if (msg.table.status === "open") {
     const free = msg.table.seats.filter((s) => s.kind === "human" && !s.taken).length;
@@ -164,6 +167,14 @@ function drawInfo(msg) {
         bits.push(`Round ${v.round + 1}: hands pass ${right ? "right ←" : "left →"} (${order.map((s) => esc(nm[s])).concat(esc(nm[order[0]])).join(right ? " ← " : " → ")})`);
       }
     }
+  } else if (v.game === "sushi-go-party") {
+    bits.push(`<b>Sushi Go Party!</b> · Menu: <span class="menu-strip" id="menuStrip">${v.menu.map((t) => `<span class="tile" data-tile="${esc(t)}" data-tip="${esc(window.SushiArt.PARTY_RULES[t] || t)}" tabindex="0">${esc(R.tileTitle(t))}</span>`).join("")}</span>`);
+    if (!v.is_over) {
+      const right = v.options && v.options.pass_both_ways && v.round === 1;
+      let line = `Round ${v.round + 1}: hands pass ${right ? "right ←" : "left →"} · ${v.deck_size} cards in the deck`;
+      if (v.menu.includes("uramaki")) line += ` · uramaki places left: ${3 - v.uramaki_claimed}`;
+      bits.push(line);
+    }
   } else {
     const order = [...Array(v.players).keys()].map((i) => (v.red_belt + i) % v.players);
     bits.push(`<b>Sushi Roll</b> · red belt (starts this cycle): <span class="redbelt"></span> ${esc(nm[v.red_belt])} · turn order: ${order.map((s) => esc(nm[s])).join(" → ")}`);
@@ -194,7 +205,7 @@ function freshRoll(v) {
 
 function seatHeader(msg, s, nm, pts, running) {
   const t = msg.table, v = msg.view;
-  const isDummy = v.game === "sushi-go" && v.options.dummy && s === 2;
+  const isDummy = v.game === "sushi-go" && v.options && v.options.dummy && s === 2;
   const info = isDummy ? null : t.seats[s];
   const who = isDummy ? "" : info.kind === "bot" ? '<span class="tag">bot</span>' : `<span class="dot ${info.connected ? "on" : ""}" role="img" aria-label="${info.connected ? "online" : "offline"}"></span>`;
   const standin = info && info.standin ? ' <span class="muted">(bot playing)</span>' : "";
@@ -206,7 +217,29 @@ function seatHeader(msg, s, nm, pts, running) {
 function drawSeats(msg) {
   const v = msg.view, nm = R.seatNames(msg.table, v);
   const items = [];
-  if (v.game === "sushi-go") {
+  $("seats").classList.toggle("party-seats", v.game === "sushi-go-party");
+  if (v.game === "sushi-go-party") {
+    const totals = (v.scores && v.scores.totals) || [];
+    const dessert = R.tileTitle(v.menu[v.menu.length - 1]);
+    for (let s = 0; s < v.players; s++) {
+      const acting = v.to_act.includes(s);
+      let status = "";
+      if (!v.is_over) {
+        if (v.phase === "choose") status = acting ? "choosing…" : "chose ✓";
+        else if (v.resolving && v.resolving.decider === s) status = `deciding: ${R.cardName(v.resolving.card)}`;
+      }
+      const fresh = new Set();
+      const at = v.phase === "resolve" ? v.turn : v.turn - 1;
+      (v.tableaux[s] || []).forEach((c, i) => { if (c.turn === at) fresh.add(i); });
+      const body = R.partyTableau(v.tableaux[s] || [], fresh);
+      const race = v.uramaki_race && v.uramaki_race[s] ? ` · uramaki ${v.uramaki_race[s]} pts` : "";
+      items.push({ key: "s" + s, html: `<div class="seat ${s === mySeat ? "me" : ""} ${acting ? "acting" : ""}" data-seat="${s}">
+        ${seatHeader(msg, s, nm, totals[s] ?? 0, null)}
+        <div class="status ${acting ? "waiting" : "done"}">${esc(status)}</div>
+        <div class="muted">Hand ${v.hand_sizes[s] ?? 0} · ${esc(dessert)} kept ${v.desserts[s].length}${race}</div>
+        <div class="tableau" aria-label="${esc(nm[s])}'s table">${body || '<span class="muted">No cards yet</span>'}</div></div>` });
+    }
+  } else if (v.game === "sushi-go") {
     const totals = (v.scores && v.scores.totals) || [];
     const fresh = freshGo(v);
     for (let s = 0; s < v.tableaux.length; s++) {
@@ -337,6 +370,132 @@ function play() {
   } else send(text);
 }
 
+// ----------------------------------------------------------------------------- Sushi Go Party!
+
+/** An action's text in words (the server's text form: ``eel bonus=chopsticks_2``, ``ask maki``). */
+function partyWords(text) {
+  const w = text.split(" ");
+  if (w[0] === "ask") return `Ask for ${R.askName(w[1])}`;
+  if (w[0] === "give") return `Give ${R.cardName(w[1])}`;
+  if (w[0] === "flip") return w.length > 1 ? `Turn ${w[1].split(",").length} face down` : "Turn nothing over";
+  let out = R.cardName(w[0]);
+  for (const part of w.slice(1)) {
+    if (part.startsWith("copies=")) out += ` copying ${R.cardName(part.slice(7))}`;
+    else if (part === "nowasabi") out += " (not on your wasabi)";
+    else if (part.startsWith("bonus=")) out += `, and use ${part.slice(6).split(",").map(R.cardName).join(" and ")} this turn`;
+  }
+  return out;
+}
+
+function drawParty(msg) {
+  const v = msg.view, nm = R.seatNames(msg.table, v);
+  $("roundPill").textContent = `Round ${v.round + 1} of 3`;
+  $("turnPill").textContent = v.is_over ? "Game over" : `Turn ${v.turn + 1}`;
+  let waiting = "";
+  if (!v.is_over) {
+    if (v.phase === "resolve" && v.resolving) {
+      const r = v.resolving, who = r.decider === mySeat ? "you" : nm[r.decider];
+      waiting = `Resolving ${nm[r.seat]}'s ${R.cardName(r.card)}${r.ask ? ` (asks for ${R.askName(r.ask)})` : ""}: waiting for ${who}…`;
+    } else if (v.to_act.length) waiting = `Waiting for ${v.to_act.map((s) => (s === mySeat ? "you" : nm[s])).join(", ")}…`;
+  }
+  $("waiting").textContent = waiting;
+  const mine = mySeat != null && !v.is_over;
+  $("mine").classList.toggle("hidden", !mine);
+  $("hand").classList.remove("hidden");
+  $("myBelt").classList.add("hidden");
+  if (mine) drawPartyHand(msg);
+}
+
+/** The candidates of a Party decision: each distinct card the legal actions start with. */
+function partyCards(legal) { return [...new Set(legal.map((a) => a.split(" ")[0]))]; }
+
+function drawPartyHand(msg) {
+  const v = msg.view, hand = v.hand, legal = msg.legal, res = v.resolving;
+  const key = [hand.join(","), v.round, v.turn, v.phase, res ? res.card + res.step : ""].join("|");
+  if (key !== pkey) { pkey = key; psel = null; pchoice = null; flipSel = new Set(); }
+  const deciding = v.phase === "resolve" && legal.length > 0;
+  const choosing = v.phase === "choose" && legal.length > 0;
+  const flipping = deciding && legal.every((a) => a.split(" ")[0] === "flip");
+  const naming = deciding && legal.every((a) => /^(ask|give) /.test(a));
+  // What the cards row shows: the hand, or a menu's four drawn cards while its player chooses.
+  const fromMenu = deciding && !flipping && !naming && res && res.card.startsWith("menu") && v.menu_drawn;
+  const row = fromMenu ? v.menu_drawn : hand;
+  const playable = new Set(choosing || (deciding && !flipping && !naming) ? partyCards(legal) : []);
+  let title = "Your hand", hint = "";
+  if (choosing) { title = "Your hand — choose a card"; hint = "Tap a card, then Play. Keys: 1–9 choose, Enter plays."; }
+  else if (msg.pick && v.phase === "choose") { title = "Your hand — your pick is in"; hint = `You picked ${partyWords(msg.pick)}. Until everyone has picked you may take it back.`; }
+  else if (deciding && res) {
+    const c = R.cardName(res.card);
+    if (flipping) { title = `${c}: turn cards face down`; hint = "Tap your earlier cards to turn them face down (each scores 2), then Confirm."; }
+    else if (res.step === "ask") { title = `${c}: name a card`; hint = "The first player to your left with it in hand gives it to you and takes the spoon."; }
+    else if (naming) { title = `${c}: choose what to give`; hint = `The spoon asks for ${R.askName(res.ask)}; you choose which one.`; }
+    else if (fromMenu) { title = `${c}: choose one of the four cards you drew`; hint = "Only you see these; the rest go back into the deck."; }
+    else if (res.card.startsWith("chopsticks")) { title = `${c}: play an extra card from your hand`; hint = "The chopsticks go back into your hand."; }
+    else { title = `${c}: choose a card`; }
+  } else if (!v.is_over) hint = "Waiting for the others…";
+  $("mineTitle").textContent = title;
+  if (psel && !pchoice && choosing) hint = "Choose how to play it:";
+  $("hint").textContent = psel ? cardRule(psel) + " " + hint : hint;
+  R.patchList($("hand"), row.map((c, i) => ({ key: `${c}#${i}`, html: cardHTML(c, { index: i, selected: psel === c && row.indexOf(c) === i, disabled: !playable.has(c) }) })));
+  $("hand").onclick = (e) => {
+    const b = e.target.closest(".card");
+    if (!b || b.disabled) return;
+    partyChoose(b.dataset.card);
+  };
+  let c = "";
+  if (flipping) {
+    const refs = (msg.refs && msg.refs[mySeat]) || [];
+    const can = new Set(legal.flatMap((a) => (a.split(" ")[1] || "").split(",").filter(Boolean).map(Number)));
+    c += `<div class="decision" id="decision"><div class="tableau" id="flipCards">${R.partyTableau(v.tableaux[mySeat] || [], new Set(), refs, { can, chosen: flipSel })}</div></div>`;
+    const text = flipText(msg);
+    c += `<button class="btn" id="confirmFlip" ${text ? "" : "disabled"}>Confirm: ${esc(text ? partyWords(text) : "that set cannot be turned over")}</button>`;
+  } else if (naming) {
+    c += `<div class="decision" id="decision"><div class="choice-list">${legal.map((a) => `<button class="btn secondary" data-action="${esc(a)}">${esc(partyWords(a))}</button>`).join("")}</div></div>`;
+  } else if (psel) {
+    const options = legal.filter((a) => a.split(" ")[0] === psel);
+    if (options.length > 1) c += `<div class="decision" id="decision"><div class="choice-list">${options.map((a) => `<button class="btn ${a === pchoice ? "" : "secondary"}" data-action="${esc(a)}" aria-pressed="${a === pchoice}">${esc(partyWords(a))}</button>`).join("")}</div></div>`;
+  }
+  if ((choosing || deciding) && !flipping && !naming) c += `<button class="btn" id="playBtn" ${pchoice ? "" : "disabled"}>Play ${esc(pchoice ? partyWords(pchoice) : "")}</button>`;
+  if (msg.pick && v.phase === "choose" && !choosing) c += `<button class="btn secondary" id="takeBackBtn">Take back my pick</button>`;
+  R.setHTML($("controls"), c);
+  $("controls").onclick = (e) => {
+    const b = e.target.closest("button");
+    if (!b) return;
+    if (b.dataset.action && naming) send(b.dataset.action);
+    else if (b.dataset.action) { pchoice = b.dataset.action; drawPartyHand(last); }
+    else if (b.id === "playBtn" && pchoice) send(pchoice);
+    else if (b.id === "takeBackBtn") ws.send(JSON.stringify({ type: "action", action: "withdraw", state_id: last.state_id }));
+    else if (b.id === "confirmFlip") { const t = flipText(last); if (t) send(t); }
+    else if (b.classList.contains("card") && b.dataset.index !== undefined) {
+      const ref = Number(b.dataset.index);
+      if (flipSel.has(ref)) flipSel.delete(ref); else flipSel.add(ref);
+      drawPartyHand(last);
+    }
+  };
+}
+
+/** The legal ``flip`` text that turns over the chosen cards (the server lists one per distinct set of
+ *  card names, so the choice is matched by names, not positions). */
+function flipText(msg) {
+  const v = msg.view, refs = (msg.refs && msg.refs[mySeat]) || [];
+  const nameOf = new Map(refs.map((r, i) => [r, R.partyIdentity(v.tableaux[mySeat][i])]));
+  const names = (list) => list.map((r) => nameOf.get(r)).sort().join(",");
+  const exact = "flip" + (flipSel.size ? " " + [...flipSel].sort((a, b) => a - b).join(",") : "");
+  if (msg.legal.includes(exact)) return exact;
+  const want = names([...flipSel]);
+  return msg.legal.find((a) => names((a.split(" ")[1] || "").split(",").filter(Boolean).map(Number)) === want) || null;
+}
+
+function partyChoose(card) {
+  if (psel === card) { psel = null; pchoice = null; }
+  else {
+    psel = card;
+    const options = last.legal.filter((a) => a.split(" ")[0] === card);
+    pchoice = options.length === 1 ? options[0] : null;
+  }
+  drawPartyHand(last);
+}
+
 // ---------------------------------------------------------------------------------- Sushi Roll
 
 function drawRoll(msg) {
@@ -404,9 +563,16 @@ function drawLog(msg) {
 
 function drawScores(msg) {
   const v = msg.view, nm = R.seatNames(msg.table, v);
-  const labels = (v.game === "sushi-go" ? v.tableaux : v.belts).map((_, s) => nm[s]);
+  const labels = (v.game === "sushi-go-party" ? v.hand_sizes : v.game === "sushi-go" ? v.tableaux : v.belts).map((_, s) => nm[s]);
   let html;
   if (msg.final) html = R.finalTable(msg.final, labels);
+  else if (v.game === "sushi-go-party") {
+    const rep = v.scores;
+    html = `<table class="scores"><tr><th></th>${labels.map((l) => `<th>${esc(l)}</th>`).join("")}</tr>`;
+    rep.rounds.forEach((r, i) => { html += `<tr><td>Round ${i + 1}</td>${r.points.map((p) => `<td>${p.total}</td>`).join("")}</tr>`; });
+    html += `<tr><td>${esc(R.tileTitle(v.menu[v.menu.length - 1]))} (count)</td>${rep.dessert_counts.map((c) => `<td>${c}</td>`).join("")}</tr>`;
+    html += `<tr class="total"><th>Total</th>${rep.totals.map((t) => `<th>${t}</th>`).join("")}</tr></table>`;
+  }
   else if (v.game === "sushi-go") {
     const rep = v.scores;
     html = `<table class="scores"><tr><th></th>${labels.map((l) => `<th>${esc(l)}</th>`).join("")}</tr>`;
@@ -429,7 +595,7 @@ function drawScores(msg) {
 function maybeRoundEnd(msg) {
   const lr = msg.last_round, v = msg.view;
   if (!lr || v.is_over) return;
-  const fresh = v.game === "sushi-go" ? v.turn === 0 && v.tableaux.every((t) => t.length === 0)
+  const fresh = v.game !== "sushi-roll" ? v.turn === 0 && v.tableaux.every((t) => t.length === 0)
     : v.cycle === 0 && v.trays.every((t) => t.length === 0);
   const seen = Number(sessionStorage.getItem(endKey) ?? -1);
   if (!fresh || lr.round <= seen) return;
@@ -514,7 +680,8 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "Escape") { closeRoundEnd(); hideTip(); return; }
   const n = Number(e.key);
   if (n >= 1 && n <= 9) {
-    if (last.view.game === "sushi-go" && last.view.hand && n <= last.view.hand.length && ($("hand").querySelector(".card:not([disabled])"))) { choose(n - 1); e.preventDefault(); }
+    if (last.view.game === "sushi-go-party") { const b = $("hand").querySelectorAll(".card")[n - 1]; if (b && !b.disabled) { partyChoose(b.dataset.card); e.preventDefault(); } }
+    else if (last.view.game === "sushi-go" && last.view.hand && n <= last.view.hand.length && ($("hand").querySelector(".card:not([disabled])"))) { choose(n - 1); e.preventDefault(); }
     else if (last.view.game === "sushi-roll" && last.legal.length && n <= last.view.belts[mySeat].length) { const p = n - 1; rsel = rsel.includes(p) ? rsel.filter((x) => x !== p) : [...rsel, p]; drawRollControls(last); e.preventDefault(); }
   } else if (e.key === "Enter" && !e.target.closest("button, a")) {
     const b = $("playBtn") || $("takeBtn");
