@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -17,6 +18,10 @@ from sushigo.game import new_game
 from sushigo.runner import play
 from sushigo.sushi_go.cards import Card
 from sushigo.sushi_go.rules import State
+
+#: the shared helpers of tests/conftest.py, reached as fixtures
+Advance = Callable[[State, int, random.Random], None]
+Reshuffle = Callable[[State, int, random.Random], State]
 
 VARIANTS = [
     (2, {}),
@@ -102,38 +107,6 @@ def test_bad_weights_are_refused_in_one_line(tmp_path) -> None:  # type: ignore[
 # ---------------------------------------------------------------------------- hidden information
 
 
-def _advance(game: State, turns: int, rng: random.Random) -> None:
-    for _ in range(turns):
-        if game.is_over():
-            return
-        game.apply_turn([rng.choice(game.legal_actions(s)) for s in range(game.players)])
-
-
-def _reshuffle_hidden(game: State, seat: int, rng: random.Random) -> State:
-    """A copy with every card ``seat`` cannot see redistributed (as tests/sushi_go/test_observation.py)."""
-    other = game.clone()
-    obs = game.observe(seat)
-    slots: list[tuple[list[Card], int]] = []
-    drawn_slot: tuple[list[Card], int] | None = None
-    for s, known in enumerate(obs.known_hands):
-        hand = other.hands[s]
-        if known is None:
-            slots.extend((hand, i) for i in range(len(hand)))
-        elif len(known) < len(hand):  # the card the opposing dummy controller drew
-            drawn_slot = (hand, hand.index(other.drawn))  # type: ignore[arg-type]
-            slots.append(drawn_slot)
-    if game.config.dummy:
-        slots.extend((other.hands[2], i) for i in range(len(other.hands[2])))
-    slots.extend((other._pile, i) for i in range(len(other._pile)))
-    pool = [lst[i] for lst, i in slots]
-    rng.shuffle(pool)
-    for (lst, i), card in zip(slots, pool):
-        lst[i] = card
-    if drawn_slot is not None:
-        other._drawn = drawn_slot[0][drawn_slot[1]]
-    return other
-
-
 OBS_VARIANTS = [
     {"players": 2},
     {"players": 3, "pass_both_ways": True},
@@ -145,22 +118,28 @@ OBS_VARIANTS = [
 
 @settings(max_examples=60, deadline=None)
 @given(variant=st.sampled_from(OBS_VARIANTS), seed=st.integers(0, 10**6), turns=st.integers(0, 26))
-def test_network_input_ignores_hidden_cards(variant: dict, seed: int, turns: int) -> None:
+def test_network_input_ignores_hidden_cards(
+    variant: dict,
+    seed: int,
+    turns: int,
+    reshuffle_hidden: Reshuffle,
+    advance: Advance,
+) -> None:
     rng = random.Random(seed)
     opts = dict(variant)
     game = new_game("sushi-go", opts.pop("players"), seed=seed, **opts)
-    _advance(game, turns, rng)
+    advance(game, turns, rng)
     if game.is_over():
         return
     for seat in range(game.players):
-        twin = _reshuffle_hidden(game, seat, rng)
+        twin = reshuffle_hidden(game, seat, rng)
         assert encode(game.observe(seat)) == encode(twin.observe(seat))
 
 
-def test_network_input_sees_earlier_rounds_and_visible_changes() -> None:
+def test_network_input_sees_earlier_rounds_and_visible_changes(advance: Advance) -> None:
     game = new_game("sushi-go", 3, seed=5)
     rng = random.Random(1)
-    _advance(game, 9, rng)  # into round 2: the first round's tableaux are remembered
+    advance(game, 9, rng)  # into round 2: the first round's tableaux are remembered
     obs = game.observe(0)
     assert obs.round == 1 and obs.earlier_tableaux
     base = encode(obs)
@@ -185,13 +164,20 @@ def test_network_input_sees_earlier_rounds_and_visible_changes() -> None:
     ],
 )
 @pytest.mark.parametrize("name", ["neural", "alpha"])
-def test_network_bots_do_not_peek(name: str, players: int, options: dict, turns: int) -> None:
+def test_network_bots_do_not_peek(
+    name: str,
+    players: int,
+    options: dict,
+    turns: int,
+    reshuffle_hidden: Reshuffle,
+    advance: Advance,
+) -> None:
     # the same check as tests/bots/test_sushi_go_bots.py: hidden cards redistributed, same pick
     state = new_game("sushi-go", players, seed=3, **options)
     rng = random.Random(1)
-    _advance(state, turns, rng)
+    advance(state, turns, rng)
     seat = state.to_act()[0]
-    twin = _reshuffle_hidden(state, seat, random.Random(7))
+    twin = reshuffle_hidden(state, seat, random.Random(7))
     assert state.observe(seat) == twin.observe(seat)
     picks = []
     for game in (state, twin):

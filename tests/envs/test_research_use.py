@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -37,9 +37,13 @@ from sushigo.envs.pettingzoo_env import aec_env, parallel_env  # noqa: E402
 from sushigo.envs.vector_env import SushiGoVectorEnv  # noqa: E402
 from sushigo.sushi_go import new_game  # noqa: E402
 from sushigo.sushi_go.actions import Pick  # noqa: E402
-from sushigo.sushi_go.cards import Card, deck_counts  # noqa: E402
+from sushigo.sushi_go.cards import deck_counts  # noqa: E402
 from sushigo.sushi_go.observation import Observation  # noqa: E402
 from sushigo.sushi_go.rules import State  # noqa: E402
+
+#: the shared helpers of tests/conftest.py, reached as fixtures
+Advance = Callable[[State, int, random.Random], None]
+Reshuffle = Callable[[State, int, random.Random], State]
 
 PZ_CONFIGS = [
     ("sushi-go", {"players": 4}),
@@ -255,48 +259,21 @@ def test_vector_env_with_named_bots_and_options_replays_through_the_core() -> No
 # ------------------------------------------------------------------ 4. whole-game observation slots
 
 
-def reshuffle_hidden(game: State, seat: int, rng: random.Random) -> State:
-    """A copy in which every card ``seat`` cannot see is redistributed (as in tests/sushi_go)."""
-    other = game.clone()
-    obs = game.observe(seat)
-    slots: list[tuple[list[Card], int]] = []
-    drawn_slot: tuple[list[Card], int] | None = None
-    for s, known in enumerate(obs.known_hands):
-        hand = other.hands[s]
-        if known is None:
-            slots.extend((hand, i) for i in range(len(hand)))
-        elif len(known) < len(hand):
-            drawn_slot = (hand, hand.index(other.drawn))  # type: ignore[arg-type]
-            slots.append(drawn_slot)
-    if game.config.dummy:
-        slots.extend((other.hands[2], i) for i in range(len(other.hands[2])))
-    slots.extend((other._pile, i) for i in range(len(other._pile)))
-    pool = [lst[i] for lst, i in slots]
-    rng.shuffle(pool)
-    for (lst, i), card in zip(slots, pool):
-        lst[i] = card
-    if drawn_slot is not None:
-        other._drawn = drawn_slot[0][drawn_slot[1]]
-    return other
-
-
-def _advance(game: State, turns: int, rng: random.Random) -> None:
-    for _ in range(turns):
-        if game.is_over():
-            return
-        game.apply_turn([rng.choice(game.legal_actions(s)) for s in range(game.players)])
-
-
 @settings(max_examples=60, deadline=None)
 @given(
     variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10**6), turns=st.integers(0, 30), data=st.data()
 )
 def test_new_slots_unchanged_when_only_hidden_information_changes(
-    variant: dict, seed: int, turns: int, data: st.DataObject
+    variant: dict,
+    seed: int,
+    turns: int,
+    data: st.DataObject,
+    reshuffle_hidden: Reshuffle,
+    advance: Advance,
 ) -> None:
     game = new_game(seed=seed, **variant)
     rng = random.Random(seed)
-    _advance(game, turns, rng)
+    advance(game, turns, rng)
     seat = data.draw(st.integers(0, game.players - 1))
     other = reshuffle_hidden(game, seat, rng)
     a = encode_observation(game.observe(seat))
@@ -309,7 +286,7 @@ def test_new_slots_unchanged_when_only_hidden_information_changes(
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_earlier_and_unseen_slots_count_the_deck(variant: dict) -> None:
+def test_earlier_and_unseen_slots_count_the_deck(variant: dict, advance: Advance) -> None:
     game = new_game(seed=3, **variant)
     rng = random.Random(3)
     cfg = game.config
@@ -340,7 +317,7 @@ def test_earlier_and_unseen_slots_count_the_deck(variant: dict) -> None:
             np.testing.assert_allclose(norm * observation_scale(cfg), vec, rtol=1e-6)
         if game.is_over():
             break
-        _advance(game, 1, rng)
+        advance(game, 1, rng)
 
 
 def test_normalized_env_observations_stay_in_their_box() -> None:

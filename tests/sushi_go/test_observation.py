@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -13,41 +14,9 @@ from sushigo.sushi_go import new_game
 from sushigo.sushi_go.cards import Card
 from sushigo.sushi_go.rules import State
 
-
-def _advance(game: State, turns: int, rng: random.Random) -> None:
-    for _ in range(turns):
-        if game.is_over():
-            return
-        game.apply_turn([rng.choice(game.legal_actions(s)) for s in range(game.players)])
-
-
-def reshuffle_hidden(game: State, seat: int, rng: random.Random) -> State:
-    """Returns a copy in which every card ``seat`` cannot see is redistributed at random.
-
-    The hidden places are the undealt pile, the hands the seat has not held, the dummy pile and the card
-    the opposing dummy controller drew. Everything the seat can see stays where it is.
-    """
-    other = game.clone()
-    obs = game.observe(seat)
-    slots: list[tuple[list[Card], int]] = []
-    drawn_slot: tuple[list[Card], int] | None = None
-    for s, known in enumerate(obs.known_hands):
-        hand = other.hands[s]
-        if known is None:
-            slots.extend((hand, i) for i in range(len(hand)))
-        elif len(known) < len(hand):  # the card the opposing dummy controller drew
-            drawn_slot = (hand, hand.index(other.drawn))  # type: ignore[arg-type]
-            slots.append(drawn_slot)
-    if game.config.dummy:
-        slots.extend((other.hands[2], i) for i in range(len(other.hands[2])))
-    slots.extend((other._pile, i) for i in range(len(other._pile)))
-    pool = [lst[i] for lst, i in slots]
-    rng.shuffle(pool)
-    for (lst, i), card in zip(slots, pool):
-        lst[i] = card
-    if drawn_slot is not None:
-        other._drawn = drawn_slot[0][drawn_slot[1]]
-    return other
+#: the shared helpers of tests/conftest.py, reached as fixtures
+Advance = Callable[[State, int, random.Random], None]
+Reshuffle = Callable[[State, int, random.Random], State]
 
 
 VARIANTS = [
@@ -64,11 +33,16 @@ VARIANTS = [
     variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10**6), turns=st.integers(0, 26), data=st.data()
 )
 def test_states_differing_only_in_hidden_cards_give_identical_observations(
-    variant: dict, seed: int, turns: int, data: st.DataObject
+    variant: dict,
+    seed: int,
+    turns: int,
+    data: st.DataObject,
+    reshuffle_hidden: Reshuffle,
+    advance: Advance,
 ) -> None:
     game = new_game(seed=seed, **variant)
     rng = random.Random(seed)
-    _advance(game, turns, rng)
+    advance(game, turns, rng)
     seat = data.draw(st.integers(0, game.players - 1))
     other = reshuffle_hidden(game, seat, rng)
     assert other.observe(seat) == game.observe(seat)
@@ -97,28 +71,28 @@ def test_a_pending_pick_is_not_visible_to_others() -> None:
     assert a.observe(0).to_act == (0, 2)  # who has picked is public, what is not
 
 
-def test_seat_knows_hands_it_has_held_this_round() -> None:
+def test_seat_knows_hands_it_has_held_this_round(advance: Advance) -> None:
     game = new_game(4, seed=7)
     assert game.observe(0).known_hands[1:] == (None, None, None)
-    _advance(game, 2, random.Random(1))
+    advance(game, 2, random.Random(1))
     known = game.observe(0).known_hands
     assert known[1] == tuple(sorted(game.hands[1])) and known[2] == tuple(sorted(game.hands[2]))
     assert known[3] is None
 
 
-def test_pass_right_round_knowledge_follows_the_direction() -> None:
+def test_pass_right_round_knowledge_follows_the_direction(advance: Advance) -> None:
     game = new_game(4, seed=7, pass_both_ways=True)
     rng = random.Random(3)
     while game.round < 1:
-        _advance(game, 1, rng)
-    _advance(game, 1, rng)
+        advance(game, 1, rng)
+    advance(game, 1, rng)
     known = game.observe(0).known_hands
     assert known[3] is not None and known[1] is None
 
 
-def test_dummy_opponent_does_not_see_the_drawn_card() -> None:
+def test_dummy_opponent_does_not_see_the_drawn_card(advance: Advance) -> None:
     game = new_game(2, seed=12, dummy=True)
-    _advance(game, 1, random.Random(0))
+    advance(game, 1, random.Random(0))
     assert game.controller == 1
     view = game.observe(0).known_hands[1]
     assert view is not None and len(view) == len(game.hands[1]) - 1

@@ -38,17 +38,19 @@ from .budget import SearchBudget
 from .features import check_observation, encode
 from .mcts import MCTSBot, build_state, policy_pick
 from .nn import Network, load
+from .search import Node, most_visited
+from .search import run as run_search
 from .sg_tools import canonical_picks
 
 
-class _Node:
-    __slots__ = ("avail", "children", "logits", "visits", "wins")
+class _Node(Node):
+    """A search node that also keeps the network's policy logits at its position (``None`` until the
+    first iteration reaches it, which is when the network is asked)."""
+
+    __slots__ = ("logits",)
 
     def __init__(self) -> None:
-        self.children: dict[int, _Node] = {}
-        self.visits = 0
-        self.wins = 0.0
-        self.avail = 0
+        super().__init__()
         self.logits: Any = None
 
 
@@ -128,13 +130,12 @@ class AlphaBot(MCTSBot):
         c = self.c_puct
         lam = self.value_weight
         rng = self.rng
-        it = 0
-        for it in self.budget.count():  # noqa: B007 - `it` is reported after the loop
+
+        def iteration(root: _Node) -> tuple[list[_Node], float]:
             st = self._sample(obs, known, slots, pool)
             r = st.round
             node = root
             path = [root]
-            value: float | None = None
             while True:
                 options = root_legal if node is root else canonical_picks(st.legal_actions(seat))
                 keys = [encode_action(p) for p in options]
@@ -159,23 +160,18 @@ class AlphaBot(MCTSBot):
                 path.append(child)
                 node = child
                 if st.round != r or st._over:
-                    value = self._reward(obs, st)
-                    break
+                    return path, self._reward(obs, st)
                 if node.logits is None:
                     node.logits, v_net = self._evaluate(obs, st, seat)
                     if lam < 1.0:
                         rollout = st.clone()
                         self._play_out(obs, rollout, seat, False)
-                        value = lam * v_net + (1.0 - lam) * self._reward(obs, rollout)
-                    else:
-                        value = v_net
-                    break
-            for n in path:
-                n.visits += 1
-                n.wins += value
-        best_key = max(by_key, key=lambda k: (root.children[k].visits if k in root.children else -1, -k))
+                        return path, lam * v_net + (1.0 - lam) * self._reward(obs, rollout)
+                    return path, v_net
+
+        it = run_search(self.budget, root, iteration)
         self.last_info = {"mode": "alpha", "iterations": it}
-        return by_key[best_key]
+        return by_key[most_visited(root, sorted(by_key))]
 
     def _root_eval(self, obs: Observation) -> tuple[Any, float]:
         logits, values = self.net.forward([encode(obs)])

@@ -42,6 +42,8 @@ from ..sushi_go.rules import State, final_pudding_points
 from .base import BaseBot
 from .budget import SearchBudget
 from .dispatch import register_per_game
+from .search import Node, expand_or_select, most_visited
+from .search import run as run_search
 from .sg_tools import (
     CHOPSTICKS,
     DUMPLING,
@@ -143,16 +145,6 @@ def policy_pick(state: State, seat: int, rng: random.Random | None, epsilon: flo
         return Pick((_CARDS[best_c],), _CARDS[d])
     _ = second_c
     return single(_CARDS[best_c])
-
-
-class _Node:
-    __slots__ = ("avail", "children", "visits", "wins")
-
-    def __init__(self) -> None:
-        self.children: dict[int, _Node] = {}
-        self.visits = 0
-        self.wins = 0.0
-        self.avail = 0
 
 
 def build_state(obs: Observation, hands: list[list[Card]], pile: list[Card]) -> State:
@@ -349,54 +341,33 @@ class MCTSBot(BaseBot):
             budget = SearchBudget(budget.iterations, max(0.0, budget.time_ms - spent))
         root_legal = canonical_picks(legal)
         by_key = {encode_action(p): p for p in root_legal}
-        root = _Node()
-        c = self.c
-        it = 0
-        for it in budget.count():  # noqa: B007 - `it` is reported after the loop
+        rng = self.rng
+
+        def iteration(root: Node) -> tuple[list[Node], float]:
             st = self._sample(obs, known, slots, pool)
             r = st.round
             node = root
             path = [root]
-            rng = self.rng
-            expanded = False
             while st.round == r and not st._over:
                 options = root_legal if node is root else canonical_picks(st.legal_actions(seat))
                 keys = [encode_action(p) for p in options]
-                untried = [i for i, k in enumerate(keys) if k not in node.children]
-                if untried and not expanded:
-                    i = untried[rng.randrange(len(untried))]
-                    child = node.children[keys[i]] = _Node()
-                    for k in keys:
-                        if k in node.children:
-                            node.children[k].avail += 1
-                    expanded = True
-                elif untried:
-                    break  # below the newly expanded node: play out
-                else:
-                    best_v = -1.0
-                    i = 0
-                    for j, k in enumerate(keys):
-                        ch = node.children[k]
-                        ch.avail += 1
-                        v = ch.wins / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                        if v > best_v:
-                            best_v, i = v, j
-                    child = node.children[keys[i]]
+                i, new = expand_or_select(node, keys, rng, self.c)
                 picks = [
                     options[i] if s == seat else policy_pick(st, s, rng, self.epsilon)
                     for s in range(st.players)
                 ]
                 st.resolve_unchecked(picks)
-                node = child
+                node = node.children[keys[i]]
                 path.append(node)
+                if new:
+                    break  # below the newly expanded node: play out
             self._play_out(obs, st, seat, False)
-            reward = self._reward(obs, st)
-            for n in path:
-                n.visits += 1
-                n.wins += reward
-        best_key = max(by_key, key=lambda k: (root.children[k].visits if k in root.children else -1, -k))
+            return path, self._reward(obs, st)
+
+        root = Node()
+        it = run_search(budget, root, iteration)
         self.last_info = {"mode": "mcts", "iterations": it}
-        return by_key[best_key]
+        return by_key[most_visited(root, sorted(by_key))]
 
 
 register_per_game("mcts", MCTSBot)

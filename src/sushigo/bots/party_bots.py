@@ -55,6 +55,8 @@ from ..party.cards import (
 from ..party.options import PartyConfig
 from .base import BaseBot
 from .budget import SearchBudget
+from .search import Node, expand_or_select, most_visited
+from .search import run as run_search
 
 _SO = int(PCard.SPECIAL_ORDER)
 _SO_NAME = WIRE[_SO]
@@ -585,16 +587,6 @@ class PartyHeuristicBot(PartyGreedyBot):
 # ------------------------------------------------------------------------------------ the search
 
 
-class _Node:
-    __slots__ = ("avail", "children", "visits", "wins")
-
-    def __init__(self) -> None:
-        self.children: dict[str, _Node] = {}
-        self.visits = 0
-        self.wins = 0.0
-        self.avail = 0
-
-
 def kept_cards(obs: Any) -> list[list[tuple[int, int]]]:
     """Each seat's desserts kept in finished rounds as ``(card, identity)``, read from the public
     ``earlier_tableaux`` (``desserts`` names only identities; a special order copying a dessert is
@@ -822,16 +814,14 @@ class PartyMCTSBot(BaseBot):
             return observed_decision(self, self.policy, obs, legal)
         pool = unseen_pool(obs)
         by_key = {a.to_text(): a for a in legal}
-        root = _Node()
         rng = self.rng
-        it = 0
-        for it in self.budget.count():  # noqa: B007 - `it` is reported after the loop
+
+        def iteration(root: Node) -> tuple[list[Node], float]:
             hands, deck, pile = self._sample(obs, pool)
             st = build_state(obs, hands, deck, pile)
             r = st.round
-            node: _Node | None = root
+            node: Node | None = root
             path = [root]
-            expanded = False
             cache: dict[str, Any] = {}
             while st.round == r and not st.is_over():
                 for s in st.to_act():
@@ -840,39 +830,18 @@ class PartyMCTSBot(BaseBot):
                     if s == seat and st.phase == "choose" and node is not None:
                         options = legal if node is root else st.legal_actions(seat)
                         keys = [a.to_text() for a in options]
-                        untried = [i for i, k in enumerate(keys) if k not in node.children]
-                        if untried and not expanded:
-                            i = untried[rng.randrange(len(untried))]
-                            child = node.children[keys[i]] = _Node()
-                            for k in keys:
-                                if k in node.children:
-                                    node.children[k].avail += 1
-                            expanded = True
-                        elif untried:
-                            node = None
-                            st.submit(s, rollout_action(st, s, self.policy, rng, self.epsilon, cache))
-                            continue
-                        else:
-                            best_v, i = -1.0, 0
-                            for j, k in enumerate(keys):
-                                ch = node.children[k]
-                                ch.avail += 1
-                                v = ch.wins / ch.visits + self.c * math.sqrt(math.log(ch.avail) / ch.visits)
-                                if v > best_v:
-                                    best_v, i = v, j
-                            child = node.children[keys[i]]
+                        i, new = expand_or_select(node, keys, rng, self.c)
                         st.submit(s, options[i])
-                        node = child
-                        path.append(node)
+                        path.append(node.children[keys[i]])
+                        node = None if new else path[-1]  # below a new node the rollout plays on
                     else:
                         st.submit(s, rollout_action(st, s, self.policy, rng, self.epsilon, cache))
-            reward = self._reward(obs, st, seat)
-            for n in path:
-                n.visits += 1
-                n.wins += reward
-        best_key = max(by_key, key=lambda k: (root.children[k].visits if k in root.children else -1, k))
+            return path, self._reward(obs, st, seat)
+
+        root = Node()
+        it = run_search(self.budget, root, iteration)
         self.last_info = {"mode": "mcts", "iterations": it}
-        return by_key[best_key]
+        return by_key[most_visited(root, sorted(by_key, reverse=True))]
 
 
 def _register() -> None:

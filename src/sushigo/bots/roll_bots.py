@@ -35,6 +35,8 @@ from ..sushi_roll.score import appetizer_points, score_round
 from . import register
 from .base import BaseBot
 from .budget import SearchBudget
+from .search import Node, expand_or_select, most_visited
+from .search import run as run_search
 
 _APPETIZERS = ("dumpling", "tempura", "sashimi")
 
@@ -159,15 +161,6 @@ def candidate_actions(st: State, seat: int, max_swaps: int) -> list[Take | Rerol
     return out
 
 
-class _Node:
-    __slots__ = ("children", "visits", "wins")
-
-    def __init__(self) -> None:
-        self.children: dict[str, _Node] = {}
-        self.visits = 0
-        self.wins = 0.0
-
-
 class RollMCTSBot(BaseBot):
     """Open-loop MCTS for Sushi Roll with sampled chance (see the module docstring)."""
 
@@ -231,10 +224,9 @@ class RollMCTSBot(BaseBot):
         if len(root_opts) == 1:
             self.last_info = {"mode": "forced"}
             return root_opts[0]
-        root = _Node()
-        it = 0
         rounds_done = len(obs.past_trays)
-        for it in self.budget.count():  # noqa: B007 - `it` is reported after the loop
+
+        def iteration(root: Node) -> tuple[list[Node], float]:
             st = build_roll_state(obs, random.Random(rng.getrandbits(64)))
             node = root
             path = [root]
@@ -246,37 +238,20 @@ class RollMCTSBot(BaseBot):
                 if s == seat and in_tree:
                     opts = root_opts if node is root else candidate_actions(st, seat, self.max_swaps)
                     keys = [a.to_text() for a in opts]
-                    untried = [i for i, k in enumerate(keys) if k not in node.children]
-                    if untried:
-                        i = untried[rng.randrange(len(untried))]
-                        child = node.children[keys[i]] = _Node()
-                        in_tree = False
-                    else:
-                        logn = math.log(node.visits + 1)
-                        i = max(
-                            range(len(keys)),
-                            key=lambda j: (
-                                node.children[keys[j]].wins / node.children[keys[j]].visits
-                                + self.c * math.sqrt(logn / node.children[keys[j]].visits)
-                            ),
-                        )
-                        child = node.children[keys[i]]
+                    i, new = expand_or_select(node, keys, rng, self.c, availability=False)
+                    in_tree = not new
                     st._apply(s, opts[i])
-                    node = child
+                    node = node.children[keys[i]]
                     path.append(node)
                 else:
                     st._apply(s, self._policy(st, s, rng))
-            reward = self._reward(obs, st, seat)
-            for n in path:
-                n.visits += 1
-                n.wins += reward
+            return path, self._reward(obs, st, seat)
+
+        root = Node()
+        it = run_search(self.budget, root, iteration)
         keys = [a.to_text() for a in root_opts]
-        best = max(
-            range(len(keys)),
-            key=lambda j: (root.children[keys[j]].visits if keys[j] in root.children else -1, -j),
-        )
         self.last_info = {"mode": "mcts", "iterations": it}
-        return root_opts[best]
+        return root_opts[keys.index(most_visited(root, keys))]
 
 
 BOTS: dict[str, type[BaseBot]] = {"greedy": RollGreedyBot, "mcts": RollMCTSBot}
