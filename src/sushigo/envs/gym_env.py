@@ -18,38 +18,24 @@ sushigo.envs``, which registers the ids; or ``gymnasium.make("sushigo.envs:sushi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any, Literal
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..errors import IllegalActionError
-from .adapters import GameAdapter, make_adapter
-from .opponents import OpponentSpec, bot_actions, check_specs, make_opponents, opponent_specs
+from .adapters import make_adapter
+from .common import OneSeatEnv, Reward, final_reward
+from .opponents import OpponentSpec
 
-Reward = Literal["margin", "win"]
+__all__ = ["OBS_HIGH", "OBS_LOW", "Reward", "SushiEnv", "SushiGoEnv", "SushiRollEnv", "final_reward"]
+
 #: bounds of the raw observation vectors (scores of finished rounds are the largest entries)
 OBS_LOW = -100.0
 OBS_HIGH = 1000.0
 
 
-def final_reward(adapter: GameAdapter, state: Any, seat: int, reward: Reward) -> float:
-    """Returns the end-of-game reward of ``seat`` ("margin" or "win")."""
-    if reward == "margin":
-        totals = adapter.totals(state)
-        return float(totals[seat] - max(t for s, t in enumerate(totals) if s != seat))
-    if reward == "win":
-        winners = adapter.winners(state)
-        if seat not in winners:
-            return -1.0
-        return 1.0 if len(winners) == 1 else 0.0
-    raise ValueError(f"unknown reward {reward!r}; expected margin or win")
-
-
-class SushiEnv(gym.Env[np.ndarray, np.int64]):
+class SushiEnv(OneSeatEnv):
     """One learning ``seat`` plays ``game`` against bots named by ``opponents``.
 
     Game options (``pass_both_ways``, ``soy_sauce``, ``dummy``... for Sushi Go!, ``dice`` for Sushi
@@ -57,8 +43,6 @@ class SushiEnv(gym.Env[np.ndarray, np.int64]):
 
     :raises ValueError: for a bad seat, reward, encoding or opponent (unknown bot or option).
     """
-
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -77,117 +61,37 @@ class SushiEnv(gym.Env[np.ndarray, np.int64]):
         **options: Any,
     ) -> None:
         self.adapter = make_adapter(game, players, actions=actions, normalized=normalized, **options)
-        if not 0 <= seat < players:
-            raise ValueError(f"there is no seat {seat} in a {players}-player game")
-        if reward not in ("margin", "win"):
-            raise ValueError(f"unknown reward {reward!r}; expected margin or win")
-        if illegal_action not in ("terminate", "raise"):
-            raise ValueError(f"unknown illegal_action {illegal_action!r}; expected terminate or raise")
+        self._scorer = self.adapter
         self.game = game
-        self.players = players
-        self.seat = seat
-        self.reward_kind: Reward = reward
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
-        self.render_mode = render_mode
-        self.opponent_seats = [s for s in range(players) if s != seat]
-        self.opponent_specs = opponent_specs(opponents, players - 1, opponent_options)
-        self.opponent_names = [name for name, _ in self.opponent_specs]
-        check_specs(self.opponent_specs, game)
+        self._setup_seat(
+            game, players, opponents, seat, reward, illegal_action, illegal_reward, render_mode, opponent_options
+        )
         self.observation_space = spaces.Box(
             self.adapter.obs_low, self.adapter.obs_high, shape=(self.adapter.obs_size,), dtype=np.float32
         )
         self.action_space = spaces.Discrete(self.adapter.action_size)
         self.core: Any = None
-        self.bots: dict[int, Any] = {}
-        self._done = True
 
-    # ---------------------------------------------------------------- gymnasium API
+    def _deal(self, seed: int) -> None:
+        self.core = self.adapter.new_state(seed)
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Deals a new game (from ``seed`` when given) and plays the bots up to the seat's first decision."""
-        super().reset(seed=seed)
-        self.core = self.adapter.new_state(int(self.np_random.integers(1 << 31)))
-        self.bots = make_opponents(
-            self.opponent_specs, self.opponent_seats, self.game, self.players, self.np_random
-        )
-        self._done = False
-        self._advance()
-        return self._obs(), self._info()
-
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Plays the seat's action (a dense code), then the bots, up to the seat's next decision.
-
-        :raises IllegalActionError: for an illegal action when ``illegal_action="raise"``.
-        :raises RuntimeError: when called after the episode ended.
-        """
-        if self.core is None:
-            raise RuntimeError("call reset() before step()")
-        if self._done:
-            raise RuntimeError("the episode is over; call reset()")
-        code = int(action)
+    def _legal(self, code: int) -> bool:
         mask = self.adapter.mask(self.core, self.seat)
-        if not (0 <= code < len(mask)) or not mask[code]:
-            if self.illegal_action == "raise":
-                raise IllegalActionError(
-                    f"action {code} is not legal for seat {self.seat} now", seat=self.seat
-                )
-            self._done = True
-            info = self._info()
-            info["illegal_action"] = True
-            return self._obs(), self.illegal_reward, True, False, info
-        state = self.core
-        others = [s for s in state.to_act() if s != self.seat] if self.adapter.is_simultaneous() else []
-        choices = bot_actions(state, self.bots, others)
-        state.submit(self.seat, self.adapter.decode(code))
-        for s, a in choices:
-            state.submit(s, a)
-        self._advance()
-        reward = 0.0
-        if state.is_over():
-            self._done = True
-            reward = final_reward(self.adapter, state, self.seat, self.reward_kind)
-        return self._obs(), reward, self._done, False, self._info()
+        return 0 <= code < len(mask) and bool(mask[code])
 
-    def render(self) -> str | None:
-        """Returns the seat's observation as JSON text (``render_mode="ansi"``)."""
-        if self.render_mode != "ansi" or self.core is None:
-            return None
-        return json.dumps(self.core.observe(self.seat).to_json(), default=str)
+    def _play(self, code: int) -> None:
+        self.core.submit(self.seat, self.adapter.decode(code))
 
-    def action_masks(self) -> np.ndarray:
-        """Returns the boolean mask of legal actions (the sb3-contrib ``MaskablePPO`` convention).
+    def _secret_pickers(self) -> list[int]:
+        if not self.adapter.is_simultaneous():
+            return []
+        return [s for s in self.core.to_act() if s != self.seat]
 
-        Through ``gymnasium.make``'s wrappers call ``env.get_wrapper_attr("action_masks")()``, which is
-        how sb3-contrib finds it.
-
-        :raises RuntimeError: before the first ``reset()``, when there is no game to mask.
-        """
-        if self.core is None:
-            raise RuntimeError("action_masks() needs a game: call reset() first")
-        return self.adapter.mask(self.core, self.seat).astype(bool)
-
-    # ---------------------------------------------------------------- internals
-
-    def _advance(self) -> None:
-        state = self.core
-        while not state.is_over() and self.seat not in state.to_act():
-            for s, a in bot_actions(state, self.bots, state.to_act()):
-                state.submit(s, a)
-        if state.is_over():
-            self._done = True
+    def _mask(self) -> np.ndarray:
+        return self.adapter.mask(self.core, self.seat)
 
     def _obs(self) -> np.ndarray:
         return self.adapter.encode(self.core, self.seat)
-
-    def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.adapter.mask(self.core, self.seat)}
-        if self.core.is_over():
-            info["totals"] = self.adapter.totals(self.core)
-            info["winners"] = self.adapter.winners(self.core)
-        return info
 
 
 class SushiGoEnv(SushiEnv):

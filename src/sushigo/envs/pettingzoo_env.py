@@ -23,74 +23,49 @@ the default): the offending agent gets ``illegal_reward`` (-1), the others 0, an
 
 from __future__ import annotations
 
-import json
 from typing import Any, ClassVar, Literal
 
-from ..errors import IllegalActionError, require
+from ..errors import require
 
 require("pettingzoo", "rl", "sushigo.envs.pettingzoo_env")
 
 import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
-from pettingzoo import AECEnv, ParallelEnv  # noqa: E402
 
 from .adapters import GameAdapter, make_adapter  # noqa: E402
+from .common import Reward  # noqa: E402
 from .encoding import STATE_HIGH, STATE_LOW  # noqa: E402
-from .gym_env import final_reward  # noqa: E402
-
-Reward = Literal["margin", "win"]
+from .pettingzoo_common import AECBase, ParallelBase, PettingZooCommon, agent_spaces  # noqa: E402
 
 
-def _spaces(adapter: GameAdapter) -> tuple[spaces.Dict, spaces.Discrete]:
-    obs = spaces.Dict(
-        {
-            "observation": spaces.Box(
-                adapter.obs_low, adapter.obs_high, shape=(adapter.obs_size,), dtype=np.float32
-            ),
-            "action_mask": spaces.Box(0, 1, shape=(adapter.action_size,), dtype=np.int8),
-        }
-    )
-    return obs, spaces.Discrete(adapter.action_size)
-
-
-class _Common:
-    """What both PettingZoo flavours share: agents, spaces, observations and final rewards."""
+class _Common(PettingZooCommon):
+    """The Sushi Go! and Sushi Roll side of both flavours: the core through a :class:`.GameAdapter`."""
 
     adapter: GameAdapter
     core: Any
-    reward_kind: Reward
-    render_mode: str | None
 
-    def _setup(
+    def __init__(
         self,
-        game: str,
-        players: int,
-        reward: Reward,
-        render_mode: str | None,
-        illegal_action: str,
-        illegal_reward: float,
-        options: dict[str, Any],
+        game: str = "sushi-go",
+        players: int = 4,
+        reward: Reward = "margin",
+        render_mode: str | None = None,
+        illegal_action: Literal["terminate", "raise"] = "terminate",
+        illegal_reward: float = -1.0,
+        **options: Any,
     ) -> None:
+        super().__init__()  # AECEnv's (ParallelEnv has none)
         actions = options.pop("actions", "dense")
         normalized = bool(options.pop("normalized", False))
-        if reward not in ("margin", "win"):
-            raise ValueError(f"unknown reward {reward!r}; expected margin or win")
-        if illegal_action not in ("terminate", "raise"):
-            raise ValueError(f"unknown illegal_action {illegal_action!r}; expected terminate or raise")
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
-        self.illegal_agent: str | None = None
-        self.adapter = make_adapter(game, players, actions=actions, normalized=normalized, **options)
-        self.reward_kind = reward
-        self.render_mode = render_mode
-        self.possible_agents = [f"player_{i}" for i in range(players)]
-        obs_space, act_space = _spaces(self.adapter)
-        self._obs_spaces = {a: obs_space for a in self.possible_agents}
-        self._act_spaces = {a: act_space for a in self.possible_agents}
-        self.state_space = spaces.Box(
-            STATE_LOW, STATE_HIGH, shape=(self.adapter.state_size,), dtype=np.float32
+        self._setup_common(players, reward, render_mode, illegal_action, illegal_reward)
+        self.adapter = self._scorer = make_adapter(game, players, actions=actions, normalized=normalized, **options)
+        adapter = self.adapter
+        self._set_spaces(
+            *agent_spaces(adapter.obs_low, adapter.obs_high, adapter.obs_size, adapter.action_size),
+            spaces.Box(STATE_LOW, STATE_HIGH, shape=(adapter.state_size,), dtype=np.float32),
         )
         self.core = None
+        self.agents: list[str] = []
 
     def state(self) -> np.ndarray:
         """Returns the global state vector (docs/environments.md), for centralised critics only: it holds
@@ -102,17 +77,6 @@ class _Common:
             raise RuntimeError("state() needs a game: call reset() first")
         return self.adapter.encode_state(self.core)
 
-    def observation_space(self, agent: str) -> spaces.Space:
-        """Returns the agent's ``Dict`` observation space."""
-        return self._obs_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        """Returns the agent's ``Discrete`` action space."""
-        return self._act_spaces[agent]
-
-    def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
-
     def _observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat(agent)
         return {
@@ -120,48 +84,25 @@ class _Common:
             "action_mask": self.adapter.mask(self.core, seat),
         }
 
-    def _is_legal(self, seat: int, code: int) -> bool:
+    def _legal(self, seat: int, code: int) -> bool:
         if not 0 <= code < self.adapter.action_size:
             return False
         return bool(self.adapter.mask(self.core, seat)[code])
 
-    def _refuse(self, agent: str, code: int) -> None:
-        if self.illegal_action == "raise":
-            raise IllegalActionError(f"action {code} is not legal for {agent} now", seat=self._seat(agent))
-        self.illegal_agent = agent
+    def _play(self, seat: int, code: int) -> None:
+        self.core.submit(seat, self.adapter.decode(code))
 
-    def _is_over(self) -> bool:
-        return self.illegal_agent is not None or bool(self.core.is_over())
+    def _to_act(self) -> list[int]:
+        return list(self.core.to_act())
 
-    def _final_rewards(self) -> dict[str, float]:
-        if self.illegal_agent is not None:
-            return {a: self.illegal_reward if a == self.illegal_agent else 0.0 for a in self.possible_agents}
-        return {
-            a: final_reward(self.adapter, self.core, i, self.reward_kind)
-            for i, a in enumerate(self.possible_agents)
-        }
+    def _game_over(self) -> bool:
+        return bool(self.core.is_over())
 
-    def _final_info(self, agent: str) -> dict[str, Any]:
-        if self.illegal_agent is not None:
-            return {"illegal_action": agent == self.illegal_agent}
-        return {"totals": self.adapter.totals(self.core)}
-
-    def _new_state(self, seed: int | None) -> None:
-        self.illegal_agent = None
-        rng = np.random.default_rng(seed)
-        self.core = self.adapter.new_state(int(rng.integers(1 << 31)))
-
-    def render(self) -> str | None:
-        """Returns the spectator's view as JSON text (``render_mode="ansi"``)."""
-        if self.render_mode != "ansi" or self.core is None:
-            return None
-        return json.dumps(self.core.observe(None).to_json(), default=str)
-
-    def close(self) -> None:
-        """Releases nothing: the environment holds no resources."""
+    def _new_game(self, seed: int) -> None:
+        self.core = self.adapter.new_state(seed)
 
 
-class SushiAECEnv(_Common, AECEnv):
+class SushiAECEnv(_Common, AECBase):
     """Agent-environment-cycle environment for ``game`` ("sushi-go" or "sushi-roll")."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -170,121 +111,11 @@ class SushiAECEnv(_Common, AECEnv):
         "is_parallelizable": True,
     }
 
-    def __init__(
-        self,
-        game: str = "sushi-go",
-        players: int = 4,
-        reward: Reward = "margin",
-        render_mode: str | None = None,
-        illegal_action: Literal["terminate", "raise"] = "terminate",
-        illegal_reward: float = -1.0,
-        **options: Any,
-    ) -> None:
-        AECEnv.__init__(self)
-        self._setup(game, players, reward, render_mode, illegal_action, illegal_reward, options)
-        self.agents: list[str] = []
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Starts a new game (dealt from ``seed`` when given)."""
-        self._new_state(seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self._next_agent()
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """Returns ``agent``'s observation and action mask."""
-        return self._observe(agent)
-
-    def step(self, action: Any) -> None:
-        """Plays the selected agent's action (``None`` for an agent that is done).
-
-        :raises IllegalActionError: for an illegal action with ``illegal_action="raise"``.
-        """
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        seat = self._seat(agent)
-        code = int(action)
-        self._cumulative_rewards[agent] = 0.0
-        if self._is_legal(seat, code):
-            self.core.submit(seat, self.adapter.decode(code))
-        else:
-            self._refuse(agent, code)
-        self.rewards = {a: 0.0 for a in self.agents}
-        if self._is_over():
-            self.rewards = self._final_rewards()
-            for a in self.agents:
-                self.terminations[a] = True
-                self.infos[a] = self._final_info(a)
-        self.agent_selection = self._next_agent()
-        self._accumulate_rewards()
-
-    def _next_agent(self) -> str:
-        if self._is_over():
-            return self.agents[0] if self.agents else self.possible_agents[0]
-        return self.possible_agents[self.core.to_act()[0]]
-
-
-class SushiParallelEnv(_Common, ParallelEnv):
+class SushiParallelEnv(_Common, ParallelBase):
     """Parallel environment for ``game``: a step takes one action per live agent."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "sushigo_parallel_v0"}
-
-    def __init__(
-        self,
-        game: str = "sushi-go",
-        players: int = 4,
-        reward: Reward = "margin",
-        render_mode: str | None = None,
-        illegal_action: Literal["terminate", "raise"] = "terminate",
-        illegal_reward: float = -1.0,
-        **options: Any,
-    ) -> None:
-        self._setup(game, players, reward, render_mode, illegal_action, illegal_reward, options)
-        self.agents: list[str] = []
-
-    def reset(
-        self, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        """Starts a new game and returns every agent's observation."""
-        self._new_state(seed)
-        self.agents = self.possible_agents[:]
-        return {a: self._observe(a) for a in self.agents}, {a: {} for a in self.agents}
-
-    def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
-        """Plays every acting agent's action at once (others' actions are ignored).
-
-        :raises IllegalActionError: for an illegal action of an acting agent with ``illegal_action="raise"``
-            (nothing changes then).
-        """
-        state = self.core
-        picks = []
-        for seat in state.to_act():
-            agent = self.possible_agents[seat]
-            if agent not in actions:
-                raise IllegalActionError(f"{agent} must act this step", seat=seat)
-            code = int(actions[agent])
-            if not self._is_legal(seat, code):
-                self._refuse(agent, code)
-                break
-            picks.append((seat, self.adapter.decode(code)))
-        if self.illegal_agent is None:
-            for seat, pick in picks:
-                state.submit(seat, pick)
-        over = self._is_over()
-        rewards = self._final_rewards() if over else {a: 0.0 for a in self.agents}
-        obs = {a: self._observe(a) for a in self.agents}
-        terms = {a: over for a in self.agents}
-        truncs = {a: False for a in self.agents}
-        infos: dict[str, dict[str, Any]] = {a: (self._final_info(a) if over else {}) for a in self.agents}
-        if over:
-            self.agents = []
-        return obs, rewards, terms, truncs, infos
 
 
 def aec_env(game: str = "sushi-go", players: int = 4, **kwargs: Any) -> SushiAECEnv:

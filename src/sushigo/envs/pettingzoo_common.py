@@ -1,0 +1,226 @@
+"""What the PettingZoo environments of every game share (:mod:`.pettingzoo_env`, :mod:`.party_pettingzoo`).
+
+The agent cycle, the illegal-action rule, final rewards and infos are one contract for all games, so
+they live here once; a game plugs in its dealing, legality, play and observation through the hooks of
+:class:`PettingZooCommon`. :class:`AECBase` and :class:`ParallelBase` are the two flavours' loops.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import IllegalActionError, require
+
+require("pettingzoo", "rl", "sushigo.envs.pettingzoo_common")
+
+import numpy as np  # noqa: E402
+from gymnasium import spaces  # noqa: E402
+from pettingzoo import AECEnv, ParallelEnv  # noqa: E402
+
+from .adapters import GameAdapter  # noqa: E402
+from .common import Reward, check_settings, final_reward  # noqa: E402
+
+
+def agent_spaces(obs_low: Any, obs_high: Any, obs_size: int, action_size: int) -> tuple[spaces.Dict, spaces.Discrete]:
+    """Returns one agent's ``Dict`` observation space (vector and int8 action mask) and action space."""
+    obs = spaces.Dict(
+        {
+            "observation": spaces.Box(obs_low, obs_high, shape=(obs_size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(action_size,), dtype=np.int8),
+        }
+    )
+    return obs, spaces.Discrete(action_size)
+
+
+class PettingZooCommon:
+    """Agents, spaces, the illegal-action rule and final rewards; ``core`` is the core state (``None``
+    before ``reset``) and ``_scorer`` gives its totals and winners."""
+
+    core: Any
+    _scorer: GameAdapter
+    render_mode: str | None
+
+    def _setup_common(
+        self,
+        players: int,
+        reward: Reward,
+        render_mode: str | None,
+        illegal_action: str,
+        illegal_reward: float,
+    ) -> None:
+        """Checks and stores the settings every game has (before the game's own are built)."""
+        check_settings(reward, illegal_action)
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.illegal_agent: str | None = None
+        self.reward_kind: Reward = reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+
+    def _set_spaces(self, obs_space: spaces.Dict, act_space: spaces.Discrete, state_space: spaces.Box) -> None:
+        self._obs_spaces = {a: obs_space for a in self.possible_agents}
+        self._act_spaces = {a: act_space for a in self.possible_agents}
+        self.state_space = state_space
+
+    # ---------------------------------------------------------------- hooks
+
+    def _new_game(self, seed: int) -> None:
+        """Starts a new game from ``seed`` (so that ``core`` is its state)."""
+        raise NotImplementedError
+
+    def _legal(self, seat: int, code: int) -> bool:
+        """Whether ``seat`` may play ``code`` now (any int, out-of-range ones included)."""
+        raise NotImplementedError
+
+    def _play(self, seat: int, code: int) -> None:
+        """Plays ``seat``'s legal ``code``."""
+        raise NotImplementedError
+
+    def _to_act(self) -> list[int]:
+        """The seats that owe a decision now, in seat order."""
+        raise NotImplementedError
+
+    def _game_over(self) -> bool:
+        raise NotImplementedError
+
+    def _observe(self, agent: str) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- shared API
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """Returns the agent's ``Dict`` observation space."""
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """Returns the agent's ``Discrete`` action space."""
+        return self._act_spaces[agent]
+
+    def render(self) -> str | None:
+        """Returns the spectator's view as JSON text (``render_mode="ansi"``)."""
+        if self.render_mode != "ansi" or self.core is None:
+            return None
+        return json.dumps(self.core.observe(None).to_json(), default=str)
+
+    def close(self) -> None:
+        """Releases nothing: the environment holds no resources."""
+
+    # ---------------------------------------------------------------- internals
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def _start(self, seed: int | None) -> None:
+        self.illegal_agent = None
+        rng = np.random.default_rng(seed)
+        self._new_game(int(rng.integers(1 << 31)))
+
+    def _refuse(self, agent: str, code: int) -> None:
+        if self.illegal_action == "raise":
+            raise IllegalActionError(f"action {code} is not legal for {agent} now", seat=self._seat(agent))
+        self.illegal_agent = agent
+
+    def _is_over(self) -> bool:
+        return self.illegal_agent is not None or self._game_over()
+
+    def _final_rewards(self) -> dict[str, float]:
+        if self.illegal_agent is not None:
+            return {a: self.illegal_reward if a == self.illegal_agent else 0.0 for a in self.possible_agents}
+        return {
+            a: final_reward(self._scorer, self.core, i, self.reward_kind) for i, a in enumerate(self.possible_agents)
+        }
+
+    def _final_info(self, agent: str) -> dict[str, Any]:
+        if self.illegal_agent is not None:
+            return {"illegal_action": agent == self.illegal_agent}
+        return {"totals": self._scorer.totals(self.core)}
+
+
+class AECBase(PettingZooCommon, AECEnv):
+    """The agent-environment cycle: one agent at a time, secret picks resolved after the last one."""
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Starts a new game (dealt from ``seed`` when given)."""
+        self._start(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self._next_agent()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """Returns ``agent``'s observation and action mask."""
+        return self._observe(agent)
+
+    def step(self, action: Any) -> None:
+        """Plays the selected agent's action (``None`` for an agent that is done).
+
+        :raises IllegalActionError: for an illegal action with ``illegal_action="raise"``.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat, code = self._seat(agent), int(action)
+        self._cumulative_rewards[agent] = 0.0
+        if self._legal(seat, code):
+            self._play(seat, code)
+        else:
+            self._refuse(agent, code)
+        self.rewards = {a: 0.0 for a in self.agents}
+        if self._is_over():
+            self.rewards = self._final_rewards()
+            for a in self.agents:
+                self.terminations[a] = True
+                self.infos[a] = self._final_info(a)
+        self.agent_selection = self._next_agent()
+        self._accumulate_rewards()
+
+    def _next_agent(self) -> str:
+        if self._is_over():
+            return self.agents[0] if self.agents else self.possible_agents[0]
+        return self.possible_agents[self._to_act()[0]]
+
+
+class ParallelBase(PettingZooCommon, ParallelEnv):
+    """The parallel loop: a step takes one action per live agent; only the acting agents' count."""
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """Starts a new game and returns every agent's observation."""
+        self._start(seed)
+        self.agents = self.possible_agents[:]
+        return {a: self._observe(a) for a in self.agents}, {a: {} for a in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        """Plays every acting agent's action at once (the others' are ignored); all are checked first.
+
+        :raises IllegalActionError: for a missing action of an acting agent, or an illegal one with
+            ``illegal_action="raise"`` (nothing changes then).
+        """
+        plays = []
+        for seat in self._to_act():
+            agent = self.possible_agents[seat]
+            if agent not in actions:
+                raise IllegalActionError(f"{agent} must act this step", seat=seat)
+            code = int(actions[agent])
+            if not self._legal(seat, code):
+                self._refuse(agent, code)
+                break
+            plays.append((seat, code))
+        if self.illegal_agent is None:
+            for seat, code in plays:
+                self._play(seat, code)
+        over = self._is_over()
+        rewards = self._final_rewards() if over else {a: 0.0 for a in self.agents}
+        obs = {a: self._observe(a) for a in self.agents}
+        terms = {a: over for a in self.agents}
+        truncs = {a: False for a in self.agents}
+        infos: dict[str, dict[str, Any]] = {a: (self._final_info(a) if over else {}) for a in self.agents}
+        if over:
+            self.agents = []
+        return obs, rewards, terms, truncs, infos
