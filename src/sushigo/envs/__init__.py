@@ -2,10 +2,10 @@
 
 It needs NumPy and Gymnasium (``pip install 'sushigo[rl]'``; importing it without them raises one
 :class:`~sushigo.errors.MissingExtraError` naming the extra). Importing this package registers the Gymnasium ids ``sushigo/SushiGo-v0`` (with a ``vector_entry_point``
-on the batch engine for ``gymnasium.make_vec``) and ``sushigo/SushiRoll-v0`` when Gymnasium is installed (Gymnasium 1.x has no plugin
+on the batch engine for ``gymnasium.make_vec``), ``sushigo/SushiRoll-v0`` and ``sushigo/SushiGoParty-v0`` when Gymnasium is installed (Gymnasium 1.x has no plugin
 discovery, so ``import sushigo.envs`` is needed before ``gymnasium.make``, or use the id
 ``"sushigo.envs:sushigo/SushiGo-v0"``). The PettingZoo and OpenSpiel modules are imported on demand:
-:mod:`.pettingzoo_env`, :mod:`.openspiel_game`.
+:mod:`.pettingzoo_env`, :mod:`.openspiel_game`, and for Party :mod:`.party_pettingzoo`, :mod:`.party_openspiel`.
 """
 
 from __future__ import annotations
