@@ -144,12 +144,12 @@ def _step(page: Any, seen: Counter[str]) -> str:
             # Several ways to play it: a special order's copy, a bonus declared with the pick.
             option = _prefer(page, "#decision [data-action]", ("copies=", "bonus="))
             text = option.get_attribute("data-action")
-            if "copies=" in text:
-                seen["copy"] += 1
             if "bonus=" in text:
                 seen["bonus"] += 1
             option.click(timeout=2000)
         played = page.evaluate("pchoice")
+        if "copies=" in played:
+            seen["copy"] += 1
         if any(played.startswith(s) for s in SPECIALS):
             seen["special played"] += 1
         page.click("#playBtn:not([disabled])", timeout=2000)
@@ -159,13 +159,25 @@ def _step(page: Any, seen: Counter[str]) -> str:
 
 def play_to_end(page: Any, seen: Counter[str], timeout: float = 400.0, until: str = "over") -> None:
     deadline = time.monotonic() + timeout
+    last_sid, since = -1, time.monotonic()
     while time.monotonic() < deadline:
         mode = step(page, seen)
         if mode == until:
             return
+        sid = page.evaluate("last && last.state_id")
+        if sid != last_sid or mode == "roundend":
+            last_sid, since = sid, time.monotonic()
+        elif time.monotonic() - since > 30:
+            shot(page, "party-stuck")
+            raise AssertionError(f"stuck in mode {mode}: {page.evaluate(STUCK_JS)}")
         if mode in ("wait", "over"):
             time.sleep(0.05)
     raise AssertionError("the game did not finish in time")
+
+
+STUCK_JS = """() => JSON.stringify({legal: last.legal, phase: last.view.phase, res: last.view.resolving,
+  to_act: last.view.to_act, pick: last.pick, psel, pchoice, msg: document.getElementById('msg').textContent,
+  controls: document.getElementById('controls').innerText})"""
 
 
 def build_custom_menu(page: Any, base: str, players: int, tiles: list[str], seats: list[str]) -> None:
@@ -332,4 +344,41 @@ def test_party_menu_special_order_and_chopsticks_on_a_phone(
     if any(str(i.get("card", "")).startswith("chopsticks" if menu == "sushi_go" else "menu") for i in mine):
         assert seen["special played"] > 0
     assert not page.js_errors, page.js_errors
+    page.context.close()
+
+
+def test_a_table_for_eight_fits_a_laptop_and_a_phone(server: ServerProcess, browser: Any) -> None:
+    page = new_page(browser, 1280, 800)
+    page.goto(server.base + "/")
+    page.fill("#myname", "Alice")
+    page.select_option("#game", "sushi-go-party")
+    page.wait_for_selector("#menuSelect option", state="attached")
+    page.select_option("#players", "8")
+    for i in range(1, 8):
+        page.select_option(f"#seats select[data-seat='{i}']", "bot:random")
+    page.select_option("#menuSelect", "big_banquet")
+    page.click("#createBtn")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#hand .card:not([disabled])")
+    seen: Counter[str] = Counter()
+    for _ in range(200):  # a few turns in, so that the tableaux have cards
+        if page.evaluate("last.view.turn >= 4"):
+            break
+        step(page, seen)
+        time.sleep(0.05)
+    no_overflow(page)
+    boxes = page.eval_on_selector_all(
+        "#seats .seat",
+        "els => els.map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.top]; })",
+    )
+    assert len(boxes) == 8 and all(left >= 0 and right <= 1280 for left, right, _ in boxes)
+    assert len({round(top) for _, _, top in boxes}) == 2, "eight seats in two rows of four"
+    shot(page, "party-table-8")
+    phone = new_page(browser, 390, 844)
+    phone.goto(page.url)
+    phone.wait_for_selector("#seats .seat")
+    no_overflow(phone)
+    shot(phone, "party-table-8-phone")
+    assert not page.js_errors and not phone.js_errors
+    phone.context.close()
     page.context.close()

@@ -446,7 +446,11 @@ function drawPartyHand(msg) {
   if (flipping) {
     const refs = (msg.refs && msg.refs[mySeat]) || [];
     const can = new Set(legal.flatMap((a) => (a.split(" ")[1] || "").split(",").filter(Boolean).map(Number)));
-    c += `<div class="decision" id="decision"><div class="tableau" id="flipCards">${R.partyTableau(v.tableaux[mySeat] || [], new Set(), refs, { can, chosen: flipSel })}</div></div>`;
+    // One flat row (no overlapping stacks), so that every card is easy to tap on a phone.
+    const mineNow = v.tableaux[mySeat] || [];
+    const cards = mineNow.map((card, i) => [card, refs[i]]).filter(([, r]) => can.has(r)).map(([card, r]) =>
+      cardHTML(R.partyIdentity(card) === "face_down" ? "face_down" : card.card, { small: true, index: r, selected: flipSel.has(r), note: card.copies ? "= " + R.cardName(card.copies) : "", cls: "flippable" }));
+    c += `<div class="decision" id="decision"><div class="cards" id="flipCards">${cards.join("")}</div></div>`;
     const text = flipText(msg);
     c += `<button class="btn" id="confirmFlip" ${text ? "" : "disabled"}>Confirm: ${esc(text ? partyWords(text) : "that set cannot be turned over")}</button>`;
   } else if (naming) {
