@@ -720,7 +720,7 @@ def table_public(
         for i, s in enumerate(row.seats)
     ]
     result = row.result or {}
-    menu = row.options.get("menu")
+    menu: Any = row.options.get("menu")  # Party keeps its menu tiles with the options
     return TablePublic(
         id=row.id,
         name=row.name,

@@ -129,10 +129,10 @@ Object.assign(CARD_INFO, {
   fruit_wp: ["Fruit", "c-coral", "watermelon + pineapple"], fruit_wo: ["Fruit", "c-coral", "watermelon + orange"], fruit_po: ["Fruit", "c-coral", "pineapple + orange"],
   face_down: ["Face down", "c-back", "2 points"],
 });
-for (let n = 1; n <= 3; n++) CARD_INFO["chopsticks_" + n] = ["Chopsticks", "c-lightblue", `#${n} · take 2 later`];
-for (let n = 4; n <= 6; n++) CARD_INFO["spoon_" + n] = ["Spoon", "c-grey", `#${n} · ask for a card`];
-for (let n = 7; n <= 9; n++) CARD_INFO["menu_" + n] = ["Menu", "c-darkred", `#${n} · draw 4, keep 1`];
-for (let n = 10; n <= 12; n++) CARD_INFO["takeout_box_" + n] = ["Takeout box", "c-orange", `#${n} · turn cards face down`];
+for (let n = 1; n <= 3; n++) CARD_INFO["chopsticks_" + n] = ["Chopsticks", "c-lightblue", "take 2 later"];
+for (let n = 4; n <= 6; n++) CARD_INFO["spoon_" + n] = ["Spoon", "c-grey", "ask for a card"];
+for (let n = 7; n <= 9; n++) CARD_INFO["menu_" + n] = ["Menu", "c-darkred", "draw 4, keep 1"];
+for (let n = 10; n <= 12; n++) CARD_INFO["takeout_box_" + n] = ["Takeout box", "c-orange", "turn over cards"];
 
 /** Party rules by card, for tips and screen readers (rules.md §3.4; the table's game picks them). */
 const PARTY_RULES = {
@@ -239,9 +239,11 @@ function cardHTML(name, extra = {}) {
   const cls = ["card", colour, extra.small ? "small" : "", extra.selected ? "selected" : "", extra.picked ? "picked" : "", extra.onWasabi ? "on-wasabi" : "", extra.cls || ""].join(" ");
   const badge = extra.badge ? `<span class="badge" aria-hidden="true">${esc(extra.badge)}</span>` : "";
   const label = cardRule(name) + (extra.note ? ` (${extra.note}).` : "") + (extra.onWasabi ? " On a wasabi." : "") + (extra.selected ? " Selected." : "") + (extra.picked ? " Your pick." : "");
-  const mark = !count ? "" : num ? ` <span class="n">#${count}</span>` : ` <span class="n">×${count}</span>`;
+  // A numbered card's number (its place in the resolution order) sits in a corner, readable even small.
+  const mark = !count || num ? "" : ` <span class="n">×${count}</span>`;
+  const corner = num ? `<span class="num" aria-hidden="true">${count}</span>` : "";
   const note = extra.note ? `<span class="card-note">${esc(extra.note)}</span>` : "";
-  const inner = `${badge}<span class="card-art">${iconFor(name, count)}</span><span class="card-name">${nameHTML(title)}${mark}</span>${note}${extra.small ? "" : `<span class="card-rule">${esc(rule)}</span>`}`;
+  const inner = `${badge}${corner}<span class="card-art">${iconFor(name, count)}</span><span class="card-name">${nameHTML(title)}${mark}</span>${note}${extra.small ? "" : `<span class="card-rule">${esc(rule)}</span>`}`;
   if (extra.static) return `<span class="${cls}" role="img" tabindex="0" data-card="${esc(name)}" data-tip="${esc(label)}" aria-label="${esc(label)}">${inner}</span>`;
   return `<button type="button" class="${cls}" data-card="${esc(name)}" ${extra.index !== undefined ? `data-index="${extra.index}"` : ""} ${extra.disabled ? "disabled" : ""} data-tip="${esc(label)}" aria-label="${esc(label)}" aria-pressed="${extra.selected ? "true" : "false"}">${inner}</button>`;
 }

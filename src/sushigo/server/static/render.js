@@ -142,7 +142,7 @@ function partyTableau(cards, fresh = new Set(), refs = null, flip = null) {
   });
   const caption = (tile, g) => {
     const n = g.cards.length;
-    if (tile === "maki" || tile === "uramaki") return `${g.icons} icons`;
+    if (tile === "maki" || tile === "uramaki") return `${g.icons} icon${g.icons === 1 ? "" : "s"}`;
     if (tile === "wasabi") {
       const used = cards.filter((c) => c.on_wasabi && !c.face_down).length;
       return `${Math.max(0, n - used)} free`;
