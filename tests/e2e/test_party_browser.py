@@ -9,7 +9,6 @@ table, the replay, and no page wider than a 390 px phone. Screenshots go to ``ou
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -18,16 +17,10 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip(
-        f"{CHROMIUM} is missing (install Debian's chromium: scripts/install-system-deps.sh)",
-        allow_module_level=True,
-    )
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
-from sushigo.server.testing import ServerProcess, http  # noqa: E402
+from sushigo.server.testing import ServerProcess, http, new_page, no_overflow  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "out" / "screenshots"
@@ -47,36 +40,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         proc.stop()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 def shot(page: Any, name: str, full: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
-
-
-def new_page(browser: Any, width: int = 1280, height: int = 800) -> Any:
-    ctx = browser.new_context(viewport={"width": width, "height": height})
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.js_errors = errors
-    return page
-
-
-def no_overflow(page: Any) -> None:
-    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"{page.url} is {width[0]} px wide in a {width[1]} px window"
 
 
 MODE_JS = """() => {

@@ -255,3 +255,20 @@ async def play_seat(
                     if log is not None and debug:
                         log.append({"type": "_sent", "text": sent})
     return last
+
+
+def new_page(browser: Any, width: int = 1280, height: int = 800) -> Any:
+    """A Playwright page in its own context (own localStorage: another device); JS errors are collected in
+    ``page.js_errors`` so that a test can fail on them."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.js_errors = errors
+    return page
+
+
+def no_overflow(page: Any) -> None:
+    """Fails when the page is wider than its window (a phone user would have to scroll sideways)."""
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"{page.url} is {width[0]} px wide in a {width[1]} px window"
