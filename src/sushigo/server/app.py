@@ -31,7 +31,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..bots import bot_names
 from .limits import BodyLimit, Limits, RateLimiter, client_address
-from .party_menus import PartyMenus, party_menus
+from .party_menus import PartyMenus, party_menus, party_options
 from .rooms import GAME_TITLES, PARTY_OPTIONS, SUSHI_GO_OPTIONS, Hub, Room, RoomError, table_public
 from .rooms import _build_state as build_state
 from .schemas import (
@@ -130,7 +130,7 @@ async def health() -> dict[str, str]:
 
 @api.get("/games", response_model=GamesResponse)
 async def games() -> GamesResponse:
-    """Lists the games, their variants and the bots that can take a seat."""
+    """Lists the games, their variants (Party's with labels, choices and defaults) and the bots."""
     return GamesResponse(
         games=[
             GameInfo(
@@ -146,6 +146,7 @@ async def games() -> GamesResponse:
                 game="sushi-go-party",
                 title=GAME_TITLES["sushi-go-party"],
                 options=list(PARTY_OPTIONS),
+                option_details=party_options(),
                 bots=bot_names("sushi-go-party"),
             ),
         ]

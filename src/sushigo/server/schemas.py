@@ -11,7 +11,21 @@ import re
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+from .party_menus import GameOption, OptionValue, party_option_problem
 
 GameName = Literal["sushi-go", "sushi-roll", "sushi-go-party"]
 SeatKind = Literal["human", "bot"]
@@ -55,6 +69,10 @@ _STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 # ----------------------------------------------------------------------------------------- HTTP
 
+#: An option value as the request states it; :meth:`TableCreate._options_for_game` checks it per game.
+_AnyOption = Annotated[Any, WithJsonSchema({"type": ["boolean", "integer", "string"]})]
+_BOOL_OPTIONS = TypeAdapter(dict[str, bool])
+
 
 class SeatSpec(BaseModel):
     """One seat of a table to create: a human (joins later with a name) or a bot of a chosen strength."""
@@ -75,10 +93,13 @@ class TableCreate(BaseModel):
     seats: list[SeatSpec] = Field(
         ..., min_length=2, max_length=8, description="2-5 seats (Sushi Go!, Sushi Roll), 2-8 (Party)."
     )
-    options: dict[str, bool] = Field(
+    options: dict[str, _AnyOption] = Field(
         default_factory=dict,
-        description="Sushi Go! variants: pass_both_ways, soy_sauce, dummy (2 players), strict_wasabi, "
-        "dummy_outside_majorities. Party: pass_both_ways. Sushi Roll has none.",
+        description="Sushi Go! variants (true/false): pass_both_ways, soy_sauce, dummy (2 players), "
+        "strict_wasabi, dummy_outside_majorities. Party: the rules.md §3.10 options, each with the values "
+        "GET /api/games lists (all_tied, special_order_colour, face_down_colour, tea_counts_desserts, "
+        "max_bonus_per_turn, so_copy_this_turn, player_limits, pass_both_ways); an option left out keeps "
+        "its recommended default. Sushi Roll has none.",
     )
     menu: (
         Annotated[str, Field(max_length=40)]
@@ -93,6 +114,30 @@ class TableCreate(BaseModel):
         None, ge=5, le=600, description="Seconds a human has per decision before a bot picks for them."
     )
     name: CleanText | None = Field(None, max_length=40, description="Table name shown in the lobby.")
+
+    @field_validator("options")
+    @classmethod
+    def _options_for_game(cls, value: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
+        """Party options are checked against their allowed values here, so a bad one is a 422 naming it.
+
+        The other games' options are on/off switches (which of them a game has is checked when the
+        table is created, as before).
+        """
+        if info.data.get("game") != "sushi-go-party":
+            _BOOL_OPTIONS.validate_python(value, strict=True)
+            return value
+        errors = [
+            InitErrorDetails(
+                type=PydanticCustomError("party_option", "{problem}", {"problem": problem}),
+                loc=(name,),
+                input=option,
+            )
+            for name, option in value.items()
+            if (problem := party_option_problem(name, option)) is not None
+        ]
+        if errors:
+            raise ValidationError.from_exception_data("options", errors)
+        return value
 
     @model_validator(mode="after")
     def _seats_for_game(self) -> TableCreate:
@@ -136,7 +181,10 @@ class TablePublic(BaseModel):
     name: str
     game: GameName
     players: int
-    options: dict[str, bool]
+    options: dict[str, OptionValue] = Field(
+        description="The variants in force: Sushi Go!'s that are on; Party's that differ from the "
+        "recommended default (rules.md §3.10), with their values."
+    )
     menu: list[str] | None = Field(None, description="Sushi Go Party!: the 8 menu tiles in slot order.")
     status: TableStatus
     seats: list[SeatPublic]
@@ -175,6 +223,11 @@ class GameInfo(BaseModel):
     game: GameName
     title: str
     options: list[str]
+    option_details: list[GameOption] = Field(
+        default_factory=list,
+        description="Sushi Go Party!: each option with its label, tip, default and choices (the lobby is "
+        "drawn from them). Empty for the other games, whose options are on/off switches, off by default.",
+    )
     bots: list[str]
 
 

@@ -5,6 +5,9 @@ const esc = window.SushiArt.esc;
 let BOTS = { "sushi-go": ["random"], "sushi-roll": ["random"], "sushi-go-party": ["random"] };
 // Sushi Go Party! menus and tiles, as GET /api/party/menus gives them (the server's own rules).
 let PARTY = null;
+// Sushi Go Party!'s rule options (rules.md §3.10), as GET /api/games lists them: name, label, tip,
+// default and choices. The lobby draws its controls from them and keeps no list of its own.
+let PARTY_OPTIONS = [];
 let custom = new Set();
 const GROUP_TITLE = { roll: "Roll (1)", appetizer: "Appetizers (3)", special: "Specials (2)", dessert: "Dessert (1)" };
 const tileTitle = (t) => t.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
@@ -20,9 +23,15 @@ function syncPlayers() {
   }
 }
 
+/** Whether the Party option ``player_limits`` is on (it is unless the player turned it off). */
+function limitsOn() { const v = partyOptionValues(); return v.player_limits !== false; }
+
+/** Whether a suggested menu may be played by ``n`` players under the chosen player limits. */
+function menuFits(m, n) { return !limitsOn() || m.players.includes(n); }
+
 /** Why a tile cannot be on the menu now (player count, group full), or "" when it can. */
 function tileProblem(tile, n) {
-  if (n < tile.min_players || n > tile.max_players) return `${tile.min_players}–${tile.max_players} players`;
+  if (limitsOn() && (n < tile.min_players || n > tile.max_players)) return `${tile.min_players}–${tile.max_players} players`;
   if (custom.has(tile.tile)) return "";
   const inGroup = PARTY.tiles.filter((t) => t.group === tile.group && custom.has(t.tile)).length;
   return inGroup >= PARTY.groups[tile.group] ? "group full" : "";
@@ -34,9 +43,9 @@ function drawParty() {
   if (!party || !PARTY) return;
   const n = Number($("players").value);
   const sel = $("menuSelect"), was = sel.value;
-  sel.innerHTML = PARTY.menus.map((m) => `<option value="${esc(m.id)}" ${m.players.includes(n) ? "" : "disabled"}>${esc(m.title)}${m.players.includes(n) ? "" : ` (${m.players[0]}–${m.players[m.players.length - 1]} players)`}</option>`).join("") + `<option value="custom">Custom menu…</option>`;
-  const ok = (id) => id === "custom" || PARTY.menus.some((m) => m.id === id && m.players.includes(n));
-  sel.value = ok(was) ? was : (PARTY.menus.find((m) => m.players.includes(n)) || { id: "custom" }).id;
+  sel.innerHTML = PARTY.menus.map((m) => `<option value="${esc(m.id)}" ${menuFits(m, n) ? "" : "disabled"}>${esc(m.title)}${menuFits(m, n) ? "" : ` (${m.players[0]}–${m.players[m.players.length - 1]} players)`}</option>`).join("") + `<option value="custom">Custom menu…</option>`;
+  const ok = (id) => id === "custom" || PARTY.menus.some((m) => m.id === id && menuFits(m, n));
+  sel.value = ok(was) ? was : (PARTY.menus.find((m) => menuFits(m, n)) || { id: "custom" }).id;
   const isCustom = sel.value === "custom";
   $("tilePicker").classList.toggle("hidden", !isCustom);
   if (!isCustom) {
@@ -45,14 +54,14 @@ function drawParty() {
     $("menuMsg").textContent = "";
     return;
   }
-  for (const t of PARTY.tiles) if (custom.has(t.tile) && (n < t.min_players || n > t.max_players)) custom.delete(t.tile);
+  for (const t of PARTY.tiles) if (custom.has(t.tile) && limitsOn() && (n < t.min_players || n > t.max_players)) custom.delete(t.tile);
   $("menuInfo").textContent = "Nigiri is always on the menu. Choose 1 roll, 3 appetizers, 2 specials and 1 dessert.";
   let html = "";
   for (const g of Object.keys(GROUP_TITLE)) {
     html += `<fieldset data-group="${g}"><legend>${GROUP_TITLE[g]}</legend>`;
     for (const t of PARTY.tiles.filter((x) => x.group === g)) {
       const why = tileProblem(t, n);
-      const limited = n < t.min_players || n > t.max_players;
+      const limited = limitsOn() && (n < t.min_players || n > t.max_players);
       html += `<label class="${why ? "off" : ""}" title="${esc(why)}"><input type="checkbox" data-tile="${esc(t.tile)}" ${custom.has(t.tile) ? "checked" : ""} ${why ? "disabled" : ""}> ${esc(tileTitle(t.tile))}${limited ? ` <span class="muted">(${esc(why)})</span>` : ""}</label>`;
     }
     html += "</fieldset>";
@@ -60,6 +69,54 @@ function drawParty() {
   $("tilePicker").innerHTML = html;
   const missing = Object.keys(GROUP_TITLE).map((g) => [g, PARTY.groups[g] - PARTY.tiles.filter((t) => t.group === g && custom.has(t.tile)).length]).filter(([, k]) => k > 0);
   $("menuMsg").textContent = missing.length ? "Still to choose: " + missing.map(([g, k]) => `${k} ${g}${k > 1 ? "s" : ""}`).join(", ") : "";
+}
+
+const isSwitch = (o) => o.choices.length === 2 && o.choices.every((c) => typeof c.value === "boolean");
+
+/** Draws one control per Party option: a checkbox for on/off, a select otherwise; defaults preselected. */
+function drawPartyOptions() {
+  $("partyRules").classList.toggle("hidden", !PARTY_OPTIONS.length);
+  $("partyOptions").innerHTML = PARTY_OPTIONS.map((o) => {
+    const id = "opt-" + o.name, tip = `<p class="opt-tip muted" id="${id}-tip">${esc(o.tip)}</p>`;
+    if (isSwitch(o)) {
+      return `<div class="opt"><label class="switch"><input type="checkbox" id="${id}" data-option="${esc(o.name)}" aria-describedby="${id}-tip" ${o.default ? "checked" : ""}> ${esc(o.label)}</label>${tip}</div>`;
+    }
+    const opts = o.choices.map((c, i) => `<option value="${i}" ${c.value === o.default ? "selected" : ""}>${esc(c.label)}${c.value === o.default ? " (recommended)" : ""}</option>`).join("");
+    return `<div class="opt"><label>${esc(o.label)} <select id="${id}" data-option="${esc(o.name)}" aria-describedby="${id}-tip">${opts}</select></label>${tip}</div>`;
+  }).join("");
+  syncRulesSummary();
+}
+
+/** Every Party option's chosen value (the defaults until the player changes one). */
+function partyOptionValues() {
+  const out = {};
+  for (const o of PARTY_OPTIONS) {
+    const el = $("opt-" + o.name);
+    if (!el) out[o.name] = o.default;
+    else if (isSwitch(o)) out[o.name] = el.checked;
+    else out[o.name] = o.choices[Number(el.value)].value;
+  }
+  return out;
+}
+
+/** The options that differ from the recommendation: what the table is created with. */
+function changedPartyOptions() {
+  const values = partyOptionValues(), out = {};
+  for (const o of PARTY_OPTIONS) if (values[o.name] !== o.default) out[o.name] = values[o.name];
+  return out;
+}
+
+/** An option and its value in words ("Bonus actions per turn: 2"), as the table header shows it. */
+function optionWords(name, value) {
+  const o = PARTY_OPTIONS.find((x) => x.name === name);
+  if (!o) return name.replace(/_/g, " ") + (value === true ? "" : `: ${value}`);
+  const c = o.choices.find((x) => x.value === value);
+  return `${o.label}: ${c ? c.label : value}`;
+}
+
+function syncRulesSummary() {
+  const n = Object.keys(changedPartyOptions()).length;
+  $("rulesSummary").textContent = n ? `(${n} changed)` : "(recommended)";
 }
 
 /** The menu to send: a suggested id, or the 7 chosen tiles (null while a custom menu is incomplete). */
@@ -97,6 +154,9 @@ async function loadGames() {
     const data = await r.json();
     BOTS = {};
     for (const g of data.games) BOTS[g.game] = g.bots;
+    const party = data.games.find((g) => g.game === "sushi-go-party");
+    PARTY_OPTIONS = (party && party.option_details) || [];
+    drawPartyOptions();
     const p = await fetch("/api/party/menus");
     if (p.ok) PARTY = await p.json();
   } catch (e) { /* keep defaults */ }
@@ -113,7 +173,9 @@ function tableRow(t, kind) {
   const seats = t.seats.map((s) => (s.kind === "bot" ? `${esc(s.name)} <span class="tag">bot</span>` : s.taken ? esc(s.name) : "<i>free</i>")).join(", ");
   const game = { "sushi-go": "Sushi Go!", "sushi-roll": "Sushi Roll", "sushi-go-party": "Sushi Go Party!" }[t.game] || t.game;
   const menu = t.menu ? " · " + esc(t.menu.slice(1).map(tileTitle).join(", ")) : "";
-  const opts = Object.keys(t.options || {}).filter((k) => t.options[k]).map((k) => k.replace(/_/g, " ")).join(", ");
+  const o = t.options || {};
+  const opts = t.game === "sushi-go-party" ? Object.keys(o).map((k) => optionWords(k, o[k])).join("; ")
+    : Object.keys(o).filter((k) => o[k]).map((k) => k.replace(/_/g, " ")).join(", ");
   const id = encodeURIComponent(t.id);
   let action = "", extra = "";
   if (kind === "open") action = `<a class="btn" href="/t/${id}">Join</a>`;
@@ -173,6 +235,7 @@ async function create() {
     const menu = chosenMenu();
     if (!menu) { $("createMsg").textContent = "Finish the custom menu first: " + $("menuMsg").textContent; return; }
     body.menu = menu;
+    body.options = changedPartyOptions();
   }
   if ($("timer").value) body.turn_timer = Number($("timer").value);
   $("createBtn").disabled = true;
@@ -196,6 +259,10 @@ async function create() {
 
 $("players").addEventListener("change", seatRows);
 $("menuSelect").addEventListener("change", drawParty);
+$("partyOptions").addEventListener("change", (e) => {
+  syncRulesSummary();
+  if (e.target.dataset.option === "player_limits") drawParty();  // the menus and tiles it allows change
+});
 $("tilePicker").addEventListener("change", (e) => {
   const box = e.target.closest("input[data-tile]");
   if (!box) return;
