@@ -66,7 +66,7 @@ async def _scenario(server: ServerProcess) -> None:
         await a.send(json.dumps({"type": "hello", "token": tok[0]}))
         await b.send(json.dumps({"type": "hello", "token": tok[1]}))
         state = await _latest_state(a)
-        await _latest_state(b)
+        b_state = await _latest_state(b)
         hand = state["view"]["hand"]
         missing = "soy_sauce"  # never dealt without the soy sauce variant
         assert await _error(a, "{not json") == "message/malformed"
@@ -110,7 +110,8 @@ async def _scenario(server: ServerProcess) -> None:
             await _error(a, json.dumps({"type": "action", "action": hand[1], "state_id": 1}))
             == "action/not_your_turn"
         )
-        b_state = await _latest_state(b)
+        # B only hears that A picked; its state of the turn's start stays the one to act on.
+        assert await _recv_until(b, "picked") == {"type": "picked", "state_id": 1, "to_act": [1]}
         await b.send(
             json.dumps({"type": "action", "action": b_state["legal"][0], "state_id": b_state["state_id"]})
         )

@@ -56,6 +56,18 @@ GAMES = [
         {"menu": ["uramaki", "tempura", "eel", "tofu", "menu", "spoon", "fruit"]},
         id="party-6p-menu-spoon",
     ),
+    # Party house rules (stored, replayed) and the running "+N now" estimate with the uramaki race.
+    pytest.param(
+        "sushi-go-party",
+        ["human", "bot", "human", "human"],
+        {
+            "menu": "points_platter",
+            "max_bonus_per_turn": 2,
+            "face_down_colour": "back",
+            "tea_counts_desserts": False,
+        },
+        id="party-4p-house-rules",
+    ),
 ]
 SECRET_PICKS = ("sushi-go", "sushi-go-party")
 
@@ -248,6 +260,7 @@ def test_messages_hold_only_what_the_receiver_may_know(
     seed_text = str(row.seed)
     checked = 0
     picks_seen = 0
+    pickeds = 0
     chats = 0
     draws_seen = 0
     for receiver, log in zip(receivers, logs):
@@ -256,6 +269,7 @@ def test_messages_hold_only_what_the_receiver_may_know(
         assert welcome["seat"] == receiver
         assert log[-1]["type"] == "state" and log[-1]["view"]["is_over"], (receiver, log[-3:])
         received: list[dict[str, Any]] = []
+        last_sid: int | None = None
         for msg in log:
             raw = json.dumps(msg)
             assert seed_text not in raw
@@ -270,9 +284,25 @@ def test_messages_hold_only_what_the_receiver_may_know(
                 chats += 1
                 assert all(set(line) == {"seat", "name", "text", "at"} for line in msg["lines"])
                 continue
+            if msg["type"] == "picked":
+                # Someone else's pick inside an open turn: only who still chooses may have changed, so
+                # the receiver's last state plus this message is exactly what it may know now.
+                assert set(msg) == {"type", "state_id", "to_act"}, msg
+                assert last_sid is not None
+                sid = msg["state_id"]
+                view, legal = expected[sid][receiver]
+                assert msg["to_act"] == view["to_act"]
+                assert {**expected[last_sid][receiver][0], "to_act": view["to_act"]} == view
+                assert legal == expected[last_sid][receiver][1]
+                assert public[sid] == public[last_sid]
+                if receiver is not None:
+                    assert own_picks[sid].get(receiver) == own_picks[last_sid].get(receiver)
+                pickeds += 1
+                continue
             if msg["type"] != "state":
                 continue
             sid = msg["state_id"]
+            last_sid = sid
             view, legal = expected[sid][receiver]
             assert msg["view"] == view
             if msg["table"]["status"] != "playing":
@@ -291,7 +321,7 @@ def test_messages_hold_only_what_the_receiver_may_know(
         assert received == full_log
     assert checked > 20 and chats >= len(receivers)
     if game in SECRET_PICKS:
-        assert picks_seen > 0
+        assert picks_seen > 0 and pickeds > 0
     if game == "sushi-go-party" and any(t.startswith("menu_") for _, t in row.actions):
         assert draws_seen > 0, "a menu was played and its player saw the draw"
     # The finished game's record can be downloaded and has no seed.

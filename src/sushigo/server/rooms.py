@@ -33,7 +33,7 @@ from ..errors import IllegalActionError, InvalidActionError, SushigoError
 from ..game import GameState, new_game, spec
 from .botpool import INLINE_BOTS, BotPool, cap_budget
 from .limits import Limits
-from .party_menus import party_menu
+from .party_menus import PARTY_OPTION_NAMES, non_default_options, party_menu
 from .schemas import SeatPublic, TableCreate, TablePublic, valid_table_id
 from .store import SeatRow, Store, TableRow
 from .tablelog import WITHDRAW, GameLog, apply_stored, record, table_extras
@@ -42,7 +42,7 @@ log = logging.getLogger("sushigo.server")
 T = TypeVar("T")
 
 SUSHI_GO_OPTIONS = ("pass_both_ways", "soy_sauce", "dummy", "strict_wasabi", "dummy_outside_majorities")
-PARTY_OPTIONS = ("pass_both_ways",)
+PARTY_OPTIONS = PARTY_OPTION_NAMES
 GAME_TITLES = {"sushi-go": "Sushi Go!", "sushi-roll": "Sushi Roll", "sushi-go-party": "Sushi Go Party!"}
 #: Stand-in bots for absent players, best first; the first one available is used.
 STANDIN_PREFERENCE = ("heuristic", "greedy", "random")
@@ -74,6 +74,14 @@ def action_text(action: Any) -> str:
     return str(action.to_text())
 
 
+def encode(message: dict[str, Any]) -> str:
+    """JSON text of an outgoing message.
+
+    orjson: encoding every receiver's own view is the largest cost of a turn (a tenth of json's).
+    """
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 class Client:
     """One WebSocket connection's outgoing side: messages are queued and written by the socket's task.
 
@@ -94,13 +102,16 @@ class Client:
 
     def send(self, message: dict[str, Any]) -> None:
         """Queues ``message`` as JSON text."""
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queues a message already encoded with :func:`encode` (one encoding for many receivers)."""
         if self.closed:
             return
         if self.queue.qsize() >= self.max_queue:
             self.drop()
             return
-        # orjson: encoding every receiver's own view is the largest cost of a turn (a tenth of json's)
-        self.queue.put_nowait(orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
+        self.queue.put_nowait(text)
 
     def drop(self) -> None:
         """Gives up on a client that does not read: its waiting messages go, and it stops counting now.
@@ -289,17 +300,34 @@ class Room:
         client.log_at = len(self.log.entries)
         client.send(msg)
 
-    def broadcast(self) -> None:
-        """Sends every client its own view. Call it with the lock held: only committed states go out."""
-        self._presence_last = self._presence_key()  # the state's table carries the presence too
-        table = self.public().model_dump()
-        cache: dict[tuple[int | None, int], dict[str, Any]] = {}
+    def broadcast(self, only: int | None = None) -> None:
+        """Sends every client its own view. Call it with the lock held: only committed states go out.
+
+        With ``only``, a seat has just made a secret pick that leaves the turn open: that seat's
+        clients get their new state (the pick, the legal changes), everyone else a ``picked`` message
+        with the seats still to act, since nothing else they may see has changed. At four players
+        that is three turns in four that cost each receiver a 60-byte message instead of its view.
+        """
+        table: dict[str, Any] | None = None
+        if only is None:
+            self._presence_last = self._presence_key()  # the state's table carries the presence too
+            table = self.public().model_dump()
+        picked: str | None = None
+        cache: dict[tuple[int | None, int], str] = {}
         for client in list(self.clients):
+            if only is not None and client.seat != only:
+                if picked is None:
+                    to_act = list(self.state.to_act())
+                    picked = encode({"type": "picked", "state_id": self.state_id, "to_act": to_act})
+                client.send_text(picked)
+                continue
             key = (client.seat, client.log_at)
             if key not in cache:
-                cache[key] = self.state_message(client.seat, table, client.log_at)
+                if table is None:
+                    table = self.public().model_dump()
+                cache[key] = encode(self.state_message(client.seat, table, client.log_at))
             client.log_at = len(self.log.entries)
-            client.send(cache[key])
+            client.send_text(cache[key])
 
     # ---------------------------------------------------------------------------- clients
 
@@ -512,7 +540,7 @@ class Room:
             self.row.actions.append((seat, canonical))
             self.state_id = seq + 1
             self.acted_at[seat] = self.state_id
-            record(self.state, self.log, self.picks, seat, canonical, before)
+            entries = record(self.state, self.log, self.picks, seat, canonical, before)
             if over:
                 self.row.status = "finished"
                 self.row.result = result
@@ -524,10 +552,14 @@ class Room:
                 or (not withdraw and len(self.state.to_act()) == self.row.players)
             ):
                 self._new_turn()
+                secret = False
+            else:
+                # A pick (or a withdrawal) inside an open turn: only who still has to act is news.
+                secret = entries == 0
             if client is not None:
                 client.send({"type": "ack", "state_id": self.state_id, "action": canonical})
             self.changed.set()
-            self.broadcast()
+            self.broadcast(only=seat if secret else None)
             return self.state_id
 
     def _rebuild(self) -> GameState:
@@ -845,7 +877,13 @@ class Hub:
                 seats.append(SeatRow("bot", name, bot, None))
             else:
                 seats.append(SeatRow("human", None, None, None))
-        options: dict[str, Any] = {k: v for k, v in body.options.items() if v}
+        options: dict[str, Any] = (
+            # Party's values were checked by TableCreate (a 422 naming the option); only those that
+            # differ from rules.md §3.10's recommendation are stored, as the table header shows them.
+            non_default_options(body.options)
+            if game == "sushi-go-party"
+            else {k: v for k, v in body.options.items() if v}
+        )
         if body.menu is not None and game != "sushi-go-party":
             raise RoomError("table/invalid", "body.menu: only Sushi Go Party! has menus")
         if game in ("sushi-go", "sushi-go-party"):
@@ -858,7 +896,9 @@ class Hub:
         if game == "sushi-go-party":
             # Stored with the options, as the tiles themselves: the table replays whatever the menu ids
             # come to mean later.
-            options["menu"] = party_menu(body.menu, players)
+            options["menu"] = party_menu(
+                body.menu, players, player_limits=options.get("player_limits", True)
+            )
         seed = secrets.randbits(62)
         try:
             new_game(game, players, seed, **options)

@@ -393,6 +393,19 @@ class PresenceMessage(BaseModel):
     spectators: int
 
 
+class PickedMessage(BaseModel):
+    """Server → client: another seat picked (or took its pick back) and the turn is still open.
+
+    Nothing else that the receiver may see changed, so it gets this instead of a ``state``: its last
+    ``state`` (and that state's ``state_id``) stays valid for acting until the turn ends. ``to_act``:
+    the seats still choosing, as in ``view.to_act``. The seat that acted gets its own ``state``.
+    """
+
+    type: Literal["picked"] = "picked"
+    state_id: int
+    to_act: list[int]
+
+
 CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (HelloMessage, ActionMessage, PingMessage)
 SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     WelcomeMessage,
@@ -401,6 +414,7 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     ErrorMessage,
     PongMessage,
     PresenceMessage,
+    PickedMessage,
 )
 
 

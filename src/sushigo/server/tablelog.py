@@ -263,8 +263,10 @@ def running_points(state: Any) -> list[int] | None:
 
 
 def _running_sheets(state: Any) -> list[dict[str, int]] | None:
-    if state.is_over() or state.game == "sushi-go-party":
+    if state.is_over():
         return None
+    if state.game == "sushi-go-party":
+        return _party_running_sheets(state)
     if state.game == "sushi-go":
         from ..sushi_go.score import score_round
 
@@ -276,6 +278,32 @@ def _running_sheets(state: Any) -> list[dict[str, int]] | None:
     if not state.trays or len(state.round_points) == len(state.trays):
         return None
     return roll_round([[f for _, f in tray] for tray in state.trays[-1]])
+
+
+def _party_running_sheets(state: Any) -> list[dict[str, int]]:
+    """Party's round scoring applied to a spectator's view of the tableaux and the uramaki race.
+
+    The estimate is built from ``observe(None)``, not from the engine's table, so it can only use what
+    every receiver sees: the cards in each tableau (copies, face-down cards, nigiri on wasabi) and the
+    race. Miso soups and uramaki of a turn still being resolved count as they lie until its end.
+    """
+    from ..party.observation import observe
+    from ..party.score import score_table
+    from ..party.table import Entry, Table
+
+    view = observe(state, None)
+    table = Table(view.config)
+    table.turn = view.turn
+    for seat, cards in enumerate(view.tableaux):
+        for i, (card, copies, face_down, on_wasabi, turn) in enumerate(cards):
+            # Scoring asks only whether a nigiri is on a wasabi, not on which one.
+            entry = Entry(
+                i, card, turn, copies=copies, face_down=face_down, on_wasabi=0 if on_wasabi else None
+            )
+            table.logs[seat].append(entry)
+    table.race_points = list(view.uramaki_race)
+    table.uramaki_claimed = view.uramaki_claimed
+    return score_table(table)
 
 
 def round_just_ended(state: Any) -> bool:

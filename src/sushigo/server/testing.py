@@ -18,7 +18,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -198,12 +198,14 @@ async def play_seat(
     timeout: float = 120.0,
     think: float = 0.0,
     debug: bool = False,
+    ready: Callable[[], Awaitable[None]] | None = None,
 ) -> dict[str, Any]:
     """Plays one seat (``token``; ``None`` watches) until the game ends or ``max_actions`` are acknowledged.
 
     Returns the last ``state`` message. ``latencies`` collects seconds from sending an action to its ack;
     ``think`` is the mean of a random pause before each action (uniform on 0 to twice it); ``debug`` also
-    logs the messages sent (as ``_sent``).
+    logs the messages sent (as ``_sent``). ``ready`` is awaited once the first ``state`` arrived, before
+    the first action: a load test starts every table together once all its clients are connected.
     """
     import websockets
 
@@ -245,6 +247,9 @@ async def play_seat(
                 last = msg
                 if msg["view"].get("is_over"):
                     return msg
+                if ready is not None:
+                    await ready()
+                    ready = None
                 if token and msg["legal"] and waiting_since is None and msg["state_id"] >= min_state:
                     if think:
                         await asyncio.sleep(rng.uniform(0, 2 * think))

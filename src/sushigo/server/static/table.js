@@ -71,6 +71,7 @@ function connect(token) {
     const msg = JSON.parse(ev.data);
     if (msg.type === "welcome") { mySeat = msg.seat; logEntries = []; $("game").classList.remove("hidden"); drawSeatLink(); }
     else if (msg.type === "state") render(msg);
+    else if (msg.type === "picked") picked(msg);
     else if (msg.type === "presence") presence(msg);
     else if (msg.type === "chat") addChat(msg.lines);
     else if (msg.type === "ack") {
@@ -107,6 +108,14 @@ function send(action) {
 function changePick(action) {
   changeTo = action;
   ws.send(JSON.stringify({ type: "action", action: "withdraw", state_id: last.state_id }));
+}
+
+/** Someone else picked (or took a pick back) inside the turn: only who is still choosing changed.
+ *  The turn's state_id stays ours to act on; the log and the timer carry on as they were. */
+function picked(msg) {
+  if (!last) return;
+  const left = timerEnd == null ? null : Math.max(0, (timerEnd - Date.now()) / 1000);
+  render({ ...last, view: { ...last.view, to_act: msg.to_act }, deadline: left, log: null });
 }
 
 function presence(msg) {
@@ -175,12 +184,36 @@ function drawInfo(msg) {
       if (v.menu.includes("uramaki")) line += ` · uramaki places left: ${3 - v.uramaki_claimed}`;
       bits.push(line);
     }
+    bits.push(`<span id="partyRules">${esc(partyRulesLine(msg.table.options || {}))}</span>`);
   } else {
     const order = [...Array(v.players).keys()].map((i) => (v.red_belt + i) % v.players);
     bits.push(`<b>Sushi Roll</b> · red belt (starts this cycle): <span class="redbelt"></span> ${esc(nm[v.red_belt])} · turn order: ${order.map((s) => esc(nm[s])).join(" → ")}`);
     bits.push(`Supply: menu ${v.supply_menu}, chopsticks ${v.supply_chopsticks}, pudding ${v.supply_pudding}`);
   }
   R.setHTML($("info"), bits.map((b) => `<div>${b}</div>`).join(""));
+}
+
+// Party: the words for each rule option, from GET /api/games (fetched once, the first time a table with
+// house rules is drawn; until then the option names are shown as they are).
+let partyOptionInfo = null;
+
+/** "House rules: …" for the options a Party table has that differ from the recommendation (§3.10). */
+function partyRulesLine(options) {
+  const keys = Object.keys(options);
+  if (!keys.length) return "Recommended rules";
+  if (partyOptionInfo === null) {
+    partyOptionInfo = [];
+    fetch("/api/games").then((r) => r.json()).then((data) => {
+      const g = data.games.find((x) => x.game === "sushi-go-party");
+      partyOptionInfo = (g && g.option_details) || [];
+      if (last) drawInfo(last);
+    }).catch(() => {});
+  }
+  return "House rules: " + keys.map((k) => {
+    const o = partyOptionInfo.find((x) => x.name === k);
+    const c = o && o.choices.find((x) => x.value === options[k]);
+    return o ? `${o.label}: ${c ? c.label : options[k]}` : `${k.replace(/_/g, " ")}: ${options[k]}`;
+  }).join(" · ");
 }
 
 /** Indices of each tableau's cards revealed in the latest turn (to mark them). */
@@ -210,7 +243,8 @@ function seatHeader(msg, s, nm, pts, running) {
   const who = isDummy ? "" : info.kind === "bot" ? '<span class="tag">bot</span>' : `<span class="dot ${info.connected ? "on" : ""}" role="img" aria-label="${info.connected ? "online" : "offline"}"></span>`;
   const standin = info && info.standin ? ' <span class="muted">(bot playing)</span>' : "";
   const red = v.game === "sushi-roll" && v.red_belt === s ? ' <span class="redbelt" role="img" aria-label="red belt"></span>' : "";
-  const run = running != null ? `<span class="pill run" title="points if the round ended now">+${running} now</span>` : "";
+  // Party's estimate can be negative (eel, temaki's fewest): "−3 now", not "+-3 now".
+  const run = running != null ? `<span class="pill run" title="points if the round ended now">${running < 0 ? "−" + -running : "+" + running} now</span>` : "";
   return `<h3><span class="who">${who} ${esc(nm[s])}${s === mySeat ? " (you)" : ""}${red}${standin}</span><span class="pts">${run}<span class="pill">${pts} pts</span></span></h3>`;
 }
 
@@ -234,7 +268,7 @@ function drawSeats(msg) {
       const body = R.partyTableau(v.tableaux[s] || [], fresh);
       const race = v.uramaki_race && v.uramaki_race[s] ? ` · uramaki ${v.uramaki_race[s]} pts` : "";
       items.push({ key: "s" + s, html: `<div class="seat ${s === mySeat ? "me" : ""} ${acting ? "acting" : ""}" data-seat="${s}">
-        ${seatHeader(msg, s, nm, totals[s] ?? 0, null)}
+        ${seatHeader(msg, s, nm, totals[s] ?? 0, msg.running && msg.running[s])}
         <div class="status ${acting ? "waiting" : "done"}">${esc(status)}</div>
         <div class="muted">Hand ${v.hand_sizes[s] ?? 0} · ${esc(dessert)} kept ${v.desserts[s].length}${race}</div>
         <div class="tableau" aria-label="${esc(nm[s])}'s table">${body || '<span class="muted">No cards yet</span>'}</div></div>` });
