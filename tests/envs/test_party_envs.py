@@ -442,7 +442,7 @@ def test_openspiel_rejects_bad_parameters() -> None:
     with pytest.raises(Exception, match="2 to 8"):
         pyspiel.load_game("python_sushi_go_party", {"players": 9})
     with pytest.raises(Exception, match="deals"):
-        pyspiel.load_game("python_sushi_go_party", {"deals": 0})
+        pyspiel.load_game("python_sushi_go_party", {"deals": -1})
 
 
 def test_the_documented_party_examples_run() -> None:
@@ -521,9 +521,12 @@ def test_openspiel_resampled_states_look_the_same_to_the_player(menu: str, playe
     game = pyspiel.load_game("python_sushi_go_party", {"players": players, "menu": menu})
     rng = random.Random(players)
     state = game.new_initial_state()
-    state.apply_action(11)
     differed = 0
     while not state.is_terminal():
+        if state.is_chance_node():  # the cards, drawn by their probabilities
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            continue
         player = state.current_player()
         for p in {player, (player + 1) % players}:
             sample = state.resample(p, rng)

@@ -50,6 +50,7 @@ import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 
 from .adapters import GameAdapter, make_adapter  # noqa: E402
+from .spiel_common import count_outcomes, zero_sum_returns  # noqa: E402
 
 #: ``deals=0``: chance moves are the cards (and dice) themselves, so every deal can happen
 DEFAULT_DEALS = 0
@@ -333,9 +334,7 @@ class SushiSpielState(pyspiel.State):
         n = self._shared.players
         if not self.is_terminal():
             return [0.0] * n
-        totals = self._shared.adapter.totals(self._d.core)
-        mean = sum(totals) / n
-        return [float(t - mean) for t in totals]
+        return zero_sum_returns(self._shared.adapter.totals(self._d.core))
 
     def __str__(self) -> str:
         if self._d.core is None:
@@ -406,14 +405,12 @@ def _chance_outcomes(shared: _Shared, d: _Data) -> list[tuple[int, float]]:
         p = 1.0 / shared.deals
         return [(i, p) for i in range(shared.deals)]
     if shared.adapter.game == "sushi-go":
-        total = sum(d.left)
-        return [(k, c / total) for k, c in enumerate(d.left) if c]
+        return count_outcomes(d.left)
     need = d.need[0]
     if need == "seat":
         return [(s, 1.0 / shared.players) for s in range(shared.players)]
     if need == "bag":
-        total = sum(d.left)
-        return [(k, c / total) for k, c in enumerate(d.left) if c]
+        return count_outcomes(d.left)
     return [(i, 1.0 / 6.0) for i in range(6)]
 
 
