@@ -142,13 +142,26 @@ def test_a_table_stores_and_plays_with_the_options_that_differ(client: TestClien
 
 
 def test_player_limits_off_allows_a_menu_outside_its_player_counts(client: TestClient) -> None:
-    seats = [{"kind": "bot", "bot": "random"}] * 7
-    body = {"game": "sushi-go-party", "seats": seats, "menu": "points_platter"}  # special order: 2-6
+    seats = [{"kind": "bot", "bot": "random"}] * 2
+    body = {"game": "sushi-go-party", "seats": seats, "menu": "master_menu"}  # spoon: 3-8
     r = client.post("/api/tables", json=body)
-    assert r.status_code == 400 and "special_order is for 2 to 6 players" in r.json()["detail"], r.text
+    assert r.status_code == 400 and "spoon is for 3 to 8 players" in r.json()["detail"], r.text
     r = client.post("/api/tables", json={**body, "options": {"player_limits": False}})
     assert r.status_code == 201, r.text
     assert r.json()["options"] == {"player_limits": False}
+
+
+def test_player_limits_off_still_keeps_special_order_from_seven_players(client: TestClient) -> None:
+    """At 7-8 players special orders would run the deck short (rules.md §3.2.6): never allowed."""
+    seats = [{"kind": "bot", "bot": "random"}] * 7
+    body = {"game": "sushi-go-party", "seats": seats, "menu": "points_platter", "options": {"player_limits": False}}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 400 and "even with player_limits off" in r.json()["detail"], r.text
+    menus = client.get("/api/party/menus").json()
+    platter = next(m for m in menus["menus"] if m["id"] == "points_platter")
+    assert platter["players_any"] == [2, 3, 4, 5, 6] and 7 not in platter["players"]
+    tiles = {t["tile"]: t for t in menus["tiles"]}
+    assert tiles["special_order"]["any_max_players"] == 6 and tiles["menu"]["any_max_players"] == 8
 
 
 # ------------------------------------------------------------------------------ the running estimate

@@ -101,12 +101,26 @@ def resolve_menu(menu: object) -> tuple[str, ...]:
     return tuple(out)
 
 
-def check_players(tiles: Sequence[str], players: int) -> None:
+#: Limits that hold even with ``player_limits`` off. §3.2.6's bound fails for special order at 7–8
+#: players: a round deals 56 cards, and each dessert played (or copied by a special order) leaves
+#: the deck for good, so a later round could not deal full hands. A menu there is fine: it draws what
+#: is left, and one that draws nothing playable is discarded.
+DECK_LIMITS: dict[str, tuple[int, int]] = {"special_order": (2, 6)}
+
+
+def check_players(tiles: Sequence[str], players: int, *, player_limits: bool = True) -> None:
     """Raises when a tile is not allowed with ``players`` players (option ``player_limits``)."""
     for t in tiles:
-        low, high = LIMITS.get(t, (2, 8))
+        if player_limits:
+            low, high = LIMITS.get(t, (2, 8))
+            if not low <= players <= high:
+                raise InvalidActionError(f"{t} is for {low} to {high} players, not {players}")
+        low, high = DECK_LIMITS.get(t, (2, 8))
         if not low <= players <= high:
-            raise InvalidActionError(f"{t} is for {low} to {high} players, not {players}")
+            raise InvalidActionError(
+                f"{t} is for {low} to {high} players, not {players}, even with player_limits off: "
+                "the deck would run short of the 56 cards a round deals"
+            )
 
 
 def menu_id(tiles: Sequence[str]) -> str | None:

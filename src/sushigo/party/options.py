@@ -75,8 +75,7 @@ class PartyConfig:
                 )
             values[key] = value
         config = cls(players, tiles, **values)
-        if config.player_limits:
-            check_players(tiles, players)
+        check_players(tiles, players, player_limits=config.player_limits)
         return config
 
     @property

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from ..errors import SushigoError
 from ..party.cards import APPETIZERS, DESSERTS, ROLLS, SPECIALS, VARIANTS, WIRE
-from ..party.menus import LIMITS, SUGGESTED, check_players, resolve_menu
+from ..party.menus import DECK_LIMITS, LIMITS, SUGGESTED, check_players, resolve_menu
 from ..party.options import _CHOICES, DEFAULTS
 
 #: An option's value on the wire: Party's options are on/off, a word, or a small number.
@@ -32,6 +32,7 @@ class PartyTile(BaseModel):
     group: str = Field(description="nigiri, roll, appetizer, special or dessert")
     min_players: int
     max_players: int
+    any_max_players: int = Field(description="The most players even with player_limits off.")
     cards: list[str]
 
 
@@ -43,6 +44,7 @@ class PartyMenu(BaseModel):
     description: str
     tiles: list[str] = Field(description="All 8 tiles in slot order, nigiri first.")
     players: list[int] = Field(description="Player counts this menu may be played with.")
+    players_any: list[int] = Field(description="Player counts it may be played with, player_limits off.")
 
 
 class PartyMenus(BaseModel):
@@ -63,11 +65,11 @@ GROUPS: dict[str, tuple[str, ...]] = {
 GROUP_SIZES = {"nigiri": 1, "roll": 1, "appetizer": 3, "special": 2, "dessert": 1}
 
 
-def _allowed(tiles: tuple[str, ...]) -> list[int]:
+def _allowed(tiles: tuple[str, ...], player_limits: bool = True) -> list[int]:
     out = []
     for n in range(2, 9):
         try:
-            check_players(tiles, n)
+            check_players(tiles, n, player_limits=player_limits)
         except SushigoError:
             continue
         out.append(n)
@@ -82,6 +84,7 @@ def party_menus() -> PartyMenus:
             group=group,
             min_players=LIMITS.get(t, (2, 8))[0],
             max_players=LIMITS.get(t, (2, 8))[1],
+            any_max_players=DECK_LIMITS.get(t, (2, 8))[1],
             cards=[WIRE[c] for c in VARIANTS[t]],
         )
         for group, names in GROUPS.items()
@@ -92,7 +95,12 @@ def party_menus() -> PartyMenus:
         full = resolve_menu(m.id)
         menus.append(
             PartyMenu(
-                id=m.id, title=m.title, description=m.description, tiles=list(full), players=_allowed(full)
+                id=m.id,
+                title=m.title,
+                description=m.description,
+                tiles=list(full),
+                players=_allowed(full),
+                players_any=_allowed(full, player_limits=False),
             )
         )
     return PartyMenus(groups=GROUP_SIZES, tiles=tiles, menus=menus)
@@ -102,7 +110,7 @@ def party_menu(menu: Any, players: int, *, player_limits: bool = True) -> list[s
     """Returns the 8 tiles of a requested menu (an id, 7 tiles, or ``None`` for "Sushi Go!").
 
     ``player_limits`` is the table's option of that name: off, a menu may hold tiles outside their
-    player counts (rules.md §3.10 P7), so only the menu's shape is checked.
+    player counts (rules.md §3.10 P7), except the deck's own limit (special order at 7–8 players).
 
     :raises RoomError: ``table/invalid`` naming what is wrong (the core's own message).
     """
@@ -110,8 +118,7 @@ def party_menu(menu: Any, players: int, *, player_limits: bool = True) -> list[s
 
     try:
         tiles = resolve_menu("sushi_go" if menu is None else menu)
-        if player_limits:
-            check_players(tiles, players)
+        check_players(tiles, players, player_limits=player_limits)
     except SushigoError as exc:
         raise RoomError("table/invalid", f"body.menu: {exc}") from None
     return list(tiles)
@@ -182,7 +189,8 @@ _OPTION_TEXT: dict[str, tuple[str, str, str, dict[OptionValue, str]]] = {
         "P7",
         "Player limits for menu, special order, spoon, edamame",
         "Menu and special order are for 2 to 6 players, spoon and edamame for 3 to 8; off, any menu "
-        "may be played (at 7 or 8 players a menu can empty the deck).",
+        "may be played (at 7 or 8 players a menu can empty the deck) except special order at 7 or 8, "
+        "which would leave too few cards to deal.",
         {True: "enforced", False: "off"},
     ),
     "pass_both_ways": (

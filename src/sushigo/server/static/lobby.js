@@ -27,11 +27,16 @@ function syncPlayers() {
 function limitsOn() { const v = partyOptionValues(); return v.player_limits !== false; }
 
 /** Whether a suggested menu may be played by ``n`` players under the chosen player limits. */
-function menuFits(m, n) { return !limitsOn() || m.players.includes(n); }
+function menuCounts(m) { return limitsOn() ? m.players : m.players_any; }
+function menuFits(m, n) { return menuCounts(m).includes(n); }
+
+/** The most players a tile allows now: its own limit, or with player_limits off the deck's. */
+function tileMax(t) { return limitsOn() ? t.max_players : t.any_max_players; }
+function tileMin(t) { return limitsOn() ? t.min_players : 2; }
 
 /** Why a tile cannot be on the menu now (player count, group full), or "" when it can. */
 function tileProblem(tile, n) {
-  if (limitsOn() && (n < tile.min_players || n > tile.max_players)) return `${tile.min_players}–${tile.max_players} players`;
+  if (n < tileMin(tile) || n > tileMax(tile)) return `${tileMin(tile)}–${tileMax(tile)} players`;
   if (custom.has(tile.tile)) return "";
   const inGroup = PARTY.tiles.filter((t) => t.group === tile.group && custom.has(t.tile)).length;
   return inGroup >= PARTY.groups[tile.group] ? "group full" : "";
@@ -43,7 +48,7 @@ function drawParty() {
   if (!party || !PARTY) return;
   const n = Number($("players").value);
   const sel = $("menuSelect"), was = sel.value;
-  sel.innerHTML = PARTY.menus.map((m) => `<option value="${esc(m.id)}" ${menuFits(m, n) ? "" : "disabled"}>${esc(m.title)}${menuFits(m, n) ? "" : ` (${m.players[0]}–${m.players[m.players.length - 1]} players)`}</option>`).join("") + `<option value="custom">Custom menu…</option>`;
+  sel.innerHTML = PARTY.menus.map((m) => `<option value="${esc(m.id)}" ${menuFits(m, n) ? "" : "disabled"}>${esc(m.title)}${menuFits(m, n) ? "" : ` (${menuCounts(m)[0]}–${menuCounts(m).at(-1)} players)`}</option>`).join("") + `<option value="custom">Custom menu…</option>`;
   const ok = (id) => id === "custom" || PARTY.menus.some((m) => m.id === id && menuFits(m, n));
   sel.value = ok(was) ? was : (PARTY.menus.find((m) => menuFits(m, n)) || { id: "custom" }).id;
   const isCustom = sel.value === "custom";
@@ -54,14 +59,14 @@ function drawParty() {
     $("menuMsg").textContent = "";
     return;
   }
-  for (const t of PARTY.tiles) if (custom.has(t.tile) && limitsOn() && (n < t.min_players || n > t.max_players)) custom.delete(t.tile);
+  for (const t of PARTY.tiles) if (custom.has(t.tile) && (n < tileMin(t) || n > tileMax(t))) custom.delete(t.tile);
   $("menuInfo").textContent = "Nigiri is always on the menu. Choose 1 roll, 3 appetizers, 2 specials and 1 dessert.";
   let html = "";
   for (const g of Object.keys(GROUP_TITLE)) {
     html += `<fieldset data-group="${g}"><legend>${GROUP_TITLE[g]}</legend>`;
     for (const t of PARTY.tiles.filter((x) => x.group === g)) {
       const why = tileProblem(t, n);
-      const limited = limitsOn() && (n < t.min_players || n > t.max_players);
+      const limited = n < tileMin(t) || n > tileMax(t);
       html += `<label class="${why ? "off" : ""}" title="${esc(why)}"><input type="checkbox" data-tile="${esc(t.tile)}" ${custom.has(t.tile) ? "checked" : ""} ${why ? "disabled" : ""}> ${esc(tileTitle(t.tile))}${limited ? ` <span class="muted">(${esc(why)})</span>` : ""}</label>`;
     }
     html += "</fieldset>";
