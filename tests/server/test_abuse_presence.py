@@ -3,9 +3,10 @@ and PostgreSQL.
 
 * Spectators coming and going send no ``state`` (its ``state_id`` would not change), only a few small
   coalesced ``presence`` messages, and the last one has the right counts.
-* A spectator that stops reading is dropped, and the count goes down at once, while its socket is open
-  (in process: the app's real WebSocket handler with a socket whose sends never complete, and the room
-  itself; over loopback the kernel would first buffer megabytes).
+* A spectator that stops reading is dropped, and the count goes down at once, while its socket is open:
+  over loopback (a raw socket that completes the handshake and never reads again, against a server
+  whose per-socket send buffer is small, as ``socket-send-buffer`` bounds it), and in process (the
+  room itself, to check the count between states).
 * ``state_id`` is required on every action and a resent action is refused as stale: a resent Sushi Roll
   re-roll spends one menu token, not two.
 """
@@ -18,7 +19,10 @@ pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 
 import asyncio
+import base64
 import json
+import os
+import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -91,6 +95,58 @@ def test_spectator_churn_sends_few_small_presence_messages_and_no_state(server: 
     # 42 connects and 42 disconnects within a few seconds coalesce into a handful of messages.
     assert len(presence) <= (elapsed + 2.0) / 0.2 + 4, len(presence)
     assert presence[-1]["spectators"] == 0
+
+
+def _silent_spectator(port: int, table_id: str) -> socket.socket:
+    """Opens a WebSocket by hand, says hello as a spectator and then never reads again."""
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET /ws/tables/{table_id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert b" 101 " in head.split(b"\r\n")[0], head
+    data, mask = json.dumps({"type": "hello"}).encode(), os.urandom(4)
+    sock.sendall(bytes([0x81, 0x80 | len(data)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+    return sock
+
+
+def test_a_silent_spectator_over_loopback_is_dropped_while_its_socket_stays_open(
+    database: str, tmp_path: Path
+) -> None:
+    limits = ["--limit", "client-queue=8", "--limit", "socket-send-buffer=4096"]
+    with ServerProcess(tmp_path, database=database, bot_delay=0.02, extra_args=limits) as server:
+        seats = [{"kind": "bot", "bot": "random"}] * 5
+        table = create_table(server.base, {"game": "sushi-roll", "seats": seats})
+        silent = _silent_spectator(server.port, table["id"])
+
+        async def watch() -> list[int]:
+            counts: list[int] = []
+            async with websockets.connect(f"{server.ws_base}/ws/tables/{table['id']}") as ws:
+                await ws.send(json.dumps({"type": "hello"}))
+                async with asyncio.timeout(30):
+                    while True:
+                        msg = json.loads(await ws.recv())
+                        if msg["type"] == "presence":
+                            counts.append(msg["spectators"])
+                        elif msg["type"] == "state":
+                            counts.append(msg["table"]["spectators"])
+                            if msg["view"]["is_over"]:
+                                return counts
+
+        try:
+            counts = asyncio.run(watch())
+            # Both watched at first; the silent one was dropped while its socket was still open.
+            assert 2 in counts and counts[-1] == 1, counts
+            silent.settimeout(0)
+            assert silent.fileno() != -1
+        finally:
+            silent.close()
+        assert "Traceback" not in server.log_text()
 
 
 def test_a_slow_reader_is_dropped_at_once_and_the_others_hear_the_new_count(tmp_path: Path) -> None:

@@ -120,10 +120,13 @@ def _check_data_dir(data_dir: str) -> None:
         ) from None
 
 
-def _bind(host: str, port: int) -> socket.socket:
+def _bind(host: str, port: int, send_buffer: int = 0) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
-        return socket.create_server((host, port), family=family, backlog=2048)
+        sock = socket.create_server((host, port), family=family, backlog=2048)
+        if send_buffer > 0:  # inherited by every accepted connection (Linux, macOS)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
+        return sock
     except OSError as exc:
         why = exc.strerror or str(exc)
         if isinstance(exc, socket.gaierror):
@@ -292,7 +295,7 @@ def serve(
     except OSError as exc:
         raise click.ClickException(f"cannot open the database: {exc.strerror or exc}") from None
     try:
-        sock = _bind(host, port)
+        sock = _bind(host, port, limits.socket_send_buffer)
     except click.ClickException:
         store.close()
         raise

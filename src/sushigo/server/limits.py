@@ -60,6 +60,11 @@ class Limits:
     http_burst: float = 100.0
     #: Messages waiting for a client before it is dropped as a slow reader.
     client_queue: int = 256
+    #: Kernel send buffer of each connection (bytes; the kernel doubles it), set on the listening
+    #: socket so every accepted one inherits it. Left to autotuning, Linux lets a peer that never
+    #: reads pin 4 MB per socket, and the queue above would only start filling after that; 0 keeps
+    #: the kernel's autotuning. 256 KiB still carries a few MB/s at a 100 ms round trip.
+    socket_send_buffer: int = 262_144
     #: Seconds between two presence messages of one table (changes in between are merged).
     presence_interval: float = 0.2
     #: Finished games whose record and replay are kept ready to serve.
