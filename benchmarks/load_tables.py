@@ -137,6 +137,11 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, obje
         for m in log
         if m.get("type") == "state"
     )
+    # Everything one seat receives over a whole game (states, picks, acks, presence): the wire cost.
+    per_seat = [
+        (len(log), sum(len(json.dumps(m, separators=(",", ":")).encode()) for m in log))
+        for log in logs.values()
+    ]
     return {
         "game": args.game,
         "tables": args.tables,
@@ -159,6 +164,8 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, obje
         "latency_max_ms": round(lat[-1] * 1000, 2) if lat else None,
         "state_msg_bytes_mean": round(statistics.mean(sizes)) if sizes else None,
         "state_msg_bytes_max": sizes[-1] if sizes else None,
+        "msgs_per_seat_game": round(statistics.mean(n for n, _ in per_seat)) if per_seat else None,
+        "kib_per_seat_game": round(statistics.mean(b for _, b in per_seat) / 1024, 1) if per_seat else None,
         "server_cpu_share": round(server_cpu / wall, 2),
         # CPU time per action is much less sensitive than latency to other work on the machine.
         "server_cpu_ms_per_action": round(server_cpu * 1000 / max(1, len(lat)), 3),
@@ -181,9 +188,18 @@ def main() -> int:
         "--size-tables", type=int, default=5, help="Tables whose first seat's messages are measured."
     )
     ap.add_argument("--ws", default="auto", help="Uvicorn WebSocket implementation of the server.")
+    ap.add_argument(
+        "--server-src",
+        default=None,
+        help="Run the server from another checkout's src folder (a before/after comparison in one run; "
+        "e.g. a git worktree of an older commit). The clients always use this checkout.",
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(tmp, database=args.database, extra_args=["--ws", args.ws, *UNLIMITED]).start()
+        env = {"PYTHONPATH": str(Path(args.server_src).resolve())} if args.server_src else None
+        server = ServerProcess(
+            tmp, database=args.database, extra_env=env, extra_args=["--ws", args.ws, *UNLIMITED]
+        ).start()
         try:
             report = asyncio.run(run(args, server))
         finally:
