@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -61,22 +62,12 @@ def test_observation_tensor_matches_the_env_encoding() -> None:
 
 
 @pytest.mark.parametrize(("name", "params"), [GAMES[0], GAMES[4]])
-def test_openspiel_ismcts_bot_plays_a_full_game(name: str, params: dict) -> None:
+def test_openspiel_ismcts_bot_plays_a_full_game(name: str, params: dict, bot_vs_random: Any) -> None:
     game = pyspiel.load_game(name, params)
     rs = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(1, rs)
     bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=rs, use_observation_string=True)
-    state = game.new_initial_state()
-    moves = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rs.choice(outcomes, p=probs)))
-        elif state.current_player() == 0:
-            state.apply_action(bot.step(state))
-            moves += 1
-        else:
-            state.apply_action(int(rs.choice(state.legal_actions())))
+    state, moves = bot_vs_random(game, bot, rs)
     assert moves > 0
     assert abs(sum(state.returns())) < 1e-9
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from typing import Any
 
 import pytest
 
@@ -540,7 +541,7 @@ def test_openspiel_resampled_states_look_the_same_to_the_player(menu: str, playe
     assert differed > 0
 
 
-def test_openspiel_ismcts_bot_plays_a_full_game() -> None:
+def test_openspiel_ismcts_bot_plays_a_full_game(bot_vs_random: Any) -> None:
     pyspiel = pytest.importorskip("pyspiel")
     from open_spiel.python.algorithms import ismcts, mcts
 
@@ -549,16 +550,7 @@ def test_openspiel_ismcts_bot_plays_a_full_game() -> None:
     game = pyspiel.load_game("python_sushi_go_party", {"players": 2, "menu": "dinner_for_two", "deals": 100})
     rs = np.random.RandomState(3)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 4, random_state=rs, use_observation_string=True)
-    state = game.new_initial_state()
-    moves = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(int(rs.randint(100)))
-        elif state.current_player() == 0:
-            state.apply_action(bot.step(state))
-            moves += 1
-        else:
-            state.apply_action(int(rs.choice(state.legal_actions())))
+    state, moves = bot_vs_random(game, bot, rs)
     assert moves >= 30 and abs(sum(state.returns())) < 1e-9
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -288,23 +289,13 @@ def test_seeded_deals_remain_available() -> None:
         pyspiel.load_game(NAME, {"deals": -1})
 
 
-def test_ismcts_plays_a_full_game_with_card_chance() -> None:
+def test_ismcts_plays_a_full_game_with_card_chance(bot_vs_random: Any) -> None:
     from open_spiel.python.algorithms import ismcts, mcts
 
     game = pyspiel.load_game(NAME, {"players": 2, "menu": "dinner_for_two"})
     rs = np.random.RandomState(3)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 4, random_state=rs)
-    state = game.new_initial_state()
-    moves = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rs.choice(outcomes, p=probs)))
-        elif state.current_player() == 0:
-            state.apply_action(bot.step(state))
-            moves += 1
-        else:
-            state.apply_action(int(rs.choice(state.legal_actions())))
+    state, moves = bot_vs_random(game, bot, rs)
     assert moves >= 30 and abs(sum(state.returns())) < 1e-9
 
 

@@ -69,6 +69,10 @@ def http_full(
         return exc.code, dict(exc.headers.items()), exc.read()
 
 
+#: Server options for tests that create many tables from one address (the browser tests).
+MANY_TABLES = ["--create-per-minute=1000", "--limit=create-burst=1000", "--max-tables-per-address=1000"]
+
+
 class ServerProcess:
     """``sushigo serve`` in a subprocess; :meth:`kill` sends SIGKILL (no clean shutdown)."""
 
