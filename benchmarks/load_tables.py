@@ -3,7 +3,7 @@
 Starts ``sushigo serve`` as a subprocess (SQLite in a temporary folder unless ``--database``), creates
 ``--tables`` tables whose seats are all "human" seats played by random clients in this process, connects
 every client (``connect_all_s``: how long the 4 × tables sockets took to open and get their first state),
-then plays all tables at once and reports tables per second, action latency (send → ack, which includes
+then plays all tables at once (each starting at its own offset within ``--stagger`` seconds) and reports tables per second, action latency (send → ack, which includes
 the database commit) p50/p99, the server's CPU per action, message sizes and the server's memory per
 table (peak RSS growth / tables).
 
@@ -16,11 +16,13 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import resource
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from sushigo.server.testing import ServerProcess, create_table, join, play_seat
@@ -87,16 +89,24 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, obje
     go = asyncio.Event()
     marks: dict[str, float] = {}
 
-    async def ready() -> None:
-        """Holds every client until all are connected: the figures are for tables being played, and a
-        thundering herd of 800 sockets opening in the same second is measured on its own."""
-        nonlocal connected
-        connected += 1
-        if connected == clients:
-            marks["connected"] = time.perf_counter()
-            marks["cpu"] = cpu_s(pid)
-            go.set()
-        await go.wait()
+    # Independent tables are at independent moments of their games: each starts at its own offset, so
+    # that 200 tables do not all end a turn, a round and the game in the same instant.
+    offsets = random.Random(1).sample(range(len(tables)), len(tables))
+
+    def ready_for(table: int) -> Callable[[], Awaitable[None]]:
+        async def ready() -> None:
+            """Holds every client until all are connected: the figures are for tables being played,
+            and a thundering herd of 800 sockets opening in the same second is measured on its own."""
+            nonlocal connected
+            connected += 1
+            if connected == clients:
+                marks["connected"] = time.perf_counter()
+                marks["cpu"] = cpu_s(pid)
+                go.set()
+            await go.wait()
+            await asyncio.sleep(args.stagger * offsets[table] / max(1, len(tables)))
+
+        return ready
 
     connect_start = time.perf_counter()
     connect_cpu0 = cpu_s(pid)
@@ -111,7 +121,7 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, obje
                 think=args.think,
                 timeout=args.timeout,
                 log=logs.get(i) if s == 0 else None,
-                ready=ready,
+                ready=ready_for(i),
             )
             for i, (tid, tokens) in enumerate(tables)
             for s, tok in enumerate(tokens)
@@ -147,6 +157,7 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, obje
         "tables": args.tables,
         "players": args.players,
         "think_mean_s": args.think,
+        "stagger_s": args.stagger,
         "finished_tables": finished,
         "failed_clients": len(failures),
         "first_failure": repr(failures[0])[:200] if failures else None,
@@ -182,6 +193,13 @@ def main() -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--game", default="sushi-go", choices=["sushi-go", "sushi-roll"])
     ap.add_argument("--think", type=float, default=0.5, help="Mean seconds a client waits before acting.")
+    ap.add_argument(
+        "--stagger",
+        type=float,
+        default=3.0,
+        help="Tables start spread evenly over this many seconds once all clients are connected "
+        "(0: all at once, every turn of every table in lockstep).",
+    )
     ap.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite in a temp folder).")
     ap.add_argument("--timeout", type=float, default=600.0)
     ap.add_argument(
