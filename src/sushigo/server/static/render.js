@@ -192,6 +192,44 @@ function trayHTML(faces, fresh = new Set()) {
   return html;
 }
 
+// ------------------------------------------------------------------------ Party menu and house rules
+
+/** The menu as a strip of tiles, each with its rule as a tip (the table's bar and the replay). */
+function menuStrip(menu) {
+  const rules = window.SushiArt.PARTY_RULES || {};
+  return `<span class="menu-strip" id="menuStrip">${(menu || []).map((t) => `<span class="tile" data-tile="${esc(t)}" data-tip="${esc(rules[t] || t)}" tabindex="0">${esc(tileTitle(t))}</span>`).join("")}</span>`;
+}
+
+// The words for each rule option come from GET /api/games' ``option_details`` (the lobby's source too),
+// fetched once, the first time a table with house rules is drawn; until they arrive (or if the fetch
+// fails) an option is shown by its name and value, and each waiting page redraws once they are here.
+let partyOptionInfo = [], partyOptionsAsked = false, partyOptionsHere = false;
+const partyOptionWaiters = new Set();
+
+/** "House rules: …" for the options a Party table has that differ from the recommendation (§3.10);
+ *  ``onWords`` is called (once per distinct function) when the words arrive after this call. */
+function partyRulesLine(options, onWords) {
+  const keys = Object.keys(options || {});
+  if (!keys.length) return "Recommended rules";
+  if (!partyOptionsHere && onWords) partyOptionWaiters.add(onWords);
+  if (!partyOptionsAsked) {
+    partyOptionsAsked = true;
+    fetch("/api/games").then((r) => r.json()).then((data) => {
+      const g = (data.games || []).find((x) => x.game === "sushi-go-party");
+      partyOptionInfo = (g && g.option_details) || [];
+      partyOptionsHere = true;
+      const waiting = [...partyOptionWaiters];
+      partyOptionWaiters.clear();
+      waiting.forEach((f) => f());
+    }).catch(() => { partyOptionsHere = true; partyOptionWaiters.clear(); });
+  }
+  return "House rules: " + keys.map((k) => {
+    const o = partyOptionInfo.find((x) => x.name === k);
+    const c = o && o.choices.find((x) => x.value === options[k]);
+    return o ? `${o.label}: ${c ? c.label : options[k]}` : `${k.replace(/_/g, " ")}: ${options[k]}`;
+  }).join(" · ");
+}
+
 // ------------------------------------------------------------------------------------------- log
 
 function goPlay(p, nm) {
@@ -244,7 +282,7 @@ function categoryTable(points, labels, game) {
 function finalTable(final, labels) {
   let html = `<div class="scroll-x"><table class="scores final-table">${head(labels)}`;
   final.rounds.forEach((r, i) => { html += `<tr data-row="round"><td>Round ${i + 1}</td>${r.map((p) => `<td>${p}</td>`).join("")}</tr>`; });
-  html += `<tr data-row="pudding"><td>${final.dessert ? esc(tileTitle(final.dessert)) : "Puddings"}</td>${final.pudding_points.map((p, s) => `<td>${p} <span class="muted">(${final.pudding_counts[s]})</span></td>`).join("")}</tr>`;
+  html += `<tr data-row="pudding"><td>${final.dessert ? `${esc(tileTitle(final.dessert))} <span class="muted">(kept)</span>` : "Puddings"}</td>${final.pudding_points.map((p, s) => `<td>${p} <span class="muted">(${final.pudding_counts[s]})</span></td>`).join("")}</tr>`;
   if (final.token_points) html += `<tr data-row="tokens"><td>Leftover tokens</td>${final.token_points.map((p) => `<td>${p}</td>`).join("")}</tr>`;
   return html + `<tr class="total" data-row="total"><th scope="row">Total</th>${final.totals.map((t) => `<th>${t}</th>`).join("")}</tr></table></div>`;
 }
@@ -282,5 +320,5 @@ function roundEndHTML(lr, nm, game) {
   return `<div class="seats end-seats">${seats}</div>${categoryTable(lr.points, labels, game)}`;
 }
 
-window.SushiRender = { tileTitle, askName, partyTableau, partyPlay, partyIdentity, cardName, faceName, seatNames, setHTML, patchList, keyed, groupTableau, trayHTML, logLine, categoryTable, finalTable, roundEndHTML, GO_CATS, ROLL_CATS };
+window.SushiRender = { tileTitle, menuStrip, partyRulesLine, askName, partyTableau, partyPlay, partyIdentity, cardName, faceName, seatNames, setHTML, patchList, keyed, groupTableau, trayHTML, logLine, categoryTable, finalTable, roundEndHTML, GO_CATS, ROLL_CATS };
 })();

@@ -177,7 +177,7 @@ function drawInfo(msg) {
       }
     }
   } else if (v.game === "sushi-go-party") {
-    bits.push(`<b>Sushi Go Party!</b> · Menu: <span class="menu-strip" id="menuStrip">${v.menu.map((t) => `<span class="tile" data-tile="${esc(t)}" data-tip="${esc(window.SushiArt.PARTY_RULES[t] || t)}" tabindex="0">${esc(R.tileTitle(t))}</span>`).join("")}</span>`);
+    bits.push(`<b>Sushi Go Party!</b> · Menu: ${R.menuStrip(v.menu)}`);
     if (!v.is_over) {
       const right = v.options && v.options.pass_both_ways && v.round === 1;
       let line = `Round ${v.round + 1}: hands pass ${right ? "right ←" : "left →"} · ${v.deck_size} cards in the deck`;
@@ -193,28 +193,10 @@ function drawInfo(msg) {
   R.setHTML($("info"), bits.map((b) => `<div>${b}</div>`).join(""));
 }
 
-// Party: the words for each rule option, from GET /api/games (fetched once, the first time a table with
-// house rules is drawn; until then the option names are shown as they are).
-let partyOptionInfo = null;
-
-/** "House rules: …" for the options a Party table has that differ from the recommendation (§3.10). */
-function partyRulesLine(options) {
-  const keys = Object.keys(options);
-  if (!keys.length) return "Recommended rules";
-  if (partyOptionInfo === null) {
-    partyOptionInfo = [];
-    fetch("/api/games").then((r) => r.json()).then((data) => {
-      const g = data.games.find((x) => x.game === "sushi-go-party");
-      partyOptionInfo = (g && g.option_details) || [];
-      if (last) drawInfo(last);
-    }).catch(() => {});
-  }
-  return "House rules: " + keys.map((k) => {
-    const o = partyOptionInfo.find((x) => x.name === k);
-    const c = o && o.choices.find((x) => x.value === options[k]);
-    return o ? `${o.label}: ${c ? c.label : options[k]}` : `${k.replace(/_/g, " ")}: ${options[k]}`;
-  }).join(" · ");
-}
+/** "House rules: …" in the lobby's words (render.js keeps them, for the replay too); the bar is drawn
+ *  again once the words have arrived. */
+function partyRulesLine(options) { return R.partyRulesLine(options, redrawInfo); }
+function redrawInfo() { if (last) drawInfo(last); }
 
 /** Indices of each tableau's cards revealed in the latest turn (to mark them). */
 function freshGo(v) {
@@ -604,13 +586,7 @@ function drawScores(msg) {
   const labels = (v.game === "sushi-go-party" ? v.hand_sizes : v.game === "sushi-go" ? v.tableaux : v.belts).map((_, s) => nm[s]);
   let html;
   if (msg.final) html = R.finalTable(msg.final, labels);
-  else if (v.game === "sushi-go-party") {
-    const rep = v.scores;
-    html = `<table class="scores"><tr><th></th>${labels.map((l) => `<th>${esc(l)}</th>`).join("")}</tr>`;
-    rep.rounds.forEach((r, i) => { html += `<tr><td>Round ${i + 1}</td>${r.points.map((p) => `<td>${p.total}</td>`).join("")}</tr>`; });
-    html += `<tr><td>${esc(R.tileTitle(v.menu[v.menu.length - 1]))} (count)</td>${rep.dessert_counts.map((c) => `<td>${c}</td>`).join("")}</tr>`;
-    html += `<tr class="total"><th>Total</th>${rep.totals.map((t) => `<th>${t}</th>`).join("")}</tr></table>`;
-  }
+  else if (v.game === "sushi-go-party") html = partyScores(msg, labels);
   else if (v.game === "sushi-go") {
     const rep = v.scores;
     html = `<table class="scores"><tr><th></th>${labels.map((l) => `<th>${esc(l)}</th>`).join("")}</tr>`;
@@ -625,6 +601,28 @@ function drawScores(msg) {
     html += `<tr class="total"><th>Total</th>${v.scores.map((p) => `<th>${p}</th>`).join("")}</tr></table>`;
   }
   R.setHTML($("scores"), html);
+}
+
+/** A Party score during the round, signed as the seats' "+N now" pill writes it ("−3", not "-3"). */
+function signed(n) { return n < 0 ? "−" + -n : "+" + n; }
+
+/** Party's score table while the game is on. The rows that are points add up: the finished rounds sum to
+ *  *Total* (each seat's "pts"); "Round N so far" is each seat's "+N now" (not banked yet), and the row
+ *  under it is *Total* plus that, what the seat would have if the round ended now. The kept desserts
+ *  are a count on a row of their own, since they only score when the game ends. */
+function partyScores(msg, labels) {
+  const v = msg.view, rep = v.scores, run = msg.running, n = labels.length;
+  const row = (kind, label, cells, quiet = false) => `<tr data-row="${kind}"${quiet ? ' style="color:var(--muted)"' : ""}><td>${label}</td>${cells.map((c) => `<td>${c}</td>`).join("")}</tr>`;
+  let html = `<table class="scores party-scores"><tr><th></th>${labels.map((l) => `<th scope="col">${esc(l)}</th>`).join("")}</tr>`;
+  rep.rounds.forEach((r, i) => { html += row("round", `Round ${i + 1}`, r.points.map((p) => p.total)); });
+  html += `<tr class="total" data-row="total"><th scope="row">Total</th>${rep.totals.map((t) => `<th>${t}</th>`).join("")}</tr>`;
+  if (run && run.length === n) {
+    const r = v.round + 1;
+    html += row("so-far", `Round ${r} so far`, run.map(signed), true);
+    html += row("if-ended", `Total if round ${r} ended now${v.round === 2 ? " (desserts score at the end)" : ""}`, rep.totals.map((t, s) => t + run[s]), true);
+  }
+  html += row("dessert", `${esc(R.tileTitle(v.menu[v.menu.length - 1]))} kept (count)`, rep.dessert_counts, true);
+  return html + "</table>";
 }
 
 // ---------------------------------------------------------------------------------- round end
