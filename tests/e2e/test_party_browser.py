@@ -20,7 +20,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
-from sushigo.server.testing import ServerProcess, http, new_page, no_overflow  # noqa: E402
+from sushigo.server.testing import MANY_TABLES, ServerProcess, http, new_page, no_overflow  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "out" / "screenshots"
@@ -29,15 +29,8 @@ SPECIALS = ("spoon_", "takeout_box_", "menu_", "special_order", "chopsticks_")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(
-        tmp_path_factory.mktemp("e2e-party"),
-        bot_delay=0.0,
-        extra_args=["--create-per-minute=1000", "--limit=create-burst=1000", "--max-tables-per-address=1000"],
-    ).start()
-    try:
+    with ServerProcess(tmp_path_factory.mktemp("e2e-party"), bot_delay=0.0, extra_args=MANY_TABLES) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 def shot(page: Any, name: str, full: bool = True) -> None:

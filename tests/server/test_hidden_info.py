@@ -162,6 +162,11 @@ async def _fickle(
                         return
                     latest = msg
                     await act()
+                elif kind == "picked" and latest:
+                    # Someone else picked: its last state still holds, at the newer state_id (an
+                    # action refused at the old one is not tried there again).
+                    latest = {**latest, "state_id": msg["state_id"]}
+                    await act()
 
 
 async def _play(

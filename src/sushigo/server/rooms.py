@@ -151,6 +151,7 @@ class Room:
         self.chat: list[dict[str, Any]] | None = None
         self.chat_total: int | None = None
         self._extras: tuple[int, dict[str, Any]] | None = None
+        self._public: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         self.state_id = len(row.actions)
         self.turn_start_id = self.state_id
         self.turn_started_at = time.monotonic()
@@ -198,6 +199,25 @@ class Room:
             standin=[self.is_standin(s) for s in range(self.row.players)],
             spectators=self.spectators(),
         )
+
+    def public_json(self) -> dict[str, Any]:
+        """:meth:`public` as JSON data, rebuilt only when something in it changed.
+
+        Every ``state`` carries it; building the pydantic model for each one was a twentieth of the
+        server's time under load, and between turns nothing in it changes. Callers must not mutate it.
+        """
+        row = self.row
+        key = (
+            self._presence_key(),
+            row.status,
+            row.name,
+            row.finished_at,
+            id(row.result),
+            tuple((s.kind, s.name, s.bot, s.token_hash is not None) for s in row.seats),
+        )
+        if self._public is None or self._public[0] != key:
+            self._public = (key, self.public().model_dump())
+        return self._public[1]
 
     # ------------------------------------------------------------------------------- presence
 
@@ -296,7 +316,7 @@ class Room:
 
     def send_state(self, client: Client, table: dict[str, Any] | None = None) -> None:
         """Sends one client its current ``state`` (with the log entries it has not seen yet)."""
-        msg = self.state_message(client.seat, table or self.public().model_dump(), client.log_at)
+        msg = self.state_message(client.seat, table or self.public_json(), client.log_at)
         client.log_at = len(self.log.entries)
         client.send(msg)
 
@@ -311,8 +331,11 @@ class Room:
         table: dict[str, Any] | None = None
         if only is None:
             self._presence_last = self._presence_key()  # the state's table carries the presence too
-            table = self.public().model_dump()
+            table = self.public_json()
         picked: str | None = None
+        if only is not None and self._extras is not None:
+            # A secret pick changes no tableau: the last round and running scores carry over.
+            self._extras = (self.state_id, self._extras[1])
         cache: dict[tuple[int | None, int], str] = {}
         for client in list(self.clients):
             if only is not None and client.seat != only:
@@ -324,7 +347,7 @@ class Room:
             key = (client.seat, client.log_at)
             if key not in cache:
                 if table is None:
-                    table = self.public().model_dump()
+                    table = self.public_json()
                 cache[key] = encode(self.state_message(client.seat, table, client.log_at))
             client.log_at = len(self.log.entries)
             client.send_text(cache[key])
@@ -501,6 +524,7 @@ class Room:
             elif seat not in self.state.to_act():
                 raise RoomError("action/not_your_turn", f"seat {seat} does not owe an action now")
             before = self.log.snapshot(self.state)
+            owing = set(self.state.to_act())
             try:
                 if withdraw:
                     self.state.withdraw(seat)  # type: ignore[attr-defined]
@@ -554,8 +578,10 @@ class Room:
                 self._new_turn()
                 secret = False
             else:
-                # A pick (or a withdrawal) inside an open turn: only who still has to act is news.
-                secret = entries == 0
+                # A pick (or a withdrawal) inside an open turn: only who still has to act is news, as
+                # long as nobody else now owes a different decision (the 2-player dummy's pick is one).
+                owes = set(self.state.to_act())
+                secret = entries == 0 and owes == (owing | {seat} if withdraw else owing - {seat})
             if client is not None:
                 client.send({"type": "ack", "state_id": self.state_id, "action": canonical})
             self.changed.set()

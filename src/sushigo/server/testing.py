@@ -246,7 +246,11 @@ async def play_seat(
                     if max_actions is not None and acted >= max_actions:
                         return last
                     continue
-                if kind != "state":
+                if kind == "picked" and last:
+                    # Another seat picked: the last state still holds (at the newer state_id), so a
+                    # seat whose action was refused can try again without waiting for the turn's end.
+                    msg = {**last, "state_id": msg["state_id"]}
+                elif kind != "state":
                     continue
                 last = msg
                 if msg["view"].get("is_over"):
