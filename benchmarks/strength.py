@@ -10,7 +10,12 @@ shares and OpenSkill ratings. Groups of runs:
 * ``timed``: the same bars and the 4-player table at 200 ms per move (run these on a quiet machine:
   wall-clock budgets on a shared CPU give the searching bots fewer iterations than they should get);
 * ``copies``: one bot against copies of another (a secondary figure: it overstates gaps);
-* ``legacy``: the earlier one-vs-copies runs of docs/strength.md.
+* ``legacy``: the earlier one-vs-copies runs of docs/strength.md;
+* ``alpha-v1``: the two-player ``alpha`` runs with the fine-tuned network but ``alpha``'s first
+  two-player options (``c_puct`` 1.5 and the exact endgame), before its two-player defaults changed;
+* ``net1``: the runs of the network bots with the first shipped network (before its two-player
+  fine-tuning), kept under ``strength_results/net1/``; to replay them, put that network back with
+  ``git show 9ef13c2:src/sushigo/bots/weights/sushi_go.npz > benchmarks/strength_results/net1/sushi_go.npz``.
 
 Usage::
 
@@ -165,6 +170,43 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
 }
 
 
+#: the first shipped network (SHA-256 80b6f66e…), for the ``net1`` runs (see the module docstring)
+NET1 = "benchmarks/strength_results/net1/sushi_go.npz"
+
+
+def _with_net1(cfg: TournamentConfig) -> TournamentConfig:
+    opts = {bot: dict(o) for bot, o in cfg.bot_options.items()}
+    for bot in ("neural", "alpha"):
+        if bot in cfg.bots:
+            opts.setdefault(bot, {})["weights"] = NET1
+    return replace(cfg, bot_options=opts)
+
+
+#: ``alpha``'s options at two players before this version's two-player defaults
+ALPHA_V1 = {"c_puct": 1.5, "exact_nodes": 4000}
+
+
+def _with_alpha_v1(cfg: TournamentConfig) -> TournamentConfig:
+    opts = {bot: dict(o) for bot, o in cfg.bot_options.items()}
+    opts.setdefault("alpha", {}).update(ALPHA_V1)
+    return replace(cfg, bot_options=opts)
+
+
+RUNS.update(
+    {
+        f"{name}_c1.5_exact": ("alpha-v1", _with_alpha_v1(RUNS[name][1]))
+        for name in ("mixed2", "alpha_vs_mcts_2p", "alpha200ms_vs_mcts200ms_2p")
+    }
+)
+RUNS.update(
+    {
+        f"net1/{name}": ("net1", _with_net1(cfg))
+        for name, (group, cfg) in list(RUNS.items())
+        if group in ("ladder", "bars", "copies")
+    }
+)
+
+
 def command(name: str, games: int | None = None) -> str:
     """The ``sushigo tournament`` command line that plays run ``name`` (``games``: a shorter run)."""
     _, cfg = RUNS[name]
@@ -269,12 +311,13 @@ def timing(games: int = 2, players: tuple[int, ...] = (2, 4)) -> str:
 
     rows = ["| bot | players | moves | median ms | p99 ms |", "|---|---|---|---|---|"]
     for p in players:
-        for name, opts in (
+        lineup: tuple[tuple[str, dict[str, Any]], ...] = (
             ("neural", {}),
             ("heuristic", {}),
             ("mcts", {"iterations": 200}),
             ("alpha", {"iterations": 200}),
-        ):
+        )
+        for name, opts in lineup:
             times: list[float] = []
             for g in range(games):
                 bot = make_bot(name, seed=g, **opts)
@@ -286,7 +329,7 @@ def timing(games: int = 2, players: tuple[int, ...] = (2, 4)) -> str:
                     _times.append((time.perf_counter() - t) * 1000)
                     return out
 
-                bot.act = timed  # type: ignore[method-assign]
+                bot.act = timed
                 others = [make_bot("heuristic", seed=100 + s) for s in range(p - 1)]
                 play(new_game("sushi-go", p, seed=1000 + g), [bot, *others])
             times.sort()
@@ -299,7 +342,11 @@ def timing(games: int = 2, players: tuple[int, ...] = (2, 4)) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", choices=sorted(RUNS), help="run only these (repeatable)")
-    parser.add_argument("--group", action="append", choices=["ladder", "bars", "timed", "copies", "legacy"])
+    parser.add_argument(
+        "--group",
+        action="append",
+        choices=["ladder", "bars", "timed", "copies", "legacy", "alpha-v1", "net1"],
+    )
     parser.add_argument("--games", type=int, help="override the number of games of each run")
     parser.add_argument(
         "--workers", type=int, default=1, help="local processes (timed bots: keep 1 per core)"

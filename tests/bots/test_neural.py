@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from sushigo.game import new_game
 from sushigo.runner import play
 from sushigo.sushi_go.cards import Card
 from sushigo.sushi_go.rules import State
+from sushigo.sushi_go.rules import new_game as core_game
 
 #: the shared helpers of tests/conftest.py, reached as fixtures
 Advance = Callable[[State, int, random.Random], None]
@@ -89,6 +91,74 @@ def test_alpha_search_reports_its_mode() -> None:
     assert bot.last_info == {"mode": "alpha", "iterations": 10}
     with pytest.raises(ValueError):
         make_bot("alpha", value_weight=2.0)
+
+
+def test_alpha_two_player_defaults_skip_the_exact_endgame() -> None:
+    """At two players (no dummy) ``alpha`` searches to the end of the round with a stronger prior
+    instead of switching to the exact endgame; at four players, and with explicit options, not."""
+
+    def modes(players: int, **options: Any) -> tuple[list[str], float]:
+        bot = make_bot("alpha", seed=1, iterations=20, **options)
+        state = core_game(players, seed=4)
+        bot.reset(0, "sushi-go", players)
+        rng = random.Random(2)
+        seen = []
+        while not state.is_over():
+            pick = bot.act(state.observe(0), state.legal_actions(0))
+            seen.append(bot.last_info["mode"])
+            state.apply_turn([pick, *(rng.choice(state.legal_actions(s)) for s in range(1, players))])
+        return seen, bot.c_puct
+
+    two, c2 = modes(2)
+    assert "exact" not in two and "alpha" in two and c2 == 4.0
+    four, c4 = modes(4)
+    assert "exact" in four and c4 == 1.5
+    forced, cf = modes(2, exact_nodes=4000, c_puct=1.5)
+    assert "exact" in forced and cf == 1.5
+
+
+def test_alpha_prior_cache_changes_speed_not_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The priors a node caches per set of legal picks are those a fresh softmax gives: a search with
+    the cache defeated picks the same moves, while the cache cuts the softmax calls."""
+    from sushigo.bots import alpha as alpha_mod
+
+    def moves() -> tuple[list[object], int]:
+        calls = [0]
+        bot = make_bot("alpha", seed=3, iterations=60, exact_nodes=0)
+        real = bot._priors
+
+        def counted(node: object, options: list[object]) -> list[float]:
+            calls[0] += 1
+            result: list[float] = real(node, options)
+            return result
+
+        monkeypatch.setattr(bot, "_priors", counted)
+        state = core_game(3, seed=11)
+        bot.reset(0, "sushi-go", 3)
+        rng = random.Random(5)
+        out = []
+        for _ in range(4):
+            pick = bot.act(state.observe(0), state.legal_actions(0))
+            out.append(pick)
+            state.apply_turn([pick, *(rng.choice(state.legal_actions(s)) for s in (1, 2))])
+        return out, calls[0]
+
+    cached, cached_calls = moves()
+
+    class NoCache(dict[tuple[object, ...], list[float]]):
+        def get(self, key: object, default: object = None) -> None:  # type: ignore[override]
+            return None
+
+    init = alpha_mod._Node.__init__
+
+    def uncached_init(self: alpha_mod._Node) -> None:
+        init(self)
+        self.priors = NoCache()
+
+    monkeypatch.setattr(alpha_mod._Node, "__init__", uncached_init)
+    fresh, fresh_calls = moves()
+    assert cached == fresh
+    assert cached_calls < fresh_calls / 2
 
 
 def test_bad_weights_are_refused_in_one_line(tmp_path) -> None:  # type: ignore[no-untyped-def]

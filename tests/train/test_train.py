@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -117,3 +118,69 @@ def test_bad_folders_and_checkpoints_are_one_line_errors(tmp_path: Path) -> None
     (torn / "checkpoint.pt").write_bytes(b"not a checkpoint")
     with pytest.raises(TrainingError, match="cannot read"):
         train(SMALL, torn, resume=True, progress=False)
+
+
+def test_with_share_weighs_one_setting_and_keeps_the_others_ratios() -> None:
+    from sushigo.train.selfplay import DEFAULT_SETTINGS, with_share
+
+    out = with_share(DEFAULT_SETTINGS, 2, 0.7)
+    weights = [w for _, _, w in out]
+    assert sum(weights) == pytest.approx(1.0)
+    plain2 = [w for p, o, w in out if p == 2 and not o]
+    assert plain2 == [pytest.approx(0.7)]
+    # the others keep their proportions: 4p stays 27/12 of 3p
+    w3 = next(w for p, o, w in out if p == 3 and not o)
+    w4 = next(w for p, o, w in out if p == 4 and not o)
+    assert w4 / w3 == pytest.approx(0.27 / 0.12)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        with_share(DEFAULT_SETTINGS, 2, 1.5)
+    with pytest.raises(ValueError, match="no plain 7-player"):
+        with_share(DEFAULT_SETTINGS, 7, 0.5)
+
+
+def test_a_run_can_start_from_a_network(tmp_path: Path) -> None:
+    """Fine-tuning: iteration 0 is the given network (no warm start), and a resume keeps going."""
+    from sushigo.train.selfplay import DEFAULT_SETTINGS, with_share
+
+    train(replace(SMALL, iterations=1), tmp_path / "base", progress=False)
+    start = tmp_path / "base" / "weights.npz"
+    cfg = replace(SMALL, iterations=0, init_weights=str(start), settings=with_share(DEFAULT_SETTINGS, 2, 0.9))
+    train(cfg, tmp_path / "zero", progress=False)
+    a, b = _weights(start), _weights(tmp_path / "zero" / "weights.npz")
+    for k in a:
+        np.testing.assert_allclose(a[k], b[k], atol=1e-6)
+    with (tmp_path / "zero" / "curve.csv").open() as handle:
+        assert list(csv.DictReader(handle)) == []  # no warm start row: the network is the start
+    train(replace(cfg, iterations=2), tmp_path / "zero", resume=True, progress=False)
+    moved = _weights(tmp_path / "zero" / "weights.npz")
+    assert any(not np.allclose(a[k], moved[k]) for k in a)  # the updates changed it
+    with pytest.raises(TrainingError, match="other options"):
+        train(
+            replace(cfg, iterations=3, settings=DEFAULT_SETTINGS),
+            tmp_path / "zero",
+            resume=True,
+            progress=False,
+        )
+    wrong = replace(cfg, hidden=(16,))
+    with pytest.raises(TrainingError, match="layer w0"):
+        train(wrong, tmp_path / "wrong", progress=False)
+
+
+def test_train_command_fine_tunes(tmp_path: Path) -> None:
+    runner = CliRunner()
+    base = tmp_path / "base"
+    args = ["train", "--iterations", "1", "--steps", "40", "--warm-start", "0", "--eval-deals", "1"]
+    args += ["--hidden", "16", "-q"]
+    assert runner.invoke(main, [*args, "--out", str(base)]).exit_code == 0
+    tuned = [*args, "--out", str(tmp_path / "ft"), "--init-weights", str(base / "weights.npz")]
+    tuned += ["--two-player-share", "0.8", "--mix", "0.5,0.2,0.3"]
+    result = runner.invoke(main, tuned)
+    assert result.exit_code == 0, result.output
+    meta = json.loads(str(np.load(tmp_path / "ft" / "weights.npz")["meta"]))
+    assert meta["config"]["mix"] == {"reference": 0.5, "self": 0.2, "pool": 0.3}
+    assert meta["config"]["init_weights"].endswith("weights.npz")
+    assert meta["config"]["settings"][0][:2] == [2, {}] and meta["config"]["settings"][0][2] == pytest.approx(
+        0.8
+    )
+    bad = runner.invoke(main, [*args, "--out", str(tmp_path / "x"), "--mix", "1,2"])
+    assert bad.exit_code != 0 and "--mix" in bad.output and "Traceback" not in bad.output

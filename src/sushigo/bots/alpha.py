@@ -17,9 +17,16 @@ the seat's observation of it with the real game's earlier rounds and scores put 
 only knows the rounds it played itself), so the input is built exactly as in play, from an observation.
 The other seats' picks in the tree come from the same stochastic greedy policy as in ``mcts``.
 
+Two players without the dummy are played differently by default: no exact endgame (``exact_nodes``
+0) and a stronger prior (``c_puct`` 4.0). The exact endgame is exact only against its model of the
+other seat, the cheap greedy policy; at two players it takes over from the sixth card of a round, and
+the network alone beats ``mcts`` — whose endgame that is — in 64% of two-player games, so there the
+search keeps the network's guidance to the end of the round instead (measured in docs/strength.md).
+
 Options: those of ``mcts`` (``iterations`` — default 200 when no time is given —, ``time_ms``,
-``epsilon``, ``exact_nodes``), ``c_puct`` (default 1.5), ``value_weight`` (default 0.5) and
-``weights`` (an ``.npz`` file; default: the shipped network). With an iteration budget the bot is
+``epsilon``, ``exact_nodes`` — default 4000, 0 at two players), ``c_puct`` (default 1.5, 4.0 at two
+players), ``value_weight`` (default 0.5) and ``weights`` (an ``.npz`` file; default: the shipped
+network). An option given explicitly applies at every table size. With an iteration budget the bot is
 deterministic for a given seed.
 """
 
@@ -42,16 +49,27 @@ from .search import Node, most_visited
 from .search import run as run_search
 from .sg_tools import canonical_picks
 
+#: the PUCT constant and the exact endgame's node limit with three to five players (and the dummy)
+C_PUCT = 1.5
+EXACT_NODES = 4000
+#: two players without the dummy: lean on the network's prior and search to the round's end instead
+#: of the exact endgame, whose greedy model of the other seat the fine-tuned network beats
+#: (docs/strength.md, "What was tried for alpha at two players")
+TWO_PLAYER_C_PUCT = 4.0
+
 
 class _Node(Node):
     """A search node that also keeps the network's policy logits at its position (``None`` until the
-    first iteration reaches it, which is when the network is asked)."""
+    first iteration reaches it, which is when the network is asked) and the priors computed from them,
+    per set of legal picks: different determinisations offer different picks, but the same few sets
+    come back again and again, and the softmax was a fifth of an iteration's time."""
 
-    __slots__ = ("logits",)
+    __slots__ = ("logits", "priors")
 
     def __init__(self) -> None:
         super().__init__()
         self.logits: Any = None
+        self.priors: dict[tuple[Any, ...], list[float]] = {}
 
 
 class AlphaBot(MCTSBot):
@@ -64,17 +82,23 @@ class AlphaBot(MCTSBot):
         seed: int | None = None,
         iterations: int | None = None,
         time_ms: float | None = None,
-        c_puct: float = 1.5,
+        c_puct: float | None = None,
         value_weight: float = 0.5,
         weights: str | None = None,
         epsilon: float = 0.15,
-        exact_nodes: int = 4000,
+        exact_nodes: int | None = None,
     ) -> None:
         super().__init__(
-            seed=seed, iterations=iterations, time_ms=time_ms, epsilon=epsilon, exact_nodes=exact_nodes
+            seed=seed,
+            iterations=iterations,
+            time_ms=time_ms,
+            epsilon=epsilon,
+            exact_nodes=EXACT_NODES if exact_nodes is None else exact_nodes,
         )
         self.budget = SearchBudget.of(iterations, time_ms, default_iterations=200)
-        self.c_puct = float(c_puct)
+        self.c_puct_option = None if c_puct is None else float(c_puct)
+        self.exact_nodes_option = None if exact_nodes is None else int(exact_nodes)
+        self.c_puct = C_PUCT if c_puct is None else float(c_puct)
         self.value_weight = float(value_weight)
         if not 0.0 <= self.value_weight <= 1.0:
             raise ValueError("value_weight must be between 0 and 1")
@@ -117,9 +141,14 @@ class AlphaBot(MCTSBot):
         if len(legal) == 1:
             self.last_info = {"mode": "forced"}
             return legal[0]
+        two = obs.players == 2 and not obs.config.dummy
+        if self.c_puct_option is None:
+            self.c_puct = TWO_PLAYER_C_PUCT if two else C_PUCT
+        if self.exact_nodes_option is None:
+            self.exact_nodes = 0 if two else EXACT_NODES
         known, slots, pool = self._sampler(obs)
         self._template = build_state(obs, [h[:] for h in known], [])
-        if not slots and not obs.config.dummy:
+        if not slots and not obs.config.dummy and self.exact_nodes > 0:
             choice = self._exact(obs, seat, legal)
             if choice is not None:
                 return choice
@@ -139,7 +168,10 @@ class AlphaBot(MCTSBot):
             while True:
                 options = root_legal if node is root else canonical_picks(st.legal_actions(seat))
                 keys = [encode_action(p) for p in options]
-                priors = self._priors(node, options)
+                sig = tuple(keys)
+                priors = node.priors.get(sig)
+                if priors is None:
+                    priors = node.priors[sig] = self._priors(node, options)
                 parent_q = node.wins / node.visits if node.visits else 0.5
                 best, best_i = -1e9, 0
                 for j, k in enumerate(keys):

@@ -40,6 +40,27 @@ class PolicyValue(nn.Module):
             h = torch.relu(layer(h))
         return self.policy(h), self.value(h).squeeze(-1)
 
+    def load_arrays(self, arrays: dict[str, np.ndarray]) -> None:
+        """Takes the weights of :meth:`arrays`' layout (an exported network, to fine-tune it).
+
+        :raises ValueError: when the layer shapes differ from this model's.
+        """
+        mine = self.arrays()
+        if set(arrays) != set(mine):
+            raise ValueError(f"the network has layers {sorted(arrays)}, this model {sorted(mine)}")
+        for name, a in mine.items():
+            if np.shape(arrays[name]) != a.shape:
+                raise ValueError(f"layer {name} is {np.shape(arrays[name])}, this model's is {a.shape}")
+        with torch.no_grad():
+            for k, layer in enumerate(self.hidden):
+                assert isinstance(layer, nn.Linear)
+                layer.weight.copy_(torch.from_numpy(np.asarray(arrays[f"w{k}"], dtype=np.float32).T))
+                layer.bias.copy_(torch.from_numpy(np.asarray(arrays[f"b{k}"], dtype=np.float32)))
+            self.policy.weight.copy_(torch.from_numpy(np.asarray(arrays["wp"], dtype=np.float32).T))
+            self.policy.bias.copy_(torch.from_numpy(np.asarray(arrays["bp"], dtype=np.float32)))
+            self.value.weight.copy_(torch.from_numpy(np.asarray(arrays["wv"], dtype=np.float32).T))
+            self.value.bias.copy_(torch.from_numpy(np.asarray(arrays["bv"], dtype=np.float32)))
+
     def arrays(self) -> dict[str, np.ndarray]:
         """The weights in :mod:`sushigo.bots.nn`'s layout (float32 NumPy arrays)."""
         out: dict[str, np.ndarray] = {}

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import SushigoError
-from .selfplay import DEFAULT_MIX, Rollout, collect, evaluate, imitation
+from .selfplay import DEFAULT_MIX, DEFAULT_SETTINGS, Rollout, Settings, collect, evaluate, imitation
 
 
 class TrainingError(SushigoError, ValueError):
@@ -55,12 +55,23 @@ class TrainConfig:
     eval_deals: int = 10
     checkpoint_every: int = 5
     parallel: int = 32
+    #: (players, options, weight) of the self-play settings (:data:`.selfplay.DEFAULT_SETTINGS`)
+    settings: Settings = DEFAULT_SETTINGS
+    #: an ``.npz`` network to start from instead of a fresh one (fine-tuning a shipped network); the
+    #: first snapshot pool then holds it too, so that pool games have an opponent from the start
+    init_weights: str | None = None
 
     def key(self) -> dict[str, Any]:
         """The options that must match for a resume (the iteration count may grow)."""
         out = asdict(self)
         out.pop("iterations")
         out["hidden"] = list(self.hidden)
+        # lists, not tuples: a checkpoint's copy must compare equal after torch.load
+        out["settings"] = [[p, dict(o), w] for p, o, w in self.settings]
+        if self.settings == DEFAULT_SETTINGS:
+            out.pop("settings")  # checkpoints written before the option existed still resume
+        if self.init_weights is None:
+            out.pop("init_weights")
         return out
 
 
@@ -108,6 +119,7 @@ def _collect_parallel(
         "reference": cfg.reference,
         "margin_weight": cfg.margin_weight,
         "parallel": max(4, cfg.parallel // workers),
+        "settings": cfg.settings,
     }
     seeds = [derive(cfg.seed, "collect", it, w) for w in range(workers)]
     if use_ray:
@@ -154,7 +166,8 @@ def write_curve(rows: list[dict[str, Any]], out: Path) -> None:
     ax.set_xlabel("learner decisions")
     ax.set_ylabel("win share against the reference bot")
     ax.set_ylim(0, 1)
-    ax.legend(fontsize=7)
+    if any(not str(line.get_label()).startswith("_") for line in ax.get_lines()):
+        ax.legend(fontsize=7)
     ax.set_title("sushigo train: learning curve")
     fig.tight_layout()
     fig.savefig(str(out / "curve.png"))
@@ -225,6 +238,16 @@ def train(
         rows = doc["curve"]
         start_it = doc["iteration"]
         decisions, games, seconds = doc["decisions"], doc["games"], doc["seconds"]
+    elif cfg.init_weights is not None:
+        try:
+            start = npnet.load(cfg.init_weights)
+        except npnet.NetworkError as exc:
+            raise TrainingError(str(exc)) from None
+        try:
+            model.load_arrays(start.arrays())
+        except ValueError as exc:
+            raise TrainingError(f"{cfg.init_weights}: {exc}") from None
+        pool = [model.arrays()]
 
     def say(msg: str) -> None:
         if log is not None:
@@ -272,10 +295,12 @@ def train(
     elif workers > 1:
         executor = ProcessPoolExecutor(max_workers=workers)
 
-    if start_it == 0 and cfg.warm_start > 0 and not rows:
+    if start_it == 0 and cfg.warm_start > 0 and not rows and cfg.init_weights is None:
         t0 = time.perf_counter()
         say(f"warm start: imitating {cfg.reference} for {cfg.warm_start} decisions")
-        data = imitation(cfg.warm_start, derive(cfg.seed, "warm"), teacher=cfg.reference)
+        data = imitation(
+            cfg.warm_start, derive(cfg.seed, "warm"), teacher=cfg.reference, settings=cfg.settings
+        )
         stats = imitation_update(
             model, opt, data, cfg.warm_epochs, cfg.minibatch, np.random.default_rng(derive(cfg.seed, "bc"))
         )

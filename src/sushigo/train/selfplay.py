@@ -33,8 +33,11 @@ from ..bots.features import FEATURES, N, choice_codes, choices, encode
 from ..bots.nn import Network
 from ..sushi_go.rules import State, new_game
 
-#: (players, options, weight) of the settings a run trains on; the two- and four-player games count most
-DEFAULT_SETTINGS: tuple[tuple[int, dict[str, bool], float], ...] = (
+#: (players, options, weight) of the settings a run trains on
+Settings = tuple[tuple[int, dict[str, bool], float], ...]
+
+#: the settings of a run by default; the two- and four-player games count most
+DEFAULT_SETTINGS: Settings = (
     (2, {}, 0.40),
     (2, {"dummy": True}, 0.06),
     (3, {}, 0.12),
@@ -45,6 +48,30 @@ DEFAULT_SETTINGS: tuple[tuple[int, dict[str, bool], float], ...] = (
     (5, {"soy_sauce": True, "pass_both_ways": True}, 0.02),
 )
 DEFAULT_MIX = {"reference": 0.35, "self": 0.35, "pool": 0.30}
+
+
+def with_share(settings: Settings, players: int, share: float) -> Settings:
+    """``settings`` with the plain ``players``-player setting (no options) weighing ``share`` of the
+    whole and the others scaled to the rest in their old proportions.
+
+    A fine-tuning run uses it to concentrate on one table size without dropping the others, so that
+    the network does not forget them.
+
+    :raises ValueError: when ``share`` is outside [0, 1] or the setting is not among ``settings``.
+    """
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"a share is between 0 and 1, not {share}")
+    target = [i for i, (p, o, _) in enumerate(settings) if p == players and not o]
+    if not target:
+        raise ValueError(f"no plain {players}-player setting to weigh")
+    rest = sum(w for i, (_, _, w) in enumerate(settings) if i not in target)
+    out = []
+    for i, (p, o, w) in enumerate(settings):
+        if i in target:
+            out.append((p, dict(o), share / len(target)))
+        else:
+            out.append((p, dict(o), (1.0 - share) * w / rest if rest else 0.0))
+    return tuple(out)
 
 
 @dataclass
@@ -131,7 +158,7 @@ def collect(
     decisions: int,
     seed: int,
     *,
-    settings: tuple[tuple[int, dict[str, bool], float], ...] = DEFAULT_SETTINGS,
+    settings: Settings = DEFAULT_SETTINGS,
     mix: dict[str, float] | None = None,
     reference: str = "heuristic",
     margin_weight: float = 0.1,
@@ -283,7 +310,7 @@ def imitation(
     seed: int,
     *,
     teacher: str = "heuristic",
-    settings: tuple[tuple[int, dict[str, bool], float], ...] = DEFAULT_SETTINGS,
+    settings: Settings = DEFAULT_SETTINGS,
     margin_weight: float = 0.1,
 ) -> Rollout:
     """Games of ``teacher`` in every seat: its picks (as ``chosen``) and each seat's result (``ret``).
