@@ -6,6 +6,8 @@ docs/training.md for the method and the figures of the shipped network's run.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from ..errors import SushigoError
@@ -57,6 +59,23 @@ from ..errors import SushigoError
     show_default=True,
     help="Fixed duplicated deals per evaluation (2p and 4p) after every iteration.",
 )
+@click.option(
+    "--init-weights",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help="Start from this network (.npz) instead of a fresh one; skips the warm start (fine-tuning).",
+)
+@click.option(
+    "--two-player-share",
+    type=click.FloatRange(0.0, 1.0),
+    default=None,
+    help="Share of plain two-player games in self-play (default 0.40); the other settings keep their ratios.",
+)
+@click.option(
+    "--mix",
+    default=None,
+    help="Game kinds as reference,self,pool weights (default 0.35,0.35,0.30).",
+)
 @click.option("--checkpoint-every", type=click.IntRange(1), default=5, show_default=True)
 @click.option("--minutes", type=float, default=None, help="Stop cleanly after this much wall-clock time.")
 @click.option("--resume", is_flag=True, help="Continue the run in --out from its checkpoint.")
@@ -86,6 +105,9 @@ def train(
     hidden: str,
     reference: str,
     eval_deals: int,
+    init_weights: str | None,
+    two_player_share: float | None,
+    mix: str | None,
     checkpoint_every: int,
     minutes: float | None,
     resume: bool,
@@ -104,6 +126,7 @@ def train(
     from ..bots import BotError, make_bot
     from ..train import TrainConfig
     from ..train import train as run
+    from ..train.selfplay import DEFAULT_MIX, DEFAULT_SETTINGS, with_share
 
     try:
         widths = tuple(int(w) for w in hidden.split(",") if w.strip())
@@ -115,6 +138,18 @@ def train(
         make_bot(reference, seed=0)
     except (BotError, TypeError, ValueError) as exc:
         raise click.BadParameter(str(exc), param_hint="--reference") from None
+    kinds = dict(DEFAULT_MIX)
+    if mix is not None:
+        try:
+            parts = [float(v) for v in mix.split(",")]
+        except ValueError:
+            parts = []
+        if len(parts) != 3 or min(parts) < 0 or sum(parts) <= 0:
+            raise click.BadParameter(f"{mix!r}: write three weights such as 0.5,0.2,0.3", param_hint="--mix")
+        kinds = dict(zip(("reference", "self", "pool"), parts))
+    settings = (
+        DEFAULT_SETTINGS if two_player_share is None else with_share(DEFAULT_SETTINGS, 2, two_player_share)
+    )
     config = TrainConfig(
         seed=seed,
         iterations=iterations,
@@ -129,6 +164,9 @@ def train(
         warm_epochs=warm_epochs,
         eval_deals=eval_deals,
         checkpoint_every=checkpoint_every,
+        mix=kinds,
+        settings=settings,
+        init_weights=None if init_weights is None else str(Path(init_weights).resolve()),
     )
     try:
         last = run(
