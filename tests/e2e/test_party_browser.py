@@ -20,7 +20,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
-from sushigo.server.testing import MANY_TABLES, ServerProcess, http, new_page, no_overflow  # noqa: E402
+from sushigo.server.testing import MANY_TABLES, ServerProcess, http, new_page, no_overflow, party_lobby  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "out" / "screenshots"
@@ -270,11 +270,7 @@ def test_party_six_players_with_specials(server: ServerProcess, browser: Any) ->
 def test_party_menu_special_order_and_chopsticks_on_a_phone(
     server: ServerProcess, browser: Any, menu: str, players: int, decisions: tuple[str, ...]
 ) -> None:
-    page = new_page(browser, 390, 844)
-    page.goto(server.base + "/")
-    page.fill("#myname", "Alice")
-    page.select_option("#game", "sushi-go-party")
-    page.wait_for_selector("#menuSelect option", state="attached")
+    page = party_lobby(browser, server.base, 390, 844)
     page.select_option("#players", str(players))
     page.select_option("#seats select[data-seat='1']", "bot:random")
     page.select_option("#menuSelect", menu)
@@ -307,11 +303,7 @@ def test_party_menu_special_order_and_chopsticks_on_a_phone(
 
 
 def test_a_table_for_eight_fits_a_laptop_and_a_phone(server: ServerProcess, browser: Any) -> None:
-    page = new_page(browser, 1280, 800)
-    page.goto(server.base + "/")
-    page.fill("#myname", "Alice")
-    page.select_option("#game", "sushi-go-party")
-    page.wait_for_selector("#menuSelect option", state="attached")
+    page = party_lobby(browser, server.base, 1280, 800)
     page.select_option("#players", "8")
     for i in range(1, 8):
         page.select_option(f"#seats select[data-seat='{i}']", "bot:random")

@@ -27,6 +27,7 @@ from sushigo.server.testing import (  # noqa: E402
     join,
     new_page,
     no_overflow,
+    party_lobby,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,11 +54,7 @@ def _estimates(page: Any) -> list[int]:
 
 
 def test_house_rules_from_the_lobby_reach_the_table_header(server: ServerProcess, browser: Any) -> None:
-    page = new_page(browser, 390, 844)
-    page.goto(server.base + "/")
-    page.fill("#myname", "Alice")
-    page.select_option("#game", "sushi-go-party")
-    page.wait_for_selector("#menuSelect option", state="attached")
+    page = party_lobby(browser, server.base, 390, 844)
     page.wait_for_selector("#partyOptions [data-option]", state="attached")
     # Every option is offered, each with its recommended value preselected and a tip.
     names = page.eval_on_selector_all(

@@ -281,6 +281,16 @@ def new_page(browser: Any, width: int = 1280, height: int = 800) -> Any:
     return page
 
 
+def party_lobby(browser: Any, base: str, width: int = 1280, height: int = 800, name: str = "Alice") -> Any:
+    """A new page on the lobby with a player name typed in and Sushi Go Party! chosen, its menus loaded."""
+    page = new_page(browser, width, height)
+    page.goto(base + "/")
+    page.fill("#myname", name)
+    page.select_option("#game", "sushi-go-party")
+    page.wait_for_selector("#menuSelect option", state="attached")
+    return page
+
+
 def no_overflow(page: Any) -> None:
     """Fails when the page is wider than its window (a phone user would have to scroll sideways)."""
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
