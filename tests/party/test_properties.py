@@ -10,7 +10,7 @@ import json
 import random
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sushigo.errors import IllegalActionError, RecordError
@@ -91,6 +91,15 @@ def scoring_doc(record: dict[str, Any]) -> dict[str, Any]:
 
 @SETTINGS
 @given(setup=setups())
+# A spoon asks for a special order, which then waits for its new owner to aim it: counted in between.
+@example(
+    setup={
+        "players": 4,
+        "menu": ["uramaki", "sashimi", "dumpling", "tempura", "spoon", "special_order", "pudding"],
+        "seed": 1535,
+        "options": {},
+    }
+)
 def test_cards_are_conserved_and_hands_stay_equal_every_step(setup: dict[str, Any]) -> None:
     game = new_game(setup["players"], seed=setup["seed"], menu=setup["menu"], **setup["options"])
     expected = game.all_cards()

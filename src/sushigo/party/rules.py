@@ -653,6 +653,12 @@ class PartyState:
             out.update(self.table.discards)
         if self.current is not None and self.current.kind.name == "menu":
             out.update(self.current.data.get("drawn", ()))
+        if self.current is not None and self.current.step == "place" and "card" in self.current.data:
+            # A spoon's card between its giver's hand and its new owner's choice of how to play it
+            # (a special order to aim, a nigiri for a wasabi): in nobody's hand or tableau just then.
+            card = self.current.data["card"]
+            if card is not None:
+                out[card] += 1
         return out
 
 
