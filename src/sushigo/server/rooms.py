@@ -191,24 +191,23 @@ class Room:
         """Connected spectators (a dropped or closing client no longer counts)."""
         return sum(1 for c in self.clients if c.seat is None and not c.closed)
 
-    def public(self) -> TablePublic:
-        """Returns what everyone may know about the table."""
-        return table_public(
-            self.row,
-            connected=[self.connected(s) for s in range(self.row.players)],
-            standin=[self.is_standin(s) for s in range(self.row.players)],
-            spectators=self.spectators(),
-        )
+    def public(self, presence: tuple[tuple[bool, ...], tuple[bool, ...], int] | None = None) -> TablePublic:
+        """Returns what everyone may know about the table (``presence``: :meth:`_presence_key`'s)."""
+        connected, standin, spectators = presence or self._presence_key()
+        return table_public(self.row, connected=list(connected), standin=list(standin), spectators=spectators)
 
-    def public_json(self) -> dict[str, Any]:
+    def public_json(
+        self, presence: tuple[tuple[bool, ...], tuple[bool, ...], int] | None = None
+    ) -> dict[str, Any]:
         """:meth:`public` as JSON data, rebuilt only when something in it changed.
 
         Every ``state`` carries it; building the pydantic model for each one was a twentieth of the
         server's time under load, and between turns nothing in it changes. Callers must not mutate it.
         """
         row = self.row
+        presence = presence or self._presence_key()
         key = (
-            self._presence_key(),
+            presence,
             row.status,
             row.name,
             row.finished_at,
@@ -216,7 +215,7 @@ class Room:
             tuple((s.kind, s.name, s.bot, s.token_hash is not None) for s in row.seats),
         )
         if self._public is None or self._public[0] != key:
-            self._public = (key, self.public().model_dump())
+            self._public = (key, self.public(presence).model_dump())
         return self._public[1]
 
     # ------------------------------------------------------------------------------- presence
@@ -326,12 +325,13 @@ class Room:
         With ``only``, a seat has just made a secret pick that leaves the turn open: that seat's
         clients get their new state (the pick, the legal changes), everyone else a ``picked`` message
         with the seats still to act, since nothing else they may see has changed. At four players
-        that is three turns in four that cost each receiver a 60-byte message instead of its view.
+        that is three picks in four that cost each receiver a 50-byte message instead of its view.
         """
         table: dict[str, Any] | None = None
         if only is None:
-            self._presence_last = self._presence_key()  # the state's table carries the presence too
-            table = self.public_json()
+            presence = self._presence_key()
+            self._presence_last = presence  # the state's table carries the presence too
+            table = self.public_json(presence)
         picked: str | None = None
         if only is not None and self._extras is not None:
             # A secret pick changes no tableau: the last round and running scores carry over.
@@ -922,9 +922,7 @@ class Hub:
         if game == "sushi-go-party":
             # Stored with the options, as the tiles themselves: the table replays whatever the menu ids
             # come to mean later.
-            options["menu"] = party_menu(
-                body.menu, players, player_limits=options.get("player_limits", True)
-            )
+            options["menu"] = party_menu(body.menu, players, player_limits=options.get("player_limits", True))
         seed = secrets.randbits(62)
         try:
             new_game(game, players, seed, **options)

@@ -70,7 +70,7 @@ class Config:
         :raises InvalidActionError: for an unknown option or a value that is not a boolean.
         """
         opts = dict(options or {})
-        known = {f.name for f in fields(cls)} - {"players"}
+        known = set(_OPTION_NAMES)
         unknown = sorted(set(opts) - known)
         if unknown:
             raise InvalidActionError(
