@@ -275,8 +275,11 @@ def test_http_requests_connections_and_total_tables_are_bounded(database: str, t
         assert msg["type"] == "error" and msg["code"] == "rate/limited"
         statuses = [http_full("GET", url)[0] for _ in range(12)]
         assert 429 in statuses
-        st, headers, _ = http_full("GET", url)
+        st, headers, body = http_full("GET", url)
         assert st == 429 and int(headers["retry-after"]) >= 1
+        # Refused before routing, in the same shape as every other API error.
+        assert json.loads(body) == {"detail": "rate/limited: too many requests; slow down"}
+        assert headers["content-type"] == "application/json"
     finally:
         server.stop()
 
@@ -291,6 +294,8 @@ def test_finished_rooms_leave_memory(database: str, tmp_path: Path) -> None:
         "room-load-burst=2",
         "--limit",
         "room-loads-per-second=0.01",
+        "--limit",
+        "finished-room-seconds=0",
     )
     try:
         t = create_table(server.base, {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot"}]})
@@ -322,6 +327,58 @@ def test_finished_rooms_leave_memory(database: str, tmp_path: Path) -> None:
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
         assert answers == ["welcome", "welcome", "rate/limited"]
+    finally:
+        server.stop()
+
+
+def test_watched_finished_rooms_linger_a_while_and_are_capped(database: str, tmp_path: Path) -> None:
+    """A stream of spectators of a finished game rebuilds its room once, not on every connect."""
+    server = _start(
+        database,
+        tmp_path,
+        "--open-table-timeout",
+        "1",
+        "--limit",
+        "room-load-burst=2",
+        "--limit",
+        "room-loads-per-second=0.01",
+        "--limit",
+        "finished-room-seconds=2",
+        "--limit",
+        "finished-rooms=1",
+    )
+    try:
+        bots = {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot"}]}
+        tables = [create_table(server.base, bots) for _ in range(2)]
+        deadline = time.monotonic() + 60
+        for t in tables:
+            while http("GET", f"{server.base}/api/tables/{t['id']}")[1]["status"] != "finished":
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+
+        def rooms() -> int:
+            return int(http("GET", f"{server.base}/healthz")[1]["rooms"])
+
+        while rooms() != 0:  # finished unwatched: parked, then gone after the linger
+            assert time.monotonic() < deadline, "finished rooms stayed in memory past their linger"
+            time.sleep(0.1)
+
+        async def watch(table_id: str) -> str:
+            async with websockets.connect(f"{server.ws_base}/ws/tables/{table_id}") as ws:
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await ws.send(json.dumps({"type": "hello"}))
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                return str(msg["type"] if msg["type"] == "welcome" else msg["code"])
+
+        first = tables[0]["id"]
+        # Five spectators in a row cost one rebuild: the budget of two loads would refuse a third.
+        assert [asyncio.run(watch(first)) for _ in range(5)] == ["welcome"] * 5
+        assert rooms() == 1
+        # A second finished table pushes the first out (at most one parked room), so watching the first
+        # again is a rebuild: the second and last of the load budget; a third rebuild is refused.
+        assert asyncio.run(watch(tables[1]["id"])) == "welcome"
+        assert rooms() == 1
+        assert asyncio.run(watch(first)) == "rate/limited"
     finally:
         server.stop()
 

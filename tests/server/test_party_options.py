@@ -154,7 +154,12 @@ def test_player_limits_off_allows_a_menu_outside_its_player_counts(client: TestC
 def test_player_limits_off_still_keeps_special_order_from_seven_players(client: TestClient) -> None:
     """At 7-8 players special orders would run the deck short (rules.md §3.2.6): never allowed."""
     seats = [{"kind": "bot", "bot": "random"}] * 7
-    body = {"game": "sushi-go-party", "seats": seats, "menu": "points_platter", "options": {"player_limits": False}}
+    body = {
+        "game": "sushi-go-party",
+        "seats": seats,
+        "menu": "points_platter",
+        "options": {"player_limits": False},
+    }
     r = client.post("/api/tables", json=body)
     assert r.status_code == 400 and "even with player_limits off" in r.json()["detail"], r.text
     menus = client.get("/api/party/menus").json()

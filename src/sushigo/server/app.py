@@ -24,13 +24,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi import APIRouter, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ..bots import bot_names
-from .limits import BodyLimit, Limits, RateLimiter, client_address
+from .limits import BodyLimit, Limits, RateLimiter, RequestRate, client_address
 from .party_menus import PartyMenus, party_menus, party_options
 from .rooms import GAME_TITLES, PARTY_OPTIONS, SUSHI_GO_OPTIONS, Hub, Room, RoomError, table_public
 from .rooms import _build_state as build_state
@@ -90,7 +90,6 @@ class Guard:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.requests = RateLimiter(limits.http_rate, limits.http_burst)
         self.creates = RateLimiter(limits.create_per_minute / 60.0, limits.create_burst)
 
     def address(self, request: Request) -> str:
@@ -103,18 +102,8 @@ def _guard(request: Request) -> Guard:
     return guard
 
 
-async def rate_limit(request: Request) -> None:
-    """Every API request spends from its address's bucket; an empty bucket answers 429."""
-    guard = _guard(request)
-    address = guard.address(request)
-    if not guard.requests.take(address):
-        wait = max(1, round(guard.requests.retry_after(address)))
-        raise HTTPException(
-            429, detail="rate/limited: too many requests; slow down", headers={"Retry-After": str(wait)}
-        )
-
-
-api = APIRouter(prefix="/api", tags=["api"], dependencies=[Depends(rate_limit)])
+#: Every route here is rate-limited per address by :class:`~.limits.RequestRate`, before routing.
+api = APIRouter(prefix="/api", tags=["api"])
 
 
 def _hub(request: Request) -> Hub:
@@ -488,6 +477,8 @@ def create_app(
     )
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
+    # Added last, so it runs first: a refused request costs no body check, routing or dependency.
+    app.add_middleware(RequestRate, limits=limits)
     app.include_router(api)
 
     @app.get(

@@ -67,6 +67,12 @@ class Limits:
     socket_send_buffer: int = 262_144
     #: Seconds between two presence messages of one table (changes in between are merged).
     presence_interval: float = 0.2
+    #: Seconds a finished table's room stays in memory after its last client left, and how many such
+    #: rooms are kept (the least recently watched go first). Watching a finished game rebuilds its room
+    #: by replaying the whole game on the event loop; a stream of spectators would pay that on every
+    #: connect. 0 evicts at once.
+    finished_room_seconds: float = 60.0
+    finished_rooms: int = 64
     #: Finished games whose record and replay are kept ready to serve.
     cache_entries: int = 256
     #: Header set by a trusted reverse proxy that carries the client address; ``None`` trusts none.
@@ -119,6 +125,31 @@ def client_address(
     # Several header lines count as one comma-separated list; the proxy appends the peer it saw last.
     entries = [e.strip() for e in ",".join(values).split(",") if e.strip()]
     return entries[-1][:64] if entries else peer
+
+
+class RequestRate:
+    """ASGI middleware: every ``/api`` request spends from its address's bucket; an empty one gets 429.
+
+    It answers before routing, dependencies and exception handlers run: a client flooding the API as
+    fast as it can is refused at a few microseconds a request, where a refusal through FastAPI cost
+    about as much as the cheapest answer (a third of the server's CPU under a replay flood).
+    """
+
+    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+        self.app = app
+        self.limits = limits
+        self.requests = RateLimiter(limits.http_rate, limits.http_burst)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and (scope["path"] == "/api" or scope["path"].startswith("/api/")):
+            address = client_address(
+                scope.get("client"), scope.get("headers", ()), self.limits.forwarded_header
+            )
+            if not self.requests.take(address):
+                wait = max(1, round(self.requests.retry_after(address)))
+                await _refuse(send, 429, b"rate/limited: too many requests; slow down", wait)
+                return
+        await self.app(scope, receive, send)
 
 
 class BodyLimit:
@@ -181,20 +212,19 @@ class _BodyTooLarge(Exception):
 
 
 async def _too_large(send: Send, max_bytes: int) -> None:
-    body = (
-        b'{"detail":"request/too_large: request bodies are limited to '
-        + str(max_bytes).encode()
-        + b' bytes"}'
-    )
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
+    detail = b"request/too_large: request bodies are limited to " + str(max_bytes).encode() + b" bytes"
+    await _refuse(send, 413, detail, close=True)
+
+
+async def _refuse(
+    send: Send, status: int, detail: bytes, retry_after: int | None = None, *, close: bool = False
+) -> None:
+    """Sends the JSON error body the API's own errors have (``{"detail": "code: message"}``)."""
+    body = b'{"detail":"' + detail + b'"}'
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if retry_after is not None:
+        headers.append((b"retry-after", str(retry_after).encode()))
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

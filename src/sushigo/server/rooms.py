@@ -22,6 +22,7 @@ import re
 import secrets
 import time
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -372,6 +373,7 @@ class Room:
         await self.send_chat_history(client)
         async with self.lock:
             self.clients.add(client)
+            self.hub.parked.pop(self.id, None)
             client.on_drop.append(self.forget)
             if client.seat is not None:
                 self.absent_since.pop(client.seat, None)
@@ -389,7 +391,7 @@ class Room:
             client.close()
             self.forget(client)
         if not self.clients and self.status in ("finished", "abandoned"):
-            self.hub.evict(self)
+            self.hub.park(self)
 
     # ------------------------------------------------------------------------------- chat
 
@@ -818,6 +820,8 @@ class Hub:
         self.limits = limits or Limits()
         self.bot_pool = bot_pool or BotPool(self.limits.bot_workers, move_ms=self.limits.bot_move_ms)
         self.rooms: dict[str, Room] = {}
+        #: Finished rooms without clients, kept a while (:meth:`park`): id -> when the last one left.
+        self.parked: OrderedDict[str, float] = OrderedDict()
         self._janitor: asyncio.Task[None] | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self._batch: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
@@ -1004,13 +1008,32 @@ class Hub:
                 log.exception("sweeping rooms failed")
 
     async def sweep(self) -> None:
-        """Abandons open tables older than ``open_table_seconds``; evicts finished rooms without clients."""
+        """Abandons open tables older than ``open_table_seconds``; evicts finished rooms left unwatched
+        for ``finished_room_seconds``."""
         now = time.time()
+        linger = self.limits.finished_room_seconds
         for room in list(self.rooms.values()):
             if room.status == "open" and now - room.row.created_at >= self.limits.open_table_seconds:
                 await self.abandon(room)
             elif room.status in ("finished", "abandoned") and not room.clients:
-                self.evict(room)
+                since = self.parked.get(room.id)
+                if since is None:
+                    self.park(room)  # it finished with nobody watching (a table of bots)
+                elif time.monotonic() - since >= linger:
+                    self.evict(room)
+
+    def park(self, room: Room) -> None:
+        """Keeps a finished room its last client left for a while, so the next spectator does not
+        replay its whole game again; beyond ``finished_rooms`` the least recently watched go."""
+        if self.limits.finished_room_seconds <= 0 or self.limits.finished_rooms <= 0:
+            self.evict(room)
+            return
+        self.parked[room.id] = time.monotonic()
+        self.parked.move_to_end(room.id)
+        while len(self.parked) > self.limits.finished_rooms:
+            oldest, _ = self.parked.popitem(last=False)
+            if oldest in self.rooms:
+                self.evict(self.rooms[oldest])
 
     async def abandon(self, room: Room) -> None:
         """Closes an open table nobody completed: stored as ``abandoned``, its clients told, then evicted."""
@@ -1031,6 +1054,7 @@ class Hub:
         if self.rooms.get(room.id) is room and not room.clients:
             room.stop()
             del self.rooms[room.id]
+            self.parked.pop(room.id, None)
 
     async def close(self) -> None:
         if self._janitor is not None:

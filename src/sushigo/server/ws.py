@@ -247,7 +247,7 @@ async def _serve(ws: WebSocket, hub: Hub, shared: AddressLimits, address: str, t
                     client.on_drop.append(on_drop)
                     writer = asyncio.get_running_loop().create_task(_writer(ws, client))
                     async with room.lock:
-                        client.send({"type": "welcome", "seat": seat, "table": room.public().model_dump()})
+                        client.send({"type": "welcome", "seat": seat, "table": room.public_json()})
                     await room.attach(client)
                 elif isinstance(msg, ChatMessage):
                     if client is None:
