@@ -14,8 +14,9 @@ not the server) and from other loopback addresses than the reference players, as
 churn from 127.0.0.2–9, the lobby flood from 127.0.0.20, the replay flood from 127.0.0.30, the
 ``mcts`` tables from 127.0.0.40 and up. The server runs with its default limits; requests it refused
 are counted and printed. Everything is on loopback and bounded (``--rounds`` ≤ 5, ``--games`` ≤ 5).
-Idle and abused rounds alternate so that other load on the machine hits both alike. Run it under
-``nice``::
+Idle and abused rounds alternate so that other load on the machine hits both alike. Each pair of
+rounds has a fresh server, idle round first: after an abused round the ``mcts`` tables play on for
+minutes, so the same server would not be idle again. Run it under ``nice``::
 
     nice -n 10 python benchmarks/server_abuse.py --rounds 3 --games 1
 """
@@ -101,9 +102,10 @@ def _request(method: str, url: str, source: str, body: Any = None) -> tuple[int,
 
 
 async def abuse(
-    server: Endpoints, active: Any, stop: Any, args: argparse.Namespace, stats: Counter[str]
+    server: Endpoints, active: Any, stop: Any, ready: Any, args: argparse.Namespace, stats: Counter[str]
 ) -> None:
-    """Abuses the server while ``active`` is set, until ``stop`` is set (both multiprocessing events)."""
+    """Abuses the server while ``active`` is set, until ``stop`` is set (multiprocessing events); sets
+    ``ready`` once its finished game to replay exists."""
     loop = asyncio.get_running_loop()
     kinds = set(args.only.split(","))
     pending: set[asyncio.Task[None]] = set()
@@ -191,6 +193,7 @@ async def abuse(
     )
     while _request("GET", f"{server.base}/api/tables/{done['id']}", "127.0.0.30")[1]["status"] != "finished":
         await asyncio.sleep(0.2)
+    ready.set()
     jobs = {"churn": churn, "lobby": lobby, "replay": lambda: replays(done["id"]), "mcts": mcts}
     tasks = [loop.create_task(job()) for kind, job in jobs.items() if kind in kinds]
     tasks.append(loop.create_task(follow()))
@@ -214,51 +217,61 @@ def _abuser(
 
     async def run() -> Counter[str]:
         stats: Counter[str] = Counter()
-        ready.set()
-        await abuse(endpoints, active, stop, args, stats)
+        await abuse(endpoints, active, stop, ready, args, stats)
         return stats
 
     out.put(dict(asyncio.run(run())))
 
 
-async def measure(args: argparse.Namespace) -> None:
+async def pair(args: argparse.Namespace, r: int, totals: dict[str, Any]) -> tuple[list[float], list[float]]:
+    """One idle round then one abused round, on a fresh server: the idle one has nothing else to do.
+
+    A server is not idle again soon after an abused round: its five-``mcts`` tables play on for
+    minutes (four tables of 105 moves at up to a second each, two bots thinking at a time), so each
+    pair gets a new server and a new attacker, and the idle round always comes first.
+    """
     ctx = multiprocessing.get_context("spawn")
-    idle: list[float] = []
-    busy: list[float] = []
-    ratios: list[float] = []
-    busy_time = 0.0
-    idle_time = 0.0
-    cpu_idle = cpu_busy = 0.0
     with tempfile.TemporaryDirectory() as tmp, ServerProcess(tmp, bot_delay=0.4) as server:
         active, stop, ready, out = ctx.Event(), ctx.Event(), ctx.Event(), ctx.Queue()
         proc = ctx.Process(
             target=_abuser, args=(Endpoints(server.base, server.ws_base), args, active, stop, ready, out)
         )
         proc.start()
-        ready.wait(60)
-        await asyncio.sleep(3.0)  # the abuser's finished game
+        # Set once the attacker's finished game (the one it replays) exists.
+        assert await asyncio.to_thread(ready.wait, 120), "the attacker did not get ready"
         assert server.proc is not None
         pid = server.proc.pid
-        for r in range(args.rounds):
-            start, used = time.monotonic(), cpu_seconds(pid)
-            calm = await reference(server, args.think, args.games, seed=100 * r)
-            idle_time += time.monotonic() - start
-            cpu_idle += (cpu_seconds(pid) or 0.0) - (used or 0.0)
-            active.set()
-            await asyncio.sleep(2.0)  # the floods and the mcts tables get going
-            start, used = time.monotonic(), cpu_seconds(pid)
-            hot = await reference(server, args.think, args.games, seed=100 * r + 50)
-            busy_time += time.monotonic() - start
-            cpu_busy += (cpu_seconds(pid) or 0.0) - (used or 0.0)
-            active.clear()
-            idle += calm
-            busy += hot
-            ratios.append(p99(hot) / p99(calm))
-            print(f"round {r + 1}: p99 idle {p99(calm) * 1000:6.1f} ms, abused {p99(hot) * 1000:6.1f} ms")
-            await asyncio.sleep(8.0)  # let the round's mcts tables finish their queued moves
+        start, used = time.monotonic(), cpu_seconds(pid)
+        calm = await reference(server, args.think, args.games, seed=100 * r)
+        totals["idle_time"] += time.monotonic() - start
+        totals["cpu_idle"] += (cpu_seconds(pid) or 0.0) - (used or 0.0)
+        active.set()
+        await asyncio.sleep(2.0)  # the floods and the mcts tables get going
+        start, used = time.monotonic(), cpu_seconds(pid)
+        hot = await reference(server, args.think, args.games, seed=100 * r + 50)
+        totals["busy_time"] += time.monotonic() - start
+        totals["cpu_busy"] += (cpu_seconds(pid) or 0.0) - (used or 0.0)
+        active.clear()
         stop.set()
-        stats: Counter[str] = Counter(out.get(timeout=60))
+        totals["stats"].update(out.get(timeout=60))
         proc.join(30)
+    return calm, hot
+
+
+async def measure(args: argparse.Namespace) -> None:
+    idle: list[float] = []
+    busy: list[float] = []
+    ratios: list[float] = []
+    totals: dict[str, Any] = {"idle_time": 0.0, "busy_time": 0.0, "cpu_idle": 0.0, "cpu_busy": 0.0}
+    totals["stats"] = Counter()
+    for r in range(args.rounds):
+        calm, hot = await pair(args, r, totals)
+        idle += calm
+        busy += hot
+        ratios.append(p99(hot) / p99(calm))
+        print(f"round {r + 1}: p99 idle {p99(calm) * 1000:6.1f} ms, abused {p99(hot) * 1000:6.1f} ms")
+    busy_time, idle_time = totals["busy_time"], totals["idle_time"]
+    cpu_idle, cpu_busy, stats = totals["cpu_idle"], totals["cpu_busy"], totals["stats"]
     ms = 1000.0
     print(
         f"reference: {args.rounds} rounds x {args.games} four-player games, {len(idle)} / {len(busy)} actions"

@@ -202,6 +202,41 @@ def test_a_slow_reader_is_dropped_at_once_and_the_others_hear_the_new_count(tmp_
     asyncio.run(scenario())
 
 
+def test_the_cached_public_table_follows_presence_and_seats(tmp_path: Path) -> None:
+    """``public_json`` patches presence onto a cached table: it must always equal the full model."""
+    from sushigo.server.rooms import Client, Hub
+    from sushigo.server.schemas import TableCreate
+    from sushigo.server.store import Store
+
+    async def scenario() -> None:
+        hub = Hub(Store(f"sqlite:///{tmp_path / 'public.sqlite3'}"))
+        room = await hub.create(
+            TableCreate.model_validate({"seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}]})
+        )
+
+        def check() -> None:
+            assert room.public_json() == room.public().model_dump()
+
+        check()
+        watchers = [Client(None) for _ in range(3)]
+        for w in watchers:
+            await room.attach(w)
+            check()
+        _seat, token = await room.join("Ann", 0)
+        check()
+        player = Client(room.authenticate(token))
+        await room.attach(player)
+        check()
+        assert room.public_json()["seats"][0]["connected"] and room.public_json()["spectators"] == 3
+        await room.detach(watchers[0])
+        await room.detach(player)
+        check()
+        assert not room.public_json()["seats"][0]["connected"] and room.public_json()["spectators"] == 2
+        await hub.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_resent_action_is_stale_and_a_reroll_spends_one_token(server: ServerProcess) -> None:
     t = create_table(server.base, {"game": "sushi-roll", "seats": [{"kind": "human"}, {"kind": "human"}]})
     toks = [join(server.base, t["id"], n, s)["token"] for s, n in enumerate(("R0", "R1"))]

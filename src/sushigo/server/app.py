@@ -24,7 +24,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import APIRouter, FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -49,7 +49,7 @@ from .schemas import (
     valid_table_id,
 )
 from .store import Store, TableRow, default_url
-from .ws import table_socket
+from .ws import TableSockets
 
 STATIC = Path(__file__).parent / "static"
 #: Seconds a lobby page is served from memory, and how many distinct pages are kept.
@@ -479,6 +479,8 @@ def create_app(
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     # Added last, so it runs first: a refused request costs no body check, routing or dependency.
     app.add_middleware(RequestRate, limits=limits)
+    # The table WebSocket (/ws/tables/{id}, docs/protocol.md) is served there, ahead of the routes.
+    app.add_middleware(TableSockets)
     app.include_router(api)
 
     @app.get(
@@ -513,10 +515,6 @@ def create_app(
     async def replay_page(table_id: str) -> FileResponse:
         """The replay viewer of a finished game."""
         return FileResponse(STATIC / "replay.html")
-
-    @app.websocket("/ws/tables/{table_id}")
-    async def ws_table(websocket: WebSocket, table_id: str) -> None:
-        await table_socket(websocket, table_id)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -152,7 +152,7 @@ class Room:
         self.chat: list[dict[str, Any]] | None = None
         self.chat_total: int | None = None
         self._extras: tuple[int, dict[str, Any]] | None = None
-        self._public: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+        self._public: tuple[tuple[Any, ...], dict[str, Any], tuple[Any, dict[str, Any]] | None] | None = None
         self.state_id = len(row.actions)
         self.turn_start_id = self.state_id
         self.turn_started_at = time.monotonic()
@@ -208,7 +208,6 @@ class Room:
         row = self.row
         presence = presence or self._presence_key()
         key = (
-            presence,
             row.status,
             row.name,
             row.finished_at,
@@ -216,8 +215,20 @@ class Room:
             tuple((s.kind, s.name, s.bot, s.token_hash is not None) for s in row.seats),
         )
         if self._public is None or self._public[0] != key:
-            self._public = (key, self.public(presence).model_dump())
-        return self._public[1]
+            # The presence-free part; each spectator connect changes only the presence.
+            self._public = (key, table_public(row).model_dump(), None)
+        cached = self._public
+        if cached[2] is None or cached[2][0] != presence:
+            connected, standin, spectators = presence
+            table = dict(cached[1])
+            table["seats"] = [
+                {**seat, "connected": connected[i], "standin": standin[i]}
+                for i, seat in enumerate(cached[1]["seats"])
+            ]
+            table["spectators"] = spectators
+            self._public = (key, cached[1], (presence, table))
+            return table
+        return cached[2][1]
 
     # ------------------------------------------------------------------------------- presence
 

@@ -147,6 +147,31 @@ async def _writer(ws: WebSocket, client: Client) -> None:
             await ws.close()
 
 
+class TableSockets:
+    """ASGI middleware: serves ``/ws/tables/{id}`` before FastAPI's routing.
+
+    Every spectator connect went through the router's scan of the routes and FastAPI's WebSocket
+    session wrapper, about a quarter of what a connect cost the server; under a spectator churn that
+    is CPU the tables' own messages wait behind. Everything else passes through.
+    """
+
+    PREFIX = "/ws/tables/"
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        path: str = scope.get("path", "")
+        if (
+            scope["type"] == "websocket"
+            and path.startswith(self.PREFIX)
+            and "/" not in path[len(self.PREFIX) :]
+        ):
+            await table_socket(WebSocket(scope, receive, send), path[len(self.PREFIX) :])
+            return
+        await self.app(scope, receive, send)
+
+
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     """Serves one WebSocket connection to table ``table_id``."""
     hub: Hub = ws.app.state.hub
