@@ -284,48 +284,67 @@ def test_http_requests_connections_and_total_tables_are_bounded(database: str, t
         server.stop()
 
 
-def test_finished_rooms_leave_memory(database: str, tmp_path: Path) -> None:
-    server = _start(
-        database,
-        tmp_path,
-        "--open-table-timeout",
-        "1",
-        "--limit",
-        "room-load-burst=2",
-        "--limit",
-        "room-loads-per-second=0.01",
-        "--limit",
-        "finished-room-seconds=0",
-    )
-    try:
-        t = create_table(server.base, {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot"}]})
-        deadline = time.monotonic() + 30
-        while http("GET", f"{server.base}/api/tables/{t['id']}")[1]["status"] != "finished":
+def _finished_rooms_server(database: str, tmp_path: Path, *limits: str) -> ServerProcess:
+    """A server whose rebuilds of finished rooms are budgeted at two per address (no refill)."""
+    extra = ["--limit", "room-load-burst=2", "--limit", "room-loads-per-second=0.01"]
+    for limit in limits:
+        extra += ["--limit", limit]
+    return _start(database, tmp_path, "--open-table-timeout", "1", *extra)
+
+
+def _finished_bot_tables(server: ServerProcess, n: int) -> list[str]:
+    tables = [
+        create_table(server.base, {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot"}]})["id"]
+        for _ in range(n)
+    ]
+    deadline = time.monotonic() + 60
+    for t in tables:
+        while http("GET", f"{server.base}/api/tables/{t}")[1]["status"] != "finished":
             assert time.monotonic() < deadline
             time.sleep(0.1)
-        while http("GET", f"{server.base}/healthz")[1]["rooms"] != 0:
-            assert time.monotonic() < deadline, "the finished room stayed in memory"
-            time.sleep(0.1)
+    return tables
+
+
+def _rooms(server: ServerProcess) -> int:
+    return int(http("GET", f"{server.base}/healthz")[1]["rooms"])
+
+
+def _until_rooms(server: ServerProcess, n: int, seconds: float, why: str) -> None:
+    """Waits for ``n`` rooms in memory: a spectator's leaving reaches the server a moment later."""
+    deadline = time.monotonic() + seconds
+    while _rooms(server) != n:
+        assert time.monotonic() < deadline, why
+        time.sleep(0.05)
+
+
+def _watch(server: ServerProcess, table_id: str) -> str:
+    """Watches a table once: ``welcome``, or the error code it was refused with."""
+
+    async def watch() -> str:
+        async with websockets.connect(f"{server.ws_base}/ws/tables/{table_id}") as ws:
+            with contextlib.suppress(websockets.ConnectionClosed):  # a refusal closes at once
+                await ws.send(json.dumps({"type": "hello"}))
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            return str(msg["type"] if msg["type"] == "welcome" else msg["code"])
+
+    return asyncio.run(watch())
+
+
+def test_finished_rooms_leave_memory(database: str, tmp_path: Path) -> None:
+    server = _finished_rooms_server(database, tmp_path, "finished-room-seconds=0")
+    try:
+        (t,) = _finished_bot_tables(server, 1)
+        _until_rooms(server, 0, 30, "the finished room stayed in memory")
         # Reading it again (table, record, replay) does not bring its room back.
         for suffix in ("", "/record", "/replay"):
-            assert http("GET", f"{server.base}/api/tables/{t['id']}{suffix}")[0] == 200
-        assert http("GET", f"{server.base}/healthz")[1]["rooms"] == 0
+            assert http("GET", f"{server.base}/api/tables/{t}{suffix}")[0] == 200
+        assert _rooms(server) == 0
 
         # Watching it rebuilds the room, under a per-address budget (each rebuild replays the game).
-        async def watch() -> str:
-            async with websockets.connect(f"{server.ws_base}/ws/tables/{t['id']}") as ws:
-                with contextlib.suppress(websockets.ConnectionClosed):  # a refusal closes at once
-                    await ws.send(json.dumps({"type": "hello"}))
-                msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
-                return str(msg["type"] if msg["type"] == "welcome" else msg["code"])
-
         answers = []
         for _ in range(3):
-            answers.append(asyncio.run(watch()))
-            deadline = time.monotonic() + 10
-            while http("GET", f"{server.base}/healthz")[1]["rooms"] != 0:  # evicted on leaving
-                assert time.monotonic() < deadline
-                time.sleep(0.05)
+            answers.append(_watch(server, t))
+            _until_rooms(server, 0, 10, "not evicted on leaving")
         assert answers == ["welcome", "welcome", "rate/limited"]
     finally:
         server.stop()
@@ -333,52 +352,19 @@ def test_finished_rooms_leave_memory(database: str, tmp_path: Path) -> None:
 
 def test_watched_finished_rooms_linger_a_while_and_are_capped(database: str, tmp_path: Path) -> None:
     """A stream of spectators of a finished game rebuilds its room once, not on every connect."""
-    server = _start(
-        database,
-        tmp_path,
-        "--open-table-timeout",
-        "1",
-        "--limit",
-        "room-load-burst=2",
-        "--limit",
-        "room-loads-per-second=0.01",
-        "--limit",
-        "finished-room-seconds=2",
-        "--limit",
-        "finished-rooms=1",
-    )
+    server = _finished_rooms_server(database, tmp_path, "finished-room-seconds=2", "finished-rooms=1")
     try:
-        bots = {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot"}]}
-        tables = [create_table(server.base, bots) for _ in range(2)]
-        deadline = time.monotonic() + 60
-        for t in tables:
-            while http("GET", f"{server.base}/api/tables/{t['id']}")[1]["status"] != "finished":
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
-
-        def rooms() -> int:
-            return int(http("GET", f"{server.base}/healthz")[1]["rooms"])
-
-        while rooms() != 0:  # finished unwatched: parked, then gone after the linger
-            assert time.monotonic() < deadline, "finished rooms stayed in memory past their linger"
-            time.sleep(0.1)
-
-        async def watch(table_id: str) -> str:
-            async with websockets.connect(f"{server.ws_base}/ws/tables/{table_id}") as ws:
-                with contextlib.suppress(websockets.ConnectionClosed):
-                    await ws.send(json.dumps({"type": "hello"}))
-                msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
-                return str(msg["type"] if msg["type"] == "welcome" else msg["code"])
-
-        first = tables[0]["id"]
+        first, second = _finished_bot_tables(server, 2)
+        # Finished unwatched: parked, then gone after the linger.
+        _until_rooms(server, 0, 30, "finished rooms stayed in memory past their linger")
         # Five spectators in a row cost one rebuild: the budget of two loads would refuse a third.
-        assert [asyncio.run(watch(first)) for _ in range(5)] == ["welcome"] * 5
-        assert rooms() == 1
+        assert [_watch(server, first) for _ in range(5)] == ["welcome"] * 5
+        assert _rooms(server) == 1
         # A second finished table pushes the first out (at most one parked room), so watching the first
         # again is a rebuild: the second and last of the load budget; a third rebuild is refused.
-        assert asyncio.run(watch(tables[1]["id"])) == "welcome"
-        assert rooms() == 1
-        assert asyncio.run(watch(first)) == "rate/limited"
+        assert _watch(server, second) == "welcome"
+        _until_rooms(server, 1, 10, "the cap of one parked room did not evict the first")
+        assert _watch(server, first) == "rate/limited"
     finally:
         server.stop()
 
