@@ -47,19 +47,19 @@ LADDER_BOTS = ("alpha", "mcts", "neural", "heuristic")
 RUNS: dict[str, tuple[str, TournamentConfig]] = {
     "mixed2": (
         "ladder",
-        TournamentConfig(players=2, bots=LADDER_BOTS, games=120, seed=21, bot_options=SEARCH_IT),
+        TournamentConfig(players=2, bots=LADDER_BOTS, games=480, seed=21, bot_options=SEARCH_IT),
     ),
     "mixed3": (
         "ladder",
-        TournamentConfig(players=3, bots=LADDER_BOTS, games=120, seed=22, bot_options=SEARCH_IT),
+        TournamentConfig(players=3, bots=LADDER_BOTS, games=600, seed=22, bot_options=SEARCH_IT),
     ),
     "mixed4": (
         "ladder",
-        TournamentConfig(players=4, bots=LADDER_BOTS, games=100, seed=23, bot_options=SEARCH_IT),
+        TournamentConfig(players=4, bots=LADDER_BOTS, games=800, seed=23, bot_options=SEARCH_IT),
     ),
     "mixed5": (
         "ladder",
-        TournamentConfig(players=5, bots=(*LADDER_BOTS, "greedy"), games=100, seed=24, bot_options=SEARCH_IT),
+        TournamentConfig(players=5, bots=(*LADDER_BOTS, "greedy"), games=400, seed=24, bot_options=SEARCH_IT),
     ),
     "neural_vs_heuristic_2p": (
         "bars",
@@ -303,7 +303,7 @@ def plot(path: Path) -> None:
     plt.close(fig)
 
 
-def timing(games: int = 2, players: tuple[int, ...] = (2, 4)) -> str:
+def timing(games: int = 4, players: tuple[int, ...] = (2, 3, 4, 5)) -> str:
     """Times every ``act`` of each bot (median and p99 ms) over full games against ``heuristic``."""
     from sushigo.bots import make_bot
     from sushigo.game import new_game
