@@ -84,6 +84,11 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
         "timed",
         TournamentConfig(players=2, bots=("alpha", "mcts"), games=400, seed=27, bot_options=SEARCH_MS),
     ),
+    # the same deals again with the machine's other jobs paused (the run above shared the CPU)
+    "alpha200ms_vs_mcts200ms_2p_quiet": (
+        "timed",
+        TournamentConfig(players=2, bots=("alpha", "mcts"), games=400, seed=27, bot_options=SEARCH_MS),
+    ),
     "mixed4_200ms": (
         "timed",
         TournamentConfig(players=4, bots=LADDER_BOTS, games=200, seed=28, bot_options=SEARCH_MS),
