@@ -18,7 +18,7 @@ Idle and abused rounds alternate so that other load on the machine hits both ali
 rounds has a fresh server, idle round first: after an abused round the ``mcts`` tables play on for
 minutes, so the same server would not be idle again. Run it under ``nice``::
 
-    nice -n 10 python benchmarks/server_abuse.py --rounds 3 --games 1
+    nice -n 10 python benchmarks/server_abuse.py --rounds 3 --games 3
 """
 
 from __future__ import annotations
@@ -193,15 +193,44 @@ async def abuse(
     )
     while _request("GET", f"{server.base}/api/tables/{done['id']}", "127.0.0.30")[1]["status"] != "finished":
         await asyncio.sleep(0.2)
+    # Warm the server's bot workers, as on a server that has been running: the first search-bot move
+    # of a fresh server spawns them and they import the bots, a cold start rather than abuse. One
+    # mcts move at a table whose other seat is held here, connected, and never plays.
+    _, warm = _request(
+        "POST",
+        server.base + "/api/tables",
+        "127.0.0.31",
+        {"seats": [{"kind": "bot", "bot": "mcts"}, {"kind": "human"}]},
+    )
+    _, seat = _request(
+        "POST", f"{server.base}/api/tables/{warm['id']}/join", "127.0.0.31", {"name": "Idle", "seat": 1}
+    )
+    holder = await websockets.connect(
+        f"{server.ws_base}/ws/tables/{warm['id']}", local_addr=("127.0.0.31", 0)
+    )
+    await holder.send(json.dumps({"type": "hello", "token": seat["token"]}))
+    async with asyncio.timeout(60):
+        while True:
+            msg = json.loads(await holder.recv())
+            to_act = msg.get("to_act") if msg["type"] == "picked" else msg.get("view", {}).get("to_act")
+            if to_act == [1]:  # the bot has picked; only the held seat owes a pick now
+                break
+    holding = loop.create_task(_drain(holder))
     ready.set()
     jobs = {"churn": churn, "lobby": lobby, "replay": lambda: replays(done["id"]), "mcts": mcts}
     tasks = [loop.create_task(job()) for kind, job in jobs.items() if kind in kinds]
     tasks.append(loop.create_task(follow()))
     while not stop.is_set():
         await asyncio.sleep(0.1)
+    tasks.append(holding)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, *pending, return_exceptions=True)
+
+
+async def _drain(ws: Any) -> None:
+    async for _ in ws:
+        pass
 
 
 def _abuser(
@@ -296,7 +325,12 @@ async def measure(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="idle/abused round pairs (at most 5)")
-    parser.add_argument("--games", type=int, default=1, help="reference games per round (at most 5)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=3,
+        help="reference games per round (at most 5); with 1 a round's p99 is nearly its slowest of 84 actions",
+    )
     parser.add_argument(
         "--think", type=float, default=0.3, help="mean think time of the reference players (s)"
     )

@@ -442,3 +442,10 @@ def _cmdline(pid: int) -> str:
         return Path(f"/proc/{pid}/cmdline").read_text()
     except OSError:
         return ""
+
+
+def test_bot_workers_leave_a_core_to_the_tables() -> None:
+    from sushigo.server.limits import DEFAULT_BOT_WORKERS, Limits, default_bot_workers
+
+    assert [default_bot_workers(n) for n in (None, 1, 2, 3, 4, 64)] == [1, 1, 1, 2, 2, 2]
+    assert Limits().bot_workers == DEFAULT_BOT_WORKERS

@@ -10,6 +10,7 @@ option is off by default, because without a proxy in front anyone can write that
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
@@ -21,6 +22,14 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def default_bot_workers(cores: int | None) -> int:
+    """``Limits.bot_workers``' default on a machine of ``cores`` CPUs: one fewer, between one and two."""
+    return min(2, max(1, (cores or 2) - 1))
+
+
+DEFAULT_BOT_WORKERS = default_bot_workers(os.cpu_count())
 
 
 @dataclass(frozen=True)
@@ -37,8 +46,11 @@ class Limits:
     max_tables: int = 500
     #: Seconds an open table waits for its players before it is closed and stored as abandoned.
     open_table_seconds: float = 1800.0
-    #: Bots thinking at once on the whole server (each in its own worker process).
-    bot_workers: int = 2
+    #: Bots thinking at once on the whole server (each in its own worker process): one core fewer than
+    #: the machine has, at most two. On two cores, with five-``mcts`` tables thinking, a human table's
+    #: p99 was 7.2 ms with one worker and 7.9-8.0 ms with two, both at the lowest priority
+    #: (benchmarks/server_abuse.py): one leaves a core to the tables.
+    bot_workers: int = DEFAULT_BOT_WORKERS
     #: Wall-clock budget of one search-bot move on the server (milliseconds).
     bot_move_ms: float = 1000.0
     #: WebSocket messages per second one connection may send on average, and at once.
