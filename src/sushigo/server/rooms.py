@@ -152,7 +152,9 @@ class Room:
         self.chat: list[dict[str, Any]] | None = None
         self.chat_total: int | None = None
         self._extras: tuple[int, dict[str, Any]] | None = None
-        self._public: tuple[tuple[Any, ...], dict[str, Any], tuple[Any, dict[str, Any]] | None] | None = None
+        #: :meth:`public_json`'s caches: the table without presence (by what it depends on), and with it.
+        self._public_base: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+        self._public: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         self.state_id = len(row.actions)
         self.turn_start_id = self.state_id
         self.turn_started_at = time.monotonic()
@@ -192,9 +194,9 @@ class Room:
         """Connected spectators (a dropped or closing client no longer counts)."""
         return sum(1 for c in self.clients if c.seat is None and not c.closed)
 
-    def public(self, presence: tuple[tuple[bool, ...], tuple[bool, ...], int] | None = None) -> TablePublic:
-        """Returns what everyone may know about the table (``presence``: :meth:`_presence_key`'s)."""
-        connected, standin, spectators = presence or self._presence_key()
+    def public(self) -> TablePublic:
+        """Returns what everyone may know about the table."""
+        connected, standin, spectators = self._presence_key()
         return table_public(self.row, connected=list(connected), standin=list(standin), spectators=spectators)
 
     def public_json(
@@ -214,21 +216,20 @@ class Room:
             id(row.result),
             tuple((s.kind, s.name, s.bot, s.token_hash is not None) for s in row.seats),
         )
-        if self._public is None or self._public[0] != key:
+        if self._public_base is None or self._public_base[0] != key:
             # The presence-free part; each spectator connect changes only the presence.
-            self._public = (key, table_public(row).model_dump(), None)
-        cached = self._public
-        if cached[2] is None or cached[2][0] != presence:
+            self._public_base = (key, table_public(row).model_dump())
+            self._public = None
+        if self._public is None or self._public[0] != presence:
+            base = self._public_base[1]
             connected, standin, spectators = presence
-            table = dict(cached[1])
+            table = {**base, "spectators": spectators}
             table["seats"] = [
                 {**seat, "connected": connected[i], "standin": standin[i]}
-                for i, seat in enumerate(cached[1]["seats"])
+                for i, seat in enumerate(base["seats"])
             ]
-            table["spectators"] = spectators
-            self._public = (key, cached[1], (presence, table))
-            return table
-        return cached[2][1]
+            self._public = (presence, table)
+        return self._public[1]
 
     # ------------------------------------------------------------------------------- presence
 
