@@ -40,6 +40,14 @@ class PolicyValue(nn.Module):
             h = torch.relu(layer(h))
         return self.policy(h), self.value(h).squeeze(-1)
 
+    def _named(self) -> list[tuple[str, str, nn.Linear]]:
+        """(weight name, bias name, layer) in :mod:`sushigo.bots.nn`'s layout, for export and import."""
+        named = []
+        for k, layer in enumerate(self.hidden):
+            assert isinstance(layer, nn.Linear)
+            named.append((f"w{k}", f"b{k}", layer))
+        return [*named, ("wp", "bp", self.policy), ("wv", "bv", self.value)]
+
     def load_arrays(self, arrays: dict[str, np.ndarray]) -> None:
         """Takes the weights of :meth:`arrays`' layout (an exported network, to fine-tune it).
 
@@ -52,26 +60,16 @@ class PolicyValue(nn.Module):
             if np.shape(arrays[name]) != a.shape:
                 raise ValueError(f"layer {name} is {np.shape(arrays[name])}, this model's is {a.shape}")
         with torch.no_grad():
-            for k, layer in enumerate(self.hidden):
-                assert isinstance(layer, nn.Linear)
-                layer.weight.copy_(torch.from_numpy(np.asarray(arrays[f"w{k}"], dtype=np.float32).T))
-                layer.bias.copy_(torch.from_numpy(np.asarray(arrays[f"b{k}"], dtype=np.float32)))
-            self.policy.weight.copy_(torch.from_numpy(np.asarray(arrays["wp"], dtype=np.float32).T))
-            self.policy.bias.copy_(torch.from_numpy(np.asarray(arrays["bp"], dtype=np.float32)))
-            self.value.weight.copy_(torch.from_numpy(np.asarray(arrays["wv"], dtype=np.float32).T))
-            self.value.bias.copy_(torch.from_numpy(np.asarray(arrays["bv"], dtype=np.float32)))
+            for w, b, layer in self._named():
+                layer.weight.copy_(torch.from_numpy(np.asarray(arrays[w], dtype=np.float32).T))
+                layer.bias.copy_(torch.from_numpy(np.asarray(arrays[b], dtype=np.float32)))
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The weights in :mod:`sushigo.bots.nn`'s layout (float32 NumPy arrays)."""
         out: dict[str, np.ndarray] = {}
-        for k, layer in enumerate(self.hidden):
-            assert isinstance(layer, nn.Linear)
-            out[f"w{k}"] = layer.weight.detach().numpy().T.astype(np.float32).copy()
-            out[f"b{k}"] = layer.bias.detach().numpy().astype(np.float32).copy()
-        out["wp"] = self.policy.weight.detach().numpy().T.astype(np.float32).copy()
-        out["bp"] = self.policy.bias.detach().numpy().astype(np.float32).copy()
-        out["wv"] = self.value.weight.detach().numpy().T.astype(np.float32).copy()
-        out["bv"] = self.value.bias.detach().numpy().astype(np.float32).copy()
+        for w, b, layer in self._named():
+            out[w] = layer.weight.detach().numpy().T.astype(np.float32).copy()
+            out[b] = layer.bias.detach().numpy().astype(np.float32).copy()
         return out
 
 
