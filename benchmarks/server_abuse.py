@@ -252,12 +252,31 @@ def _abuser(
     out.put(dict(asyncio.run(run())))
 
 
-async def pair(args: argparse.Namespace, r: int, totals: dict[str, Any]) -> tuple[list[float], list[float]]:
-    """One idle round then one abused round, on a fresh server: the idle one has nothing else to do.
+@dataclasses.dataclass
+class Side:
+    """One side (idle or abused) of all rounds: latencies, wall time, and the server's CPU time."""
+
+    latencies: list[float] = dataclasses.field(default_factory=list)
+    seconds: float = 0.0
+    cpu: float = 0.0
+
+    async def play(self, server: ServerProcess, args: argparse.Namespace, seed: int) -> list[float]:
+        """Plays one round of reference games and adds it; returns the round's latencies."""
+        assert server.proc is not None
+        start, used = time.monotonic(), cpu_seconds(server.proc.pid)
+        got = await reference(server, args.think, args.games, seed=seed)
+        self.seconds += time.monotonic() - start
+        self.cpu += (cpu_seconds(server.proc.pid) or 0.0) - (used or 0.0)
+        self.latencies += got
+        return got
+
+
+async def pair(args: argparse.Namespace, r: int, idle: Side, busy: Side, stats: Counter[str]) -> float:
+    """One idle round then one abused round, on a fresh server; returns their p99 ratio.
 
     A server is not idle again soon after an abused round: its five-``mcts`` tables play on for
-    minutes (four tables of 105 moves at up to a second each, two bots thinking at a time), so each
-    pair gets a new server and a new attacker, and the idle round always comes first.
+    minutes (four tables of 105 moves at up to a second each, one or two bots thinking at a time), so
+    each pair gets a new server and a new attacker, and the idle round always comes first.
     """
     ctx = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory() as tmp, ServerProcess(tmp, bot_delay=0.4) as server:
@@ -268,39 +287,25 @@ async def pair(args: argparse.Namespace, r: int, totals: dict[str, Any]) -> tupl
         proc.start()
         # Set once the attacker's finished game (the one it replays) exists.
         assert await asyncio.to_thread(ready.wait, 120), "the attacker did not get ready"
-        assert server.proc is not None
-        pid = server.proc.pid
-        start, used = time.monotonic(), cpu_seconds(pid)
-        calm = await reference(server, args.think, args.games, seed=100 * r)
-        totals["idle_time"] += time.monotonic() - start
-        totals["cpu_idle"] += (cpu_seconds(pid) or 0.0) - (used or 0.0)
+        calm = await idle.play(server, args, seed=100 * r)
         active.set()
         await asyncio.sleep(2.0)  # the floods and the mcts tables get going
-        start, used = time.monotonic(), cpu_seconds(pid)
-        hot = await reference(server, args.think, args.games, seed=100 * r + 50)
-        totals["busy_time"] += time.monotonic() - start
-        totals["cpu_busy"] += (cpu_seconds(pid) or 0.0) - (used or 0.0)
+        hot = await busy.play(server, args, seed=100 * r + 50)
         active.clear()
         stop.set()
-        totals["stats"].update(out.get(timeout=60))
+        stats.update(out.get(timeout=60))
         proc.join(30)
-    return calm, hot
+    print(f"round {r + 1}: p99 idle {p99(calm) * 1000:6.1f} ms, abused {p99(hot) * 1000:6.1f} ms")
+    return p99(hot) / p99(calm)
 
 
 async def measure(args: argparse.Namespace) -> None:
-    idle: list[float] = []
-    busy: list[float] = []
-    ratios: list[float] = []
-    totals: dict[str, Any] = {"idle_time": 0.0, "busy_time": 0.0, "cpu_idle": 0.0, "cpu_busy": 0.0}
-    totals["stats"] = Counter()
-    for r in range(args.rounds):
-        calm, hot = await pair(args, r, totals)
-        idle += calm
-        busy += hot
-        ratios.append(p99(hot) / p99(calm))
-        print(f"round {r + 1}: p99 idle {p99(calm) * 1000:6.1f} ms, abused {p99(hot) * 1000:6.1f} ms")
-    busy_time, idle_time = totals["busy_time"], totals["idle_time"]
-    cpu_idle, cpu_busy, stats = totals["cpu_idle"], totals["cpu_busy"], totals["stats"]
+    idle_side, busy_side = Side(), Side()
+    stats: Counter[str] = Counter()
+    ratios = [await pair(args, r, idle_side, busy_side, stats) for r in range(args.rounds)]
+    idle, busy = idle_side.latencies, busy_side.latencies
+    busy_time, idle_time = busy_side.seconds, idle_side.seconds
+    cpu_idle, cpu_busy = idle_side.cpu, busy_side.cpu
     ms = 1000.0
     print(
         f"reference: {args.rounds} rounds x {args.games} four-player games, {len(idle)} / {len(busy)} actions"

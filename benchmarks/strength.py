@@ -179,33 +179,28 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
 NET1 = "benchmarks/strength_results/net1/sushi_go.npz"
 
 
-def _with_net1(cfg: TournamentConfig) -> TournamentConfig:
-    opts = {bot: dict(o) for bot, o in cfg.bot_options.items()}
-    for bot in ("neural", "alpha"):
-        if bot in cfg.bots:
-            opts.setdefault(bot, {})["weights"] = NET1
-    return replace(cfg, bot_options=opts)
-
-
 #: ``alpha``'s options at two players before this version's two-player defaults
 ALPHA_V1 = {"c_puct": 1.5, "exact_nodes": 4000}
 
 
-def _with_alpha_v1(cfg: TournamentConfig) -> TournamentConfig:
+def _with(cfg: TournamentConfig, extra: dict[str, dict[str, Any]]) -> TournamentConfig:
+    """``cfg`` with ``extra`` options added for those of its bots that play in it."""
     opts = {bot: dict(o) for bot, o in cfg.bot_options.items()}
-    opts.setdefault("alpha", {}).update(ALPHA_V1)
+    for bot, more in extra.items():
+        if bot in cfg.bots:
+            opts.setdefault(bot, {}).update(more)
     return replace(cfg, bot_options=opts)
 
 
 RUNS.update(
     {
-        f"{name}_c1.5_exact": ("alpha-v1", _with_alpha_v1(RUNS[name][1]))
+        f"{name}_c1.5_exact": ("alpha-v1", _with(RUNS[name][1], {"alpha": ALPHA_V1}))
         for name in ("mixed2", "alpha_vs_mcts_2p", "alpha200ms_vs_mcts200ms_2p")
     }
 )
 RUNS.update(
     {
-        f"net1/{name}": ("net1", _with_net1(cfg))
+        f"net1/{name}": ("net1", _with(cfg, {bot: {"weights": NET1} for bot in ("neural", "alpha")}))
         for name, (group, cfg) in list(RUNS.items())
         if group in ("ladder", "bars", "copies")
     }
