@@ -245,11 +245,15 @@ def test_http_requests_connections_and_total_tables_are_bounded(database: str, t
         "--max-tables",
         "2",
         "--limit",
-        "http-rate=0.5",
+        "http-rate=0.05",
         "--limit",
         "http-burst=12",
         "--limit",
         "max-connections-per-address=2",
+        "--limit",
+        "refusal-hold=1.0",
+        "--limit",
+        "refusal-holds-per-address=2",
     )
     try:
         url = server.base + "/api/tables"
@@ -273,13 +277,27 @@ def test_http_requests_connections_and_total_tables_are_bounded(database: str, t
 
         msg = asyncio.run(third_connection())
         assert msg["type"] == "error" and msg["code"] == "rate/limited"
-        statuses = [http_full("GET", url)[0] for _ in range(12)]
-        assert 429 in statuses
-        st, headers, body = http_full("GET", url)
+        statuses: list[int] = []
+        while 429 not in statuses and len(statuses) < 13:
+            statuses.append(http_full("GET", url)[0])
+        assert statuses[-1] == 429, statuses
+
+        def timed_get(_: int) -> tuple[float, int, dict[str, str], bytes]:
+            started = time.monotonic()
+            st, headers, body = http_full("GET", url)
+            return time.monotonic() - started, st, headers, body
+
+        took, st, headers, body = timed_get(0)
         assert st == 429 and int(headers["retry-after"]) >= 1
-        # Refused before routing, in the same shape as every other API error.
+        # Refused before routing, in the same shape as every other API error, and held first.
         assert json.loads(body) == {"detail": "rate/limited: too many requests; slow down"}
         assert headers["content-type"] == "application/json"
+        assert took >= 1.0, took
+        # At most two refusals of one address are held at once: of three together, one is not.
+        with ThreadPoolExecutor(3) as pool:
+            answers = sorted(pool.map(timed_get, range(3)), key=lambda a: a[0])
+        assert [a[1] for a in answers] == [429, 429, 429]
+        assert answers[0][0] < 0.9 <= 1.0 <= answers[1][0], [a[0] for a in answers]
     finally:
         server.stop()
 

@@ -9,6 +9,7 @@ option is off by default, because without a proxy in front anyone can write that
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import time
@@ -70,6 +71,14 @@ class Limits:
     #: HTTP API requests per second of one address, and at once.
     http_rate: float = 50.0
     http_burst: float = 100.0
+    #: Seconds a refused API request is held before its 429 goes out, and how many refusals of one
+    #: address (and of the whole server) are held at once; beyond that they are answered at once. A
+    #: client that sends its next request only once the last one is answered — one connection
+    #: flooding as fast as it can — is slowed to one refusal a hold, instead of costing the server a
+    #: refusal every few dozen microseconds (445 a second, a sixth of a core, in the abuse benchmark).
+    refusal_hold: float = 1.0
+    refusal_holds_per_address: int = 8
+    refusal_holds: int = 512
     #: Messages waiting for a client before it is dropped as a slow reader.
     client_queue: int = 256
     #: Kernel send buffer of each connection (bytes; the kernel doubles it), set on the listening
@@ -151,6 +160,9 @@ class RequestRate:
         self.app = app
         self.limits = limits
         self.requests = RateLimiter(limits.http_rate, limits.http_burst)
+        #: refusals being held, per address (an address leaves the map when its last one is answered)
+        self.held: dict[str, int] = {}
+        self.held_total = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and (scope["path"] == "/api" or scope["path"].startswith("/api/")):
@@ -158,10 +170,33 @@ class RequestRate:
                 scope.get("client"), scope.get("headers", ()), self.limits.forwarded_header
             )
             if not self.requests.take(address):
+                await self._hold(address)
                 wait = max(1, round(self.requests.retry_after(address)))
                 await _refuse(send, 429, b"rate/limited: too many requests; slow down", wait)
                 return
         await self.app(scope, receive, send)
+
+    async def _hold(self, address: str) -> None:
+        """Waits ``refusal_hold`` seconds unless that address (or the server) already holds its most."""
+        limits = self.limits
+        mine = self.held.get(address, 0)
+        if (
+            limits.refusal_hold <= 0
+            or mine >= limits.refusal_holds_per_address
+            or self.held_total >= limits.refusal_holds
+        ):
+            return
+        self.held[address] = mine + 1
+        self.held_total += 1
+        try:
+            await asyncio.sleep(limits.refusal_hold)
+        finally:
+            self.held_total -= 1
+            left = self.held[address] - 1
+            if left:
+                self.held[address] = left
+            else:
+                del self.held[address]
 
 
 class BodyLimit:
