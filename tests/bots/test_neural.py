@@ -35,11 +35,12 @@ VARIANTS = [
     (2, {"dummy": True}),
     (2, {"dummy": True, "strict_wasabi": True, "dummy_outside_majorities": True}),
 ]
-FAST = {"alpha": {"iterations": 12}}
+FAST = {"alpha": {"iterations": 12}, "alpha-both": {"iterations": 12, "both_seats": True}}
 
 
 def _bot(name: str, seed: int) -> object:
-    return make_bot(name, seed=seed, **FAST.get(name, {}))
+    # "alpha-both": alpha with its two-player decoupled search (an option, not a registered bot)
+    return make_bot(name.split("-")[0], seed=seed, **FAST.get(name, {}))
 
 
 def test_network_bots_are_registered_and_the_weights_ship() -> None:
@@ -115,6 +116,46 @@ def test_alpha_two_player_defaults_skip_the_exact_endgame() -> None:
     assert "exact" in four and c4 == 1.5
     forced, cf = modes(2, exact_nodes=4000, c_puct=1.5)
     assert "exact" in forced and cf == 1.5
+
+
+def test_alpha_both_seats_searches_the_other_seat_at_two_players(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``both_seats``: at two players the other seat chooses by the network inside the search too (the
+    greedy model of it is never asked); it plays legal, reproducible games, and changes nothing at
+    three players."""
+    from sushigo.bots import alpha as alpha_mod
+
+    greedy_calls = [0]
+    greedy = alpha_mod.policy_pick
+
+    def counted(*args: Any) -> Any:
+        greedy_calls[0] += 1
+        return greedy(*args)
+
+    monkeypatch.setattr(alpha_mod, "policy_pick", counted)
+
+    def game(players: int, **options: Any) -> tuple[list[Any], list[str]]:
+        bot = make_bot("alpha", seed=5, iterations=30, **options)
+        state = core_game(players, seed=6)
+        bot.reset(0, "sushi-go", players)
+        rng = random.Random(3)
+        picks, seen = [], []
+        while not state.is_over():
+            legal = state.legal_actions(0)
+            pick = bot.act(state.observe(0), legal)
+            assert pick in legal
+            picks.append(pick)
+            seen.append(bot.last_info["mode"])
+            state.apply_turn([pick, *(rng.choice(state.legal_actions(s)) for s in range(1, players))])
+        return picks, seen
+
+    # without rollouts (value_weight 1) only the tree's model of the other seat could ask the greedy policy
+    both, modes = game(2, both_seats=True, value_weight=1.0)
+    assert "alpha-both" in modes and "alpha" not in modes and greedy_calls[0] == 0
+    assert game(2, both_seats=True, value_weight=1.0)[0] == both
+    game(2, value_weight=1.0)
+    assert greedy_calls[0] > 0
+    three, modes3 = game(3, both_seats=True)
+    assert "alpha-both" not in modes3 and three == game(3)[0]
 
 
 def test_alpha_prior_cache_changes_speed_not_play(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -233,7 +274,7 @@ def test_network_input_sees_earlier_rounds_and_visible_changes(advance: Advance)
         (5, {}, 15),
     ],
 )
-@pytest.mark.parametrize("name", ["neural", "alpha"])
+@pytest.mark.parametrize("name", ["neural", "alpha", "alpha-both"])
 def test_network_bots_do_not_peek(
     name: str,
     players: int,

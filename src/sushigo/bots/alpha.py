@@ -25,8 +25,9 @@ search keeps the network's guidance to the end of the round instead (measured in
 
 Options: those of ``mcts`` (``iterations`` — default 200 when no time is given —, ``time_ms``,
 ``epsilon``, ``exact_nodes`` — default 4000, 0 at two players), ``c_puct`` (default 1.5, 4.0 at two
-players), ``value_weight`` (default 0.5) and ``weights`` (an ``.npz`` file; default: the shipped
-network). An option given explicitly applies at every table size. With an iteration budget the bot is
+players), ``value_weight`` (default 0.5), ``both_seats`` (default off: at two players, search the
+other seat's picks by the network too, see :meth:`AlphaBot._search_both`) and ``weights`` (an ``.npz``
+file; default: the shipped network). An option given explicitly applies at every table size. With an iteration budget the bot is
 deterministic for a given seed.
 """
 
@@ -72,6 +73,20 @@ class _Node(Node):
         self.priors: dict[tuple[Any, ...], list[float]] = {}
 
 
+class _Pair:
+    """A node of the two-player decoupled search: per seat, the network's logits there, the priors
+    computed from them (per set of legal picks) and ``[visits, wins, available]`` per pick; the
+    children are keyed by the pair of picks."""
+
+    __slots__ = ("children", "logits", "priors", "stats")
+
+    def __init__(self) -> None:
+        self.children: dict[tuple[Any, Any], _Pair] = {}
+        self.logits: Any = None
+        self.priors: tuple[dict[Any, Any], dict[Any, Any]] = ({}, {})
+        self.stats: tuple[dict[Any, list[float]], dict[Any, list[float]]] = ({}, {})
+
+
 class AlphaBot(MCTSBot):
     """Sushi Go! IS-MCTS with the network as prior and leaf value (see the module docstring)."""
 
@@ -87,6 +102,7 @@ class AlphaBot(MCTSBot):
         weights: str | None = None,
         epsilon: float = 0.15,
         exact_nodes: int | None = None,
+        both_seats: bool = False,
     ) -> None:
         super().__init__(
             seed=seed,
@@ -103,6 +119,7 @@ class AlphaBot(MCTSBot):
         if not 0.0 <= self.value_weight <= 1.0:
             raise ValueError("value_weight must be between 0 and 1")
         self.net: Network = load(weights)
+        self.both_seats = bool(both_seats)
 
     # ------------------------------------------------------------------ network
 
@@ -123,8 +140,18 @@ class AlphaBot(MCTSBot):
         logits, values = self.net.forward([encode(self._leaf_observation(root, st, seat))])
         return logits[0], float(values[0])
 
+    def _evaluate_both(self, root: Observation, st: State, seat: int, other: int) -> tuple[Any, float]:
+        """Both seats' logits at ``st`` and the value for ``seat`` (the mean of its own value and the
+        complement of the other's), in one forward pass."""
+        rows = [encode(self._leaf_observation(root, st, s)) for s in (seat, other)]
+        logits, values = self.net.forward(rows)
+        return (logits[0], logits[1]), 0.5 * (float(values[0]) + 1.0 - float(values[1]))
+
     def _priors(self, node: _Node, options: list[Pick]) -> list[float]:
-        scores = [float(v) for v in self.net.pick_logits(node.logits, options)]
+        return self._softmax(node.logits, options)
+
+    def _softmax(self, logits: Any, options: list[Pick]) -> list[float]:
+        scores = [float(v) for v in self.net.pick_logits(logits, options)]
         top = max(scores)
         e = [math.exp(s - top) for s in scores]
         total = sum(e)
@@ -201,9 +228,114 @@ class AlphaBot(MCTSBot):
                         return path, lam * v_net + (1.0 - lam) * self._reward(obs, rollout)
                     return path, v_net
 
+        if two and self.both_seats:
+            return self._search_both(obs, seat, known, slots, pool, root_legal, by_key)
         it = run_search(self.budget, root, iteration)
         self.last_info = {"mode": "alpha", "iterations": it}
         return by_key[most_visited(root, sorted(by_key))]
+
+    def _search_both(
+        self,
+        obs: Observation,
+        seat: int,
+        known: list[list[Any]],
+        slots: list[tuple[int, int]],
+        pool: list[Any],
+        root_legal: list[Pick],
+        by_key: dict[Any, Pick],
+    ) -> Pick:
+        """Two players: a decoupled search in which the other seat chooses by the network too.
+
+        Each node keeps, for both seats, the network's logits at that seat's observation and the
+        statistics of its own picks; each seat selects by PUCT on its own statistics, blind to the
+        other's choice (the picks are simultaneous), and a child is the pair of picks. Against a strong
+        player this is a better model than the greedy rollout policy, whose best response the
+        one-sided tree would otherwise learn.
+        """
+        other = 1 - seat
+        c = self.c_puct
+        lam = self.value_weight
+        root = _Pair()
+        # the other seat's root prior from one sample: its hand may be hidden on a round's first turn
+        sample = self._sample(obs, known, slots, pool)
+        own_logits, _ = self._root_eval(obs)
+        other_logits = self.net.forward([encode(self._leaf_observation(obs, sample, other))])[0][0]
+        root.logits = (own_logits, other_logits)
+
+        def choose(stats: dict[Any, list[float]], logits: Any, priors_cache: dict[Any, Any],
+                   options: list[Pick]) -> tuple[int, Any, list[float]]:
+            keys = [encode_action(p) for p in options]
+            sig = tuple(keys)
+            priors = priors_cache.get(sig)
+            if priors is None:
+                priors = priors_cache[sig] = self._softmax(logits, options)
+            n_all = 0.0
+            w_all = 0.0
+            for k in keys:
+                s = stats.get(k)
+                if s is not None:
+                    n_all += s[0]
+                    w_all += s[1]
+            parent_q = w_all / n_all if n_all else 0.5
+            best, best_j, best_s = -1e9, 0, None
+            for j, k in enumerate(keys):
+                s = stats.get(k)
+                if s is None:
+                    s = stats[k] = [0.0, 0.0, 0.0]
+                s[2] += 1.0
+                q = s[1] / s[0] if s[0] else parent_q
+                u = q + c * priors[j] * math.sqrt(s[2]) / (1.0 + s[0])
+                if u > best:
+                    best, best_j, best_s = u, j, s
+            assert best_s is not None
+            return best_j, keys[best_j], best_s
+
+        def iteration() -> None:
+            st = self._sample(obs, known, slots, pool)
+            r = st.round
+            node = root
+            touched: list[list[float]] = []
+            while True:
+                mine = root_legal if node is root else canonical_picks(st.legal_actions(seat))
+                theirs = canonical_picks(st.legal_actions(other))
+                i0, k0, s0 = choose(node.stats[0], node.logits[0], node.priors[0], mine)
+                i1, k1, s1 = choose(node.stats[1], node.logits[1], node.priors[1], theirs)
+                touched.append(s0)
+                touched.append(s1)
+                picks: list[Any] = [None, None]
+                picks[seat] = mine[i0]
+                picks[other] = theirs[i1]
+                st.resolve_unchecked(picks)
+                if st.round != r or st._over:
+                    reward = self._reward(obs, st)
+                    break
+                child = node.children.get((k0, k1))
+                if child is None:
+                    child = node.children[(k0, k1)] = _Pair()
+                    child.logits, v_net = self._evaluate_both(obs, st, seat, other)
+                    if lam < 1.0:
+                        rollout = st.clone()
+                        self._play_out(obs, rollout, seat, False)
+                        reward = lam * v_net + (1.0 - lam) * self._reward(obs, rollout)
+                    else:
+                        reward = v_net
+                    break
+                node = child
+            for i, s in enumerate(touched):
+                s[0] += 1.0
+                s[1] += reward if i % 2 == 0 else 1.0 - reward
+
+        it = 0
+        for it in self.budget.count():  # noqa: B007 - `it` is the count reported
+            iteration()
+        self.last_info = {"mode": "alpha-both", "iterations": it}
+        stats = root.stats[0]
+        best_k, best_n = None, -1.0
+        for k in sorted(by_key):
+            n = stats[k][0] if k in stats else -0.5
+            if n > best_n:
+                best_k, best_n = k, n
+        return by_key[best_k]
 
     def _root_eval(self, obs: Observation) -> tuple[Any, float]:
         logits, values = self.net.forward([encode(obs)])
