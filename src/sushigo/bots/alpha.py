@@ -27,14 +27,14 @@ Options: those of ``mcts`` (``iterations`` — default 200 when no time is given
 ``epsilon``, ``exact_nodes`` — default 4000, 0 at two players), ``c_puct`` (default 1.5, 4.0 at two
 players), ``value_weight`` (default 0.5), ``both_seats`` (default off: at two players, search the
 other seat's picks by the network too, see :meth:`AlphaBot._search_both`) and ``weights`` (an ``.npz``
-file; default: the shipped network). An option given explicitly applies at every table size. With an iteration budget the bot is
-deterministic for a given seed.
+file; default: the shipped network). An option given explicitly applies at every table size. With an
+iteration budget the bot is deterministic for a given seed.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -75,8 +75,8 @@ class _Node(Node):
 
 class _Pair:
     """A node of the two-player decoupled search: per seat, the network's logits there, the priors
-    computed from them (per set of legal picks) and ``[visits, wins, available]`` per pick; the
-    children are keyed by the pair of picks."""
+    computed from them (per set of legal picks) and a :class:`Node` whose children hold that seat's
+    statistics per pick; the children of the pair are keyed by the pair of picks."""
 
     __slots__ = ("children", "logits", "priors", "stats")
 
@@ -84,7 +84,31 @@ class _Pair:
         self.children: dict[tuple[Any, Any], _Pair] = {}
         self.logits: Any = None
         self.priors: tuple[dict[Any, Any], dict[Any, Any]] = ({}, {})
-        self.stats: tuple[dict[Any, list[float]], dict[Any, list[float]]] = ({}, {})
+        self.stats: tuple[Node, Node] = (Node(), Node())
+
+
+def _puct(
+    children: dict[Any, Node],
+    keys: list[Any],
+    priors: list[float],
+    c: float,
+    parent_q: float,
+    new: Callable[[], Node],
+) -> int:
+    """Index of the pick with the best ``Q + c · P · sqrt(A) / (1 + n)`` among ``keys`` (the first on
+    ties); counts every offered pick as available, creating its child with ``new`` when missing. An
+    unvisited pick's ``Q`` is ``parent_q``."""
+    best, best_i = -1e9, 0
+    for j, k in enumerate(keys):
+        ch = children.get(k)
+        if ch is None:
+            ch = children[k] = new()
+        ch.avail += 1
+        q = ch.wins / ch.visits if ch.visits else parent_q
+        u = q + c * priors[j] * math.sqrt(ch.avail) / (1 + ch.visits)
+        if u > best:
+            best, best_i = u, j
+    return best_i
 
 
 class AlphaBot(MCTSBot):
@@ -150,6 +174,15 @@ class AlphaBot(MCTSBot):
     def _priors(self, node: _Node, options: list[Pick]) -> list[float]:
         return self._softmax(node.logits, options)
 
+    def _leaf_value(self, root: Observation, st: State, seat: int, v_net: float) -> float:
+        """A new node's value: ``value_weight`` × the network's plus the rest × a rollout's result."""
+        lam = self.value_weight
+        if lam >= 1.0:
+            return v_net
+        rollout = st.clone()
+        self._play_out(root, rollout, seat, False)
+        return lam * v_net + (1.0 - lam) * self._reward(root, rollout)
+
     def _softmax(self, logits: Any, options: list[Pick]) -> list[float]:
         scores = [float(v) for v in self.net.pick_logits(logits, options)]
         top = max(scores)
@@ -181,10 +214,11 @@ class AlphaBot(MCTSBot):
                 return choice
         root_legal = canonical_picks(legal)
         by_key = {encode_action(p): p for p in root_legal}
+        if two and self.both_seats:
+            return self._search_both(obs, seat, known, slots, pool, root_legal, by_key)
         root = _Node()
         root.logits, _ = self._root_eval(obs)
         c = self.c_puct
-        lam = self.value_weight
         rng = self.rng
 
         def iteration(root: _Node) -> tuple[list[_Node], float]:
@@ -200,16 +234,7 @@ class AlphaBot(MCTSBot):
                 if priors is None:
                     priors = node.priors[sig] = self._priors(node, options)
                 parent_q = node.wins / node.visits if node.visits else 0.5
-                best, best_i = -1e9, 0
-                for j, k in enumerate(keys):
-                    ch = node.children.get(k)
-                    if ch is None:
-                        ch = node.children[k] = _Node()
-                    ch.avail += 1
-                    q = ch.wins / ch.visits if ch.visits else parent_q
-                    u = q + c * priors[j] * math.sqrt(ch.avail) / (1 + ch.visits)
-                    if u > best:
-                        best, best_i = u, j
+                best_i = _puct(node.children, keys, priors, c, parent_q, _Node)
                 child = node.children[keys[best_i]]
                 picks = [
                     options[best_i] if s == seat else policy_pick(st, s, rng, self.epsilon)
@@ -222,14 +247,8 @@ class AlphaBot(MCTSBot):
                     return path, self._reward(obs, st)
                 if node.logits is None:
                     node.logits, v_net = self._evaluate(obs, st, seat)
-                    if lam < 1.0:
-                        rollout = st.clone()
-                        self._play_out(obs, rollout, seat, False)
-                        return path, lam * v_net + (1.0 - lam) * self._reward(obs, rollout)
-                    return path, v_net
+                    return path, self._leaf_value(obs, st, seat, v_net)
 
-        if two and self.both_seats:
-            return self._search_both(obs, seat, known, slots, pool, root_legal, by_key)
         it = run_search(self.budget, root, iteration)
         self.last_info = {"mode": "alpha", "iterations": it}
         return by_key[most_visited(root, sorted(by_key))]
@@ -254,47 +273,37 @@ class AlphaBot(MCTSBot):
         """
         other = 1 - seat
         c = self.c_puct
-        lam = self.value_weight
         root = _Pair()
         # the other seat's root prior from one sample: its hand may be hidden on a round's first turn
         sample = self._sample(obs, known, slots, pool)
-        own_logits, _ = self._root_eval(obs)
-        other_logits = self.net.forward([encode(self._leaf_observation(obs, sample, other))])[0][0]
-        root.logits = (own_logits, other_logits)
+        logits, _ = self.net.forward([encode(obs), encode(self._leaf_observation(obs, sample, other))])
+        root.logits = (logits[0], logits[1])
 
-        def choose(stats: dict[Any, list[float]], logits: Any, priors_cache: dict[Any, Any],
-                   options: list[Pick]) -> tuple[int, Any, list[float]]:
+        def choose(
+            stats: Node, logits: Any, priors_cache: dict[Any, Any], options: list[Pick]
+        ) -> tuple[int, Any, Node]:
             keys = [encode_action(p) for p in options]
             sig = tuple(keys)
             priors = priors_cache.get(sig)
             if priors is None:
                 priors = priors_cache[sig] = self._softmax(logits, options)
-            n_all = 0.0
+            # the seat's mean over the picks offered now (in this sample), not over all it ever chose
+            n_all = 0
             w_all = 0.0
             for k in keys:
-                s = stats.get(k)
-                if s is not None:
-                    n_all += s[0]
-                    w_all += s[1]
+                ch = stats.children.get(k)
+                if ch is not None:
+                    n_all += ch.visits
+                    w_all += ch.wins
             parent_q = w_all / n_all if n_all else 0.5
-            best, best_j, best_s = -1e9, 0, None
-            for j, k in enumerate(keys):
-                s = stats.get(k)
-                if s is None:
-                    s = stats[k] = [0.0, 0.0, 0.0]
-                s[2] += 1.0
-                q = s[1] / s[0] if s[0] else parent_q
-                u = q + c * priors[j] * math.sqrt(s[2]) / (1.0 + s[0])
-                if u > best:
-                    best, best_j, best_s = u, j, s
-            assert best_s is not None
-            return best_j, keys[best_j], best_s
+            j = _puct(stats.children, keys, priors, c, parent_q, Node)
+            return j, keys[j], stats.children[keys[j]]
 
         def iteration() -> None:
             st = self._sample(obs, known, slots, pool)
             r = st.round
             node = root
-            touched: list[list[float]] = []
+            touched: list[Node] = []
             while True:
                 mine = root_legal if node is root else canonical_picks(st.legal_actions(seat))
                 theirs = canonical_picks(st.legal_actions(other))
@@ -313,29 +322,18 @@ class AlphaBot(MCTSBot):
                 if child is None:
                     child = node.children[(k0, k1)] = _Pair()
                     child.logits, v_net = self._evaluate_both(obs, st, seat, other)
-                    if lam < 1.0:
-                        rollout = st.clone()
-                        self._play_out(obs, rollout, seat, False)
-                        reward = lam * v_net + (1.0 - lam) * self._reward(obs, rollout)
-                    else:
-                        reward = v_net
+                    reward = self._leaf_value(obs, st, seat, v_net)
                     break
                 node = child
-            for i, s in enumerate(touched):
-                s[0] += 1.0
-                s[1] += reward if i % 2 == 0 else 1.0 - reward
+            for i, ch in enumerate(touched):
+                ch.visits += 1
+                ch.wins += reward if i % 2 == 0 else 1.0 - reward
 
         it = 0
         for it in self.budget.count():  # noqa: B007 - `it` is the count reported
             iteration()
         self.last_info = {"mode": "alpha-both", "iterations": it}
-        stats = root.stats[0]
-        best_k, best_n = None, -1.0
-        for k in sorted(by_key):
-            n = stats[k][0] if k in stats else -0.5
-            if n > best_n:
-                best_k, best_n = k, n
-        return by_key[best_k]
+        return by_key[most_visited(root.stats[0], sorted(by_key))]
 
     def _root_eval(self, obs: Observation) -> tuple[Any, float]:
         logits, values = self.net.forward([encode(obs)])
