@@ -305,12 +305,12 @@ def test_heuristic_denial_default_depends_on_the_table() -> None:
         state = new_game("sushi-go", players, seed=1, **options)
         bot.reset(0, "sushi-go", players)  # type: ignore[attr-defined]
         bot.act(state.observe(0), state.legal_actions(0))  # type: ignore[attr-defined]
-        assert bot.inner.denial == expected  # type: ignore[attr-defined]
+        assert bot.denial == expected  # type: ignore[attr-defined]
     fixed = make_bot("heuristic", seed=1, denial=0.5)
     fixed.reset(0, "sushi-go", 2)  # type: ignore[attr-defined]
     state = new_game("sushi-go", 2, seed=1)
     fixed.act(state.observe(0), state.legal_actions(0))  # type: ignore[attr-defined]
-    assert fixed.inner.denial == 0.5  # type: ignore[attr-defined]
+    assert fixed.denial == 0.5  # type: ignore[attr-defined]
 
 
 def test_network_bots_pickle_small_and_play_the_same() -> None:

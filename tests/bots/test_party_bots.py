@@ -10,7 +10,7 @@ import random
 import pytest
 
 from sushigo.bots import bot_names, make_bot
-from sushigo.bots.party_bots import Position, build_state, unseen_pool
+from sushigo.bots.party import Position, build_state, unseen_pool
 from sushigo.game import new_game
 from sushigo.party.menus import SUGGESTED, playable
 from sushigo.party.score import score_table
@@ -35,10 +35,8 @@ def _advance(state: object, steps: int, seed: int) -> None:
 
 def test_party_bots_are_registered() -> None:
     assert {"random", *PARTY_BOTS} <= set(bot_names(GAME))
-    b = make_bot("heuristic", game=GAME)
-    b.reset(0, GAME, 3)
-    assert type(b.inner).__name__ == "PartyHeuristicBot"
-    assert make_bot("mcts", game=GAME, iterations=5, epsilon=0.2).inner is None
+    assert type(make_bot("heuristic", game=GAME)).__name__ == "PartyHeuristicBot"
+    assert make_bot("mcts", game=GAME, iterations=5, epsilon=0.2).epsilon == 0.2
     from sushigo.bots import BotError
 
     with pytest.raises(BotError, match="exact_nodes"):
@@ -198,7 +196,7 @@ def test_the_mcts_sample_fills_every_hidden_place_without_padding() -> None:
     m.reset(seat, GAME, 5)
     obs = state.observe(seat)
     assert obs.discards
-    hands, deck, pile = m.inner._sample(obs, unseen_pool(obs))
+    hands, deck, pile = m._sample(obs, unseen_pool(obs))
     sampled = sorted(
         [*deck, *pile, *(c for h, row in enumerate(hands) if obs.known_hands[h] is None for c in row)]
     )
@@ -233,11 +231,11 @@ def test_mcts_budget_and_resolution_steps() -> None:
     state = new_game(GAME, 4, seed=2, menu="party_sampler")
     m.reset(0, GAME, 4)
     m.act(state.observe(0), state.legal_actions(0))
-    assert m.inner.last_info == {"mode": "mcts", "iterations": 6}
+    assert m.last_info == {"mode": "mcts", "iterations": 6}
     t = make_bot("mcts", seed=1, game=GAME, time_ms=20)
     t.reset(0, GAME, 4)
     t.act(state.observe(0), state.legal_actions(0))
-    assert t.inner.last_info["iterations"] >= 8
+    assert t.last_info["iterations"] >= 8
 
 
 @pytest.mark.parametrize(

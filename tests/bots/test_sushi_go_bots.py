@@ -140,16 +140,16 @@ def test_mcts_options_and_exact_endgame() -> None:
     state = new_game("sushi-go", 4, seed=2)
     m.reset(0, "sushi-go", 4)
     m.act(state.observe(0), state.legal_actions(0))
-    assert m.inner.last_info == {"mode": "mcts", "iterations": 15}
+    assert m.last_info == {"mode": "mcts", "iterations": 15}
     _advance(state, 3, seed=4)  # turn 3 of 8: every hand is known to seat 0
     assert len(state.legal_actions(0)) > 1
     m.act(state.observe(0), state.legal_actions(0))
-    assert m.inner.last_info["mode"] == "exact"
+    assert m.last_info["mode"] == "exact"
     t = make_bot("mcts", seed=1, time_ms=30)
     t.reset(0, "sushi-go", 4)
     fresh = new_game("sushi-go", 4, seed=2)
     t.act(fresh.observe(0), fresh.legal_actions(0))
-    assert t.inner.last_info["iterations"] >= 8
+    assert t.last_info["iterations"] >= 8
 
 
 def test_user_bot_loads_from_module_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

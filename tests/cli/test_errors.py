@@ -214,7 +214,7 @@ def test_bots_help_lists_the_registry(cli: Run, monkeypatch: pytest.MonkeyPatch)
     from sushigo import bots
 
     bots.bot_names()
-    monkeypatch.setitem(bots.REGISTRY, "brandnewbot", (bots.RandomBot, ("sushi-go",)))
+    monkeypatch.setitem(bots.REGISTRY, ("brandnewbot", "sushi-go"), bots.RandomBot)
     for command in ("simulate", "tournament"):
         out = cli([command, "--help"])
         text = " ".join(out.stdout.split())

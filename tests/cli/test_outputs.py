@@ -166,7 +166,7 @@ def test_make_bot_checks_options_for_built_in_bots() -> None:
         make_bot("random", seed=1, x=1)
     with pytest.raises(BotError, match=r"bot 'heuristic' has no option 'denial' \(for sushi-roll\)"):
         make_bot("heuristic", seed=1, game="sushi-roll", denial=0)
-    assert make_bot("heuristic", seed=1, denial=0).instances["sushi-go"].denial == 0
+    assert make_bot("heuristic", seed=1, denial=0).denial == 0
     with pytest.raises(BotError, match="could not be created: ValueError"):
         make_bot("mcts", iterations="many")
 
@@ -249,7 +249,7 @@ def test_a_bot_module_without_its_extra_is_left_out_and_named(monkeypatch: pytes
         return real_import(name, *args)
 
     bots.bot_names()
-    monkeypatch.delitem(bots.REGISTRY, "alpha")
+    monkeypatch.delitem(bots.REGISTRY, ("alpha", "sushi-go"))
     monkeypatch.setattr(bots, "_loaded", False)
     monkeypatch.setattr(bots, "UNAVAILABLE", {})
     monkeypatch.setattr(bots.importlib, "import_module", fake_import)

@@ -213,7 +213,7 @@ def test_opponents_by_name_with_options() -> None:
     )
     env.reset(seed=1)
     assert env.opponent_names == ["greedy", "mcts", "heuristic"]
-    assert env.bots[2].inner.budget.iterations == 4
+    assert env.bots[2].budget.iterations == 4
     rng = np.random.default_rng(1)
     done = False
     while not done:

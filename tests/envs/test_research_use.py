@@ -151,7 +151,7 @@ def test_action_masks_reach_through_gym_make_wrappers_as_sb3_contrib_looks_for_t
 def test_an_opponent_with_options() -> None:
     env = SushiGoEnv(players=3, opponents="mcts", opponent_options={"iterations": 7})
     env.reset(seed=0)
-    assert {b.inner.budget.iterations for b in env.bots.values()} == {7}
+    assert {b.budget.iterations for b in env.bots.values()} == {7}
     env = SushiGoEnv(
         players=4,
         opponents=["random", ("mcts", {"iterations": 3}), {"name": "greedy", "options": {}}],
@@ -159,7 +159,7 @@ def test_an_opponent_with_options() -> None:
     )
     _, info = env.reset(seed=1)
     assert [b.name for b in env.bots.values()] == ["random", "mcts", "greedy"]
-    assert env.bots[2].inner.budget.iterations == 3
+    assert env.bots[2].budget.iterations == 3
     while True:
         _, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
         if done:

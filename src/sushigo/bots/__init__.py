@@ -1,7 +1,10 @@
-"""Bots and their registry: ``make_bot("random")`` or ``make_bot("mypkg.mybot:MyBot")``.
+"""Bots and their registry: ``make_bot("random", game=...)`` or ``make_bot("mypkg.mybot:MyBot")``.
 
-Each built-in bot is registered here by name with the games it plays; a user's bot is loaded from
-``module:Class`` and only has to follow the :class:`~.base.Bot` protocol.
+A built-in bot is one entry per game it plays, ``REGISTRY[(name, game)] = factory``, added by
+:func:`register` in the bot's own module; the modules are listed once, in :data:`BUILTIN_MODULES`
+(a test fails when a module of this package registers a bot and is missing from that list). A name
+such as ``greedy`` is one class per game, and :func:`make_bot` returns that game's class directly.
+A user's bot is loaded from ``module:Class`` and only has to follow the :class:`~.base.Bot` protocol.
 """
 
 from __future__ import annotations
@@ -13,22 +16,12 @@ from typing import Any
 
 from ..errors import MissingExtraError, SushigoError, for_people, missing_extra
 from .base import BaseBot, Bot
-from .dispatch import signature_options
 from .random_bot import RandomBot
-
-#: name -> (factory taking ``seed`` and keyword options, games it supports)
-REGISTRY: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
-    "random": (RandomBot, ("sushi-go", "sushi-roll", "sushi-go-party")),
-}
+from .registry import BUILTIN_MODULES, REGISTRY, register
 
 
 class BotError(SushigoError, ValueError):
     """A bot name or module that cannot be loaded."""
-
-
-def register(name: str, factory: Callable[..., Any], games: tuple[str, ...]) -> None:
-    """Adds a built-in bot to the registry."""
-    REGISTRY[name] = (factory, games)
 
 
 #: bot module -> why it could not be loaded (an optional dependency is missing)
@@ -37,20 +30,18 @@ _loaded = False
 
 
 def _load_builtin() -> None:
-    # Built-in bots beyond ``random`` live in their own modules; importing them registers them. A
-    # module whose optional dependency is missing is left out and remembered, so that asking for that
-    # bot names the extra to install while every other bot keeps working.
+    # Importing a module of BUILTIN_MODULES registers its bots. A module whose optional dependency is
+    # missing is left out and remembered, so that asking for its bot names the extra to install while
+    # every other bot keeps working.
     global _loaded
     if _loaded:
         return
-    for module in ("greedy", "heuristic", "mcts", "roll_bots", "party_bots", "neural", "alpha"):
+    for module in BUILTIN_MODULES:
         if module in UNAVAILABLE:
             continue
         try:
             importlib.import_module(f"{__name__}.{module}")
         except ImportError as exc:
-            if getattr(exc, "name", None) == f"{__name__}.{module}":
-                continue
             err = missing_extra(exc, f"the {module} bot")
             if err is None:
                 raise
@@ -61,19 +52,57 @@ def _load_builtin() -> None:
 def bot_names(game: str | None = None) -> list[str]:
     """Returns the names of the built-in bots (for ``game``, when given)."""
     _load_builtin()
-    return sorted(n for n, (_, games) in REGISTRY.items() if game is None or game in games)
+    return sorted({n for n, g in REGISTRY if game is None or g == game})
 
 
-def _accepted_options(factory: Callable[..., Any], game: str) -> frozenset[str] | None:
-    per_game = getattr(factory, "options_for", None)
-    if per_game is not None:
-        accepted: frozenset[str] | None = per_game(game)
-        return accepted
-    return signature_options(factory)[0]
+def bot_games(name: str) -> list[str]:
+    """Returns the games the built-in bot ``name`` plays (empty for an unknown name)."""
+    _load_builtin()
+    return [g for n, g in REGISTRY if n == name]
+
+
+#: factory -> what its signature accepts; reading a signature costs more than a random game's turn, and
+#: ``simulate`` makes every seat's bot anew for each game
+_SIGNATURES: dict[Any, tuple[frozenset[str] | None, bool]] = {}
+
+
+def signature_options(factory: Callable[..., Any]) -> tuple[frozenset[str] | None, bool]:
+    """Returns the keyword options ``factory`` accepts besides ``seed`` (``None``: any) and whether it
+    takes ``seed``.
+
+    Reading the signature, rather than calling and catching ``TypeError``, tells a misspelt option
+    apart from a bug inside the constructor.
+    """
+    try:
+        return _SIGNATURES[factory]
+    except KeyError:
+        found = _read_signature(factory)
+        _SIGNATURES[factory] = found
+        return found
+    except TypeError:  # an unhashable factory: read it every time
+        return _read_signature(factory)
+
+
+def _read_signature(factory: Callable[..., Any]) -> tuple[frozenset[str] | None, bool]:
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # no signature to read (a C type): accept what it is given
+        return None, True
+    names: set[str] = set()
+    takes_seed = False
+    for p in params:
+        if p.kind is inspect.Parameter.VAR_KEYWORD:
+            return None, True
+        if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY):
+            if p.name == "seed":
+                takes_seed = True
+            else:
+                names.add(p.name)
+    return frozenset(names), takes_seed
 
 
 def _check_options(spec: str, factory: Callable[..., Any], game: str, options: dict[str, Any]) -> None:
-    accepted = _accepted_options(factory, game)
+    accepted = signature_options(factory)[0]
     if accepted is None:
         return
     unknown = [k for k in options if k not in accepted]
@@ -101,13 +130,26 @@ def _load_user_factory(spec: str) -> Callable[..., Any]:
     return factory
 
 
-def make_bot(spec: str, *, seed: int | None = None, game: str = "sushi-go", **options: Any) -> Any:
-    """Creates a bot from a built-in name (``"random"``) or a ``"module:Class"`` path.
+def _builtin_factory(spec: str, game: str) -> Callable[..., Any]:
+    factory = REGISTRY.get((spec, game))
+    if factory is not None:
+        return factory
+    games = bot_games(spec)
+    if games:
+        raise BotError(f"bot {spec!r} does not play {game}; it plays {', '.join(games)}")
+    if spec in UNAVAILABLE:
+        raise MissingExtraError(UNAVAILABLE[spec].module, UNAVAILABLE[spec].extra, f"bot {spec!r}")
+    raise BotError(f"unknown bot {spec!r}; choose one of {', '.join(bot_names(game))} or module:Class")
 
-    Options are checked against the constructor's parameters before it is called, so a misspelt
-    ``--bot-option`` is an error naming the bot and the option instead of a game played without it.
-    A user class is called with ``seed=`` and the options; one whose constructor takes no ``seed``
-    is called without it (it must then be reproducible on its own).
+
+def make_bot(spec: str, *, seed: int | None = None, game: str = "sushi-go", **options: Any) -> Any:
+    """Creates a bot for ``game`` from a built-in name (``"random"``) or a ``"module:Class"`` path.
+
+    A built-in name is the class registered for ``(name, game)``. Options are checked against the
+    constructor's parameters before it is called, so a misspelt ``--bot-option`` is an error naming
+    the bot and the option instead of a game played without it. A user class is called with ``seed=``
+    and the options; one whose constructor takes no ``seed`` is called without it (it must then be
+    reproducible on its own).
 
     :raises BotError: when the name is unknown, the module cannot be imported, an option is unknown,
         the constructor fails, or the bot does not support ``game``.
@@ -121,15 +163,7 @@ def make_bot(spec: str, *, seed: int | None = None, game: str = "sushi-go", **op
         if signature_options(factory)[1]:
             kwargs["seed"] = seed
     else:
-        if spec not in REGISTRY:
-            if spec in UNAVAILABLE:
-                raise MissingExtraError(UNAVAILABLE[spec].module, UNAVAILABLE[spec].extra, f"bot {spec!r}")
-            raise BotError(
-                f"unknown bot {spec!r}; choose one of {', '.join(bot_names(game))} or module:Class"
-            )
-        factory, games = REGISTRY[spec]
-        if game not in games:
-            raise BotError(f"bot {spec!r} does not play {game}; it plays {', '.join(games)}")
+        factory = _builtin_factory(spec, game)
         _check_options(spec, factory, game, options)
         kwargs = {"seed": seed, **options}
     try:
@@ -173,15 +207,18 @@ def describe_crash(exc: BaseException, bots: Sequence[Any], specs: Sequence[str]
 
 
 __all__ = [
+    "BUILTIN_MODULES",
     "REGISTRY",
     "UNAVAILABLE",
     "BaseBot",
     "Bot",
     "BotError",
     "RandomBot",
+    "bot_games",
     "bot_names",
     "crashed_seat",
     "describe_crash",
     "make_bot",
     "register",
+    "signature_options",
 ]

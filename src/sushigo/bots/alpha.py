@@ -41,11 +41,11 @@ from typing import Any
 from ..sushi_go.actions import Pick, encode_action
 from ..sushi_go.observation import Observation
 from ..sushi_go.rules import State
-from . import register
 from .budget import SearchBudget
 from .features import check_observation, encode
 from .mcts import MCTSBot, build_state, policy_pick
 from .nn import Network, load
+from .registry import register
 from .search import Node, most_visited
 from .search import run as run_search
 from .sg_tools import canonical_picks
@@ -340,4 +340,4 @@ class AlphaBot(MCTSBot):
         return logits[0], float(values[0])
 
 
-register("alpha", AlphaBot, ("sushi-go",))
+register("alpha", "sushi-go", AlphaBot)

@@ -15,7 +15,7 @@ from typing import Any
 from ..sushi_go.actions import Pick
 from ..sushi_go.observation import Observation
 from .base import BaseBot
-from .dispatch import register_per_game
+from .registry import register
 from .sg_tools import ICONS, counts_of, free_wasabi, greedy_value, maki_points
 
 
@@ -64,4 +64,4 @@ class GreedyBot(BaseBot):
         return best[self.rng.randrange(len(best))]
 
 
-register_per_game("greedy", GreedyBot)
+register("greedy", "sushi-go", GreedyBot)

@@ -34,7 +34,7 @@ from ..sushi_go.actions import Pick
 from ..sushi_go.observation import Observation
 from ..sushi_go.rules import final_pudding_points
 from .base import BaseBot
-from .dispatch import register_per_game
+from .registry import register
 from .sg_tools import (
     CHOPSTICKS,
     DUMPLING,
@@ -285,4 +285,4 @@ class HeuristicBot(BaseBot):
         return best[self.rng.randrange(len(best))]
 
 
-register_per_game("heuristic", HeuristicBot, "heuristic", "greedy")
+register("heuristic", "sushi-go", HeuristicBot)

@@ -41,7 +41,7 @@ from ..sushi_go.observation import Observation
 from ..sushi_go.rules import State, final_pudding_points
 from .base import BaseBot
 from .budget import SearchBudget
-from .dispatch import register_per_game
+from .registry import register
 from .search import Node, expand_or_select, most_visited
 from .search import run as run_search
 from .sg_tools import (
@@ -370,4 +370,4 @@ class MCTSBot(BaseBot):
         return by_key[most_visited(root, sorted(by_key))]
 
 
-register_per_game("mcts", MCTSBot)
+register("mcts", "sushi-go", MCTSBot)

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..sushi_go.actions import Pick
-from . import register
 from .base import BaseBot
 from .features import check_observation, choices, encode
 from .nn import Network, load
+from .registry import register
 
 
 class NeuralBot(BaseBot):
@@ -77,4 +77,4 @@ class NeuralBot(BaseBot):
         return [self._choose(logits[k], list(lg)) for k, lg in enumerate(legal)]
 
 
-register("neural", NeuralBot, ("sushi-go",))
+register("neural", "sushi-go", NeuralBot)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..game import GAME_NAMES
 from .base import BaseBot
+from .registry import register
 
 
 class RandomBot(BaseBot):
@@ -29,3 +31,7 @@ class RandomBot(BaseBot):
         while r >= n:
             r = draw(bits)
         return legal[r]
+
+
+for _game in GAME_NAMES:
+    register("random", _game, RandomBot)

@@ -1,4 +1,4 @@
-"""Sushi Roll bots: ``greedy`` and ``mcts`` (the registered names dispatch here for Sushi Roll).
+"""Sushi Roll bots: ``greedy``, ``heuristic`` (plays as greedy) and ``mcts`` for ``game="sushi-roll"``.
 
 Everything on a Sushi Roll table is public; only future rolls are hidden. The bots read the
 :class:`~sushigo.sushi_roll.observation.Observation` alone.
@@ -15,8 +15,8 @@ Everything on a Sushi Roll table is public; only future rolls are hidden. The bo
   or swap the same seat decides again, in the tree. Options: ``iterations`` (default 300) or
   ``time_ms``, ``c`` (0.7), ``epsilon`` (0.1), ``max_swaps`` (4).
 
-Both are registered for Sushi Roll only as ``roll-greedy`` and ``roll-mcts``; ``greedy`` and ``mcts``
-pick them when the game is Sushi Roll.
+They are registered for Sushi Roll as ``greedy``, ``heuristic`` and ``mcts``, and also under their
+older names ``roll-greedy`` and ``roll-mcts``.
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ from ..sushi_roll.faces import NIGIRI_VALUES, SYMBOL_TYPE, parse_face
 from ..sushi_roll.observation import Observation
 from ..sushi_roll.rules import State
 from ..sushi_roll.score import appetizer_points, score_round
-from . import register
 from .base import BaseBot
 from .budget import SearchBudget
+from .registry import register
 from .search import Node, expand_or_select, most_visited
 from .search import run as run_search
 
@@ -254,7 +254,14 @@ class RollMCTSBot(BaseBot):
         return root_opts[keys.index(most_visited(root, keys))]
 
 
-BOTS: dict[str, type[BaseBot]] = {"greedy": RollGreedyBot, "mcts": RollMCTSBot}
+class RollHeuristicBot(RollGreedyBot):
+    """``heuristic`` for Sushi Roll: there is no separate Roll heuristic yet, so it plays as greedy."""
 
-register("roll-greedy", RollGreedyBot, ("sushi-roll",))
-register("roll-mcts", RollMCTSBot, ("sushi-roll",))
+    name = "heuristic"
+
+
+register("greedy", "sushi-roll", RollGreedyBot)
+register("heuristic", "sushi-roll", RollHeuristicBot)
+register("mcts", "sushi-roll", RollMCTSBot)
+register("roll-greedy", "sushi-roll", RollGreedyBot)  # older names, kept for scripts that use them
+register("roll-mcts", "sushi-roll", RollMCTSBot)

@@ -590,7 +590,7 @@ class TerminalGame:
             self._seen = (r, 0)
 
     def _show_party(self) -> None:
-        from ..bots.party_bots import Position
+        from ..bots.party import Position
 
         obs = self.state.observe(0)
         pos = Position.of_observation(obs)  # the observation carries the uramaki race so far

@@ -1,0 +1,58 @@
+"""Sushi Go Party! bots: ``greedy``, ``heuristic`` and ``mcts`` for ``game="sushi-go-party"``.
+
+All three read only the seat's :class:`~sushigo.party.observation.PartyObservation` and the legal
+actions. They value a card through the card types' own scoring hooks (:mod:`sushigo.cards`): a
+:class:`Position` holds every seat's tableau as per-identity counts, wasabi, colours and kept desserts,
+and :func:`immediate` is the exact change of the seat's points (round categories that the card touches,
+plus the dessert's end-of-game points) if it adds one card now. So no card's rule is written twice
+here, and a newcomer to the menu (a new card type) is valued correctly at least for its immediate
+points.
+
+* ``greedy`` plays the card with the best immediate points; it never declares a bonus action.
+* ``heuristic`` adds what a card is worth later: half-built sets (tempura, sashimi, eel, tofu, green
+  tea ice cream), races (maki, temaki, uramaki standing), wasabi before nigiri, the menu's and the
+  takeout box's expected gain, chopsticks and spoons kept for later and used when a second card is
+  worth it, special orders copying the best target, and desserts weighted by the rounds left. Spoons
+  name the card that the nearest known hand to the left would give, victims give what the asker
+  values least, takeout boxes flip exactly the set of cards that gains most now.
+* ``mcts`` is the information-set Monte Carlo tree search of :mod:`sushigo.bots.mcts` for Party: each
+  iteration deals the cards the seat cannot see (what is left of the box after its hand, the hands it
+  has held this round, every tableau, the kept desserts) into the unseen hands, the deck and the
+  dessert pile,
+  builds a private :class:`~sushigo.party.rules.PartyState` from the observation and that sample, and
+  plays the round out. The tree branches on the seat's own secret picks; every other decision (other
+  seats, and the bonus steps during resolution) comes from an epsilon-greedy heuristic policy. Its
+  resolution-phase decisions (the card a menu or chopsticks plays, a spoon's request, a takeout box's
+  flips) are the heuristic's. Options: ``iterations`` (default 100) or ``time_ms``, ``c``, ``epsilon``.
+
+The uramaki race points scored so far this round and this round's discards come from the
+observation (``uramaki_race``, ``uramaki_claimed``, ``uramaki_scored``, ``discards``): they are public,
+so the bots use them as they are instead of reconstructing them from the tableaux.
+
+The package is split by responsibility: :mod:`.position` (the position and a card's immediate
+points), :mod:`.policy` (valuation beyond that, the greedy and heuristic bots) and :mod:`.mcts` (the
+sampling, the private state, the rollout and the search bot). Importing it registers the three bots.
+"""
+
+from __future__ import annotations
+
+from .mcts import PartyMCTSBot, build_state, kept_cards, rollout_action, unseen_pool
+from .policy import PartyGreedyBot, PartyHeuristicBot, PartyPolicy, card_value, observed_decision, potential
+from .position import Position, identity, immediate
+
+__all__ = [
+    "PartyGreedyBot",
+    "PartyHeuristicBot",
+    "PartyMCTSBot",
+    "PartyPolicy",
+    "Position",
+    "build_state",
+    "card_value",
+    "identity",
+    "immediate",
+    "kept_cards",
+    "observed_decision",
+    "potential",
+    "rollout_action",
+    "unseen_pool",
+]

@@ -1,0 +1,289 @@
+"""The Party ``mcts`` bot: information-set Monte Carlo tree search over the seat's own secret picks.
+
+Each iteration deals the cards the seat cannot see (:func:`unseen_pool`) into the unseen hands, the
+deck and the dessert pile, builds a private :class:`~sushigo.party.rules.PartyState` from the
+observation and that sample (:func:`build_state`), and plays the round out: the tree branches on the
+seat's own picks, every other decision comes from :func:`rollout_action` (an epsilon-greedy heuristic).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ...party.actions import Ask, Flip, Give
+from ...party.cards import FACE_DOWN, IS_DESSERT, KEY_NAMES, NIGIRI_VALUE, VARIANTS, WIRE, PCard
+from ..base import BaseBot
+from ..budget import SearchBudget
+from ..registry import register
+from ..search import Node, expand_or_select, most_visited
+from ..search import run as run_search
+from .policy import PartyPolicy, observed_decision
+from .position import Position
+
+_SO = int(PCard.SPECIAL_ORDER)
+_SO_NAME = WIRE[_SO]
+#: a card or identity name as in ``earlier_tableaux`` -> its key
+_KEY_OF = {name: k for k, name in enumerate(KEY_NAMES)}
+
+
+def kept_cards(obs: Any) -> list[list[tuple[int, int]]]:
+    """Each seat's desserts kept in finished rounds as ``(card, identity)``, read from the public
+    ``earlier_tableaux`` (``desserts`` names only identities; a special order copying a dessert is
+    kept as the special order card)."""
+    out: list[list[tuple[int, int]]] = [[] for _ in range(obs.players)]
+    for rnd in obs.earlier_tableaux:
+        for s, row in enumerate(rnd):
+            for d in row:
+                if d.get("face_down"):
+                    continue
+                # ``copies`` is None for a special order with no copy (it was discarded, never kept)
+                name = (d.get("copies") or d["card"]) if d["card"] == _SO_NAME else d["card"]
+                k = _KEY_OF[name]
+                if IS_DESSERT[k]:
+                    out[s].append((_KEY_OF[d["card"]], k))
+    return out
+
+
+def unseen_pool(obs: Any) -> list[int]:
+    """The physical cards ``obs``'s seat cannot locate, exactly: the box for this menu minus its hand,
+    the hands it knows, every tableau (face-down cards were played face up), this round's discards,
+    the menu cards it drew and the desserts kept in finished rounds (a special order kept as a dessert
+    is the special order). What is left lies in the deck, the dessert pile and the hands it has not
+    held, so the sample fills exactly those places."""
+    from ...party.rules import box_cards
+
+    deck, desserts = box_cards(obs.config)
+    left: dict[int, int] = {}
+    for c in (*deck, *desserts):
+        left[int(c)] = left.get(int(c), 0) + 1
+
+    def take(c: int) -> None:
+        if left.get(c, 0) > 0:
+            left[c] -= 1
+
+    for h in obs.known_hands:
+        for c in h or ():
+            take(c)
+    if obs.known_hands[obs.seat] is None:
+        for c in obs.hand:
+            take(c)
+    for row in obs.tableaux:
+        for card, *_ in row:
+            take(card)
+    for c in obs.discards:
+        take(c)
+    for c in obs.menu_drawn or ():
+        take(c)
+    for row in kept_cards(obs):
+        for card, _k in row:
+            take(card)
+    return [c for c in sorted(left) for _ in range(left[c])]
+
+
+def build_state(obs: Any, hands: list[list[int]], deck: list[int], pile: list[int]) -> Any:
+    """A private :class:`~sushigo.party.rules.PartyState` at the observed position holding the sampled
+    hidden cards (choose phase only). Tableaux are placed turn by turn through the table, so wasabi,
+    copies and face-down cards behave as in the game; the race so far and the discards are the
+    observation's."""
+    from ...party.rules import PartyState
+    from ...party.table import Table
+
+    st = PartyState(obs.config, 0)
+    n = obs.players
+    table = Table(obs.config)
+    rows = obs.tableaux
+    for t in range(obs.turn + 1):
+        table.turn = t
+        for s in range(n):
+            for card, copies, down, on, turn in rows[s]:
+                if turn != t:
+                    continue
+                if card == _SO:
+                    target = FACE_DOWN if down else copies
+                    e = table.place(s, card, copies=target, wasabi=on or not NIGIRI_VALUE[target or 0])
+                else:
+                    e = table.place(s, card)
+                    if down:
+                        table.flip(s, [e.index])
+                if not on and e.on_wasabi is not None:
+                    table.logs[s][e.on_wasabi].holds = None
+                    e.on_wasabi = None
+    table.turn = obs.turn
+    table.this_turn = []
+    table.race_points = list(obs.uramaki_race) if len(obs.uramaki_race) == n else [0] * n
+    table.uramaki_claimed = obs.uramaki_claimed
+    table.race_log = list(obs.uramaki_scored)
+    table.discards = list(obs.discards)
+    st.round = obs.round
+    st.turn = obs.turn
+    st.phase = "choose"
+    st.hands = hands
+    st.deck = deck
+    st.dessert_pile = pile
+    st.kept = kept_cards(obs)
+    st.table = table
+    st.pending = [None] * n
+    st.queue = []
+    st.current = None
+    st.round_points = []
+    st.history = [{"hands": [list(h) for h in hands], "desserts_added": [], "turns": []}]
+    st.turn_log = [[] for _ in range(n)]
+    st.finished = []
+    return st
+
+
+def rollout_action(
+    state: Any,
+    seat: int,
+    policy: PartyPolicy,
+    rng: random.Random,
+    epsilon: float,
+    cache: dict[str, Any] | None = None,
+) -> Any:
+    """The rollout policy on a private state: epsilon-random, else the heuristic's best by card value.
+
+    ``cache`` keeps the position of a choose phase for every seat of that turn (the tableaux do not
+    change until the last pick is in)."""
+    legal = state.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    if rng.random() < epsilon:
+        return legal[rng.randrange(len(legal))]
+    first = legal[0]
+    if isinstance(first, Ask | Give | Flip):
+        # quick choices: ask for a card the holders to the left have (the private state knows them)
+        if isinstance(first, Ask):
+            item = state.current
+            found = [a for a in legal if state.spoon_search(item.seat, a.name) is not None]
+            return found[rng.randrange(len(found))] if found else legal[0]
+        if isinstance(first, Flip):
+            return max(legal, key=lambda f: len(f.refs)) if rng.random() < 0.5 else legal[0]
+        return legal[0]
+    if cache is not None and state.phase == "choose":
+        key = (state.round, state.turn)
+        if cache.get("key") != key:
+            cache["key"], cache["pos"] = key, Position.of_state(state)
+        pos = cache["pos"]
+    else:
+        pos = Position.of_state(state)
+    hand = state.hands[seat]
+    plain = [a for a in legal if not a.bonus]
+    scored = policy.choose(pos, seat, hand, plain or legal, 2 - state.round)
+    return max(scored, key=lambda x: x[0])[1]
+
+
+class PartyMCTSBot(BaseBot):
+    """Party IS-MCTS player (see the module docstring)."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int | None = None,
+        time_ms: float | None = None,
+        c: float = 0.7,
+        epsilon: float = 0.1,
+    ) -> None:
+        super().__init__(seed)
+        self.budget = SearchBudget.of(iterations, time_ms, default_iterations=100)
+        self.c = float(c)
+        self.epsilon = float(epsilon)
+        self.policy = PartyPolicy(greedy=False)
+        self.last_info: dict[str, Any] = {}
+
+    def _sample(self, obs: Any, pool: list[int]) -> tuple[list[list[int]], list[int], list[int]]:
+        rng = self.rng
+        cards = pool[:]
+        rng.shuffle(cards)
+        cfg = obs.config
+        pile_size = max(0, 15 - sum(cfg.desserts_added[: obs.round + 1]))
+        desserts = [i for i, c in enumerate(cards) if IS_DESSERT[c]]
+        chosen = set(desserts[:pile_size])
+        pile = [cards[i] for i in sorted(chosen)]
+        rest = [c for i, c in enumerate(cards) if i not in chosen]
+        hands: list[list[int]] = []
+        i = 0
+        menu_types = [t for t in cfg.menu[:-1]]
+        for s, size in enumerate(obs.hand_sizes):
+            known = obs.known_hands[s]
+            if s == obs.seat:
+                hands.append(list(obs.hand))
+            elif known is not None:
+                hands.append(list(known))
+            else:
+                take = rest[i : i + size]
+                i += size
+                while len(take) < size:  # only with inconsistent counts: keep the sample playable
+                    take.append(int(VARIANTS[menu_types[rng.randrange(len(menu_types))]][0]))
+                hands.append(take)
+        deck = rest[i : i + obs.deck_size]
+        return hands, deck, pile
+
+    def _reward(self, obs: Any, st: Any, seat: int) -> float:
+        from ...party.score import dessert_points
+
+        totals = list(obs.scores.get("totals") or [0] * obs.players)
+        if st.round_points:
+            totals = [t + p["total"] for t, p in zip(totals, st.round_points[-1])]
+        else:  # the round did not finish (cannot happen in a full playout): score the table as it is
+            from ...party.score import score_table
+
+            totals = [t + p["total"] for t, p in zip(totals, score_table(st.table))]
+        w = (0.4, 0.7, 1.0)[obs.round]
+        des = dessert_points(obs.config, st.dessert_counts())
+        vals = [t + w * d for t, d in zip(totals, des)]
+        me = vals[seat]
+        others = [vals[i] for i in range(obs.players) if i != seat]
+        diff = me - max(others)
+        lin = (me - sum(others) / len(others)) / 60.0
+        scale = 5.0 if obs.round == 2 else 10.0
+        return 0.8 / (1.0 + math.exp(-diff / scale)) + 0.2 * max(0.0, min(1.0, 0.5 + lin))
+
+    def act(self, observation: Any, legal: Sequence[Any]) -> Any:
+        """The most visited root pick after the budget; other steps are the heuristic's choice."""
+        obs = observation
+        legal = list(legal)
+        seat = obs.seat if obs.seat is not None else self.seat
+        if len(legal) == 1:
+            self.last_info = {"mode": "forced"}
+            return legal[0]
+        if obs.phase != "choose":
+            self.last_info = {"mode": "heuristic"}
+            return observed_decision(self, self.policy, obs, legal)
+        pool = unseen_pool(obs)
+        by_key = {a.to_text(): a for a in legal}
+        rng = self.rng
+
+        def iteration(root: Node) -> tuple[list[Node], float]:
+            hands, deck, pile = self._sample(obs, pool)
+            st = build_state(obs, hands, deck, pile)
+            r = st.round
+            node: Node | None = root
+            path = [root]
+            cache: dict[str, Any] = {}
+            while st.round == r and not st.is_over():
+                for s in st.to_act():
+                    if st.round != r or st.is_over():
+                        break
+                    if s == seat and st.phase == "choose" and node is not None:
+                        options = legal if node is root else st.legal_actions(seat)
+                        keys = [a.to_text() for a in options]
+                        i, new = expand_or_select(node, keys, rng, self.c)
+                        st.submit(s, options[i])
+                        path.append(node.children[keys[i]])
+                        node = None if new else path[-1]  # below a new node the rollout plays on
+                    else:
+                        st.submit(s, rollout_action(st, s, self.policy, rng, self.epsilon, cache))
+            return path, self._reward(obs, st, seat)
+
+        root = Node()
+        it = run_search(self.budget, root, iteration)
+        self.last_info = {"mode": "mcts", "iterations": it}
+        return by_key[most_visited(root, sorted(by_key, reverse=True))]
+
+
+register("mcts", "sushi-go-party", PartyMCTSBot)
