@@ -28,7 +28,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -79,25 +79,12 @@ def _die_with(parent: int) -> None:
     threading.Thread(target=watch, name="sushigo-parent-watch", daemon=True).start()
 
 
-def _parts(bot: Any) -> Iterator[Any]:
-    yield bot
-    inner = getattr(bot, "inner", None)
-    if inner is not None:
-        yield from _parts(inner)
-    instances = getattr(bot, "instances", None)
-    if isinstance(instances, dict):
-        for other in instances.values():
-            if other is not inner:
-                yield from _parts(other)
-
-
 def cap_budget(bot: Any, move_ms: float) -> Any:
-    """Limits every search budget inside ``bot`` (also a per-game wrapper's) to ``move_ms`` per move."""
-    for part in _parts(bot):
-        budget = getattr(part, "budget", None)
-        if isinstance(budget, SearchBudget):
-            limit = move_ms if budget.time_ms is None else min(budget.time_ms, move_ms)
-            part.budget = dataclasses.replace(budget, time_ms=limit)
+    """Limits ``bot``'s search budget, if it has one, to ``move_ms`` per move."""
+    budget = getattr(bot, "budget", None)
+    if isinstance(budget, SearchBudget):
+        limit = move_ms if budget.time_ms is None else min(budget.time_ms, move_ms)
+        bot.budget = dataclasses.replace(budget, time_ms=limit)
     return bot
 
 
