@@ -18,7 +18,7 @@ class Bot(Protocol):
     name: str
 
     def reset(self, seat: int, game: str, players: int) -> None:
-        """Prepares for a new game in which the bot plays ``seat`` of ``game`` ("sushi-go"/"sushi-roll")."""
+        """Prepares for a new game in which the bot plays ``seat`` of ``game`` (a name of ``GAME_NAMES``)."""
 
     def act(self, observation: Any, legal: Sequence[Any]) -> Any:
         """Returns one of ``legal``, chosen from ``observation`` (and the bot's own memory) alone."""
