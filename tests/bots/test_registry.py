@@ -101,7 +101,7 @@ def test_every_bot_module_is_listed_and_registers_the_bots_it_defines() -> None:
                 inspect.isclass(obj)
                 and obj.__module__ == module.__name__
                 and issubclass(obj, BaseBot)
-                and obj is not BaseBot
+                and obj.act is not BaseBot.act  # a base such as SearchBot plays nothing itself
             ):
                 assert obj in registered, f"{obj.__qualname__} in {info.name} is never registered"
                 checked.append(obj)

@@ -41,7 +41,6 @@ from typing import Any
 from ..sushi_go.actions import Pick, encode_action
 from ..sushi_go.observation import Observation
 from ..sushi_go.rules import State
-from .budget import SearchBudget
 from .features import check_observation, encode
 from .mcts import MCTSBot, build_state, policy_pick
 from .nn import Network, load
@@ -115,6 +114,7 @@ class AlphaBot(MCTSBot):
     """Sushi Go! IS-MCTS with the network as prior and leaf value (see the module docstring)."""
 
     name = "alpha"
+    default_iterations = 200
 
     def __init__(
         self,
@@ -135,7 +135,6 @@ class AlphaBot(MCTSBot):
             epsilon=epsilon,
             exact_nodes=EXACT_NODES if exact_nodes is None else exact_nodes,
         )
-        self.budget = SearchBudget.of(iterations, time_ms, default_iterations=200)
         self.c_puct_option = None if c_puct is None else float(c_puct)
         self.exact_nodes_option = None if exact_nodes is None else int(exact_nodes)
         self.c_puct = C_PUCT if c_puct is None else float(c_puct)

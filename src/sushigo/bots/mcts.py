@@ -39,10 +39,9 @@ from ..sushi_go.actions import Pick, encode_action, single
 from ..sushi_go.cards import Card
 from ..sushi_go.observation import Observation
 from ..sushi_go.rules import State, final_pudding_points
-from .base import BaseBot
 from .budget import SearchBudget
 from .registry import register
-from .search import Node, expand_or_select, most_visited
+from .search import Node, SearchBot, expand_or_select, most_visited
 from .search import run as run_search
 from .sg_tools import (
     CHOPSTICKS,
@@ -174,10 +173,11 @@ def with_hidden(template: State, hands: list[list[Card]], pile: list[Card]) -> S
     return st
 
 
-class MCTSBot(BaseBot):
+class MCTSBot(SearchBot):
     """Sushi Go! IS-MCTS player (see the module docstring)."""
 
     name = "mcts"
+    default_iterations = 400
 
     def __init__(
         self,
@@ -188,13 +188,9 @@ class MCTSBot(BaseBot):
         epsilon: float = 0.15,
         exact_nodes: int = 4000,
     ) -> None:
-        super().__init__(seed)
-        self.budget = SearchBudget.of(iterations, time_ms, default_iterations=400)
-        self.c = float(c)
-        self.epsilon = float(epsilon)
+        super().__init__(seed, iterations, time_ms, c, epsilon)
         self.exact_nodes = int(exact_nodes)
         self.memory = CardMemory()
-        self.last_info: dict[str, Any] = {}
         self._template: State | None = None
 
     def reset(self, seat: int, game: str, players: int) -> None:

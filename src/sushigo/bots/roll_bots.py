@@ -33,9 +33,8 @@ from ..sushi_roll.observation import Observation
 from ..sushi_roll.rules import State
 from ..sushi_roll.score import appetizer_points, score_round
 from .base import BaseBot
-from .budget import SearchBudget
 from .registry import register
-from .search import Node, expand_or_select, most_visited
+from .search import Node, SearchBot, expand_or_select, most_visited
 from .search import run as run_search
 
 _APPETIZERS = ("dumpling", "tempura", "sashimi")
@@ -161,10 +160,11 @@ def candidate_actions(st: State, seat: int, max_swaps: int) -> list[Take | Rerol
     return out
 
 
-class RollMCTSBot(BaseBot):
+class RollMCTSBot(SearchBot):
     """Open-loop MCTS for Sushi Roll with sampled chance (see the module docstring)."""
 
     name = "mcts"
+    default_iterations = 300
 
     def __init__(
         self,
@@ -176,12 +176,8 @@ class RollMCTSBot(BaseBot):
         max_swaps: int = 4,
         exact_nodes: int = 0,
     ) -> None:
-        super().__init__(seed)
-        self.budget = SearchBudget.of(iterations, time_ms, default_iterations=300)
-        self.c = float(c)
-        self.epsilon = float(epsilon)
+        super().__init__(seed, iterations, time_ms, c, epsilon)
         self.max_swaps = int(max_swaps)
-        self.last_info: dict[str, Any] = {}
         del exact_nodes  # accepted for option compatibility with the Sushi Go! mcts
 
     def _policy(self, st: State, s: int, rng: random.Random) -> Take:

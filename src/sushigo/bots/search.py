@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, TypeVar
 
+from .base import BaseBot
 from .budget import SearchBudget
 
 K = TypeVar("K", bound=Hashable)
@@ -113,3 +114,32 @@ def most_visited(root: Node, keys: Iterable[K]) -> K:
     if best is None:
         raise ValueError("most_visited needs at least one action")
     return best
+
+
+class SearchBot(BaseBot):
+    """The common constructor of the search bots: a budget, the exploration constant and the rollout's
+    randomness.
+
+    ``iterations`` and/or ``time_ms`` make the :class:`~.budget.SearchBudget` (``default_iterations``
+    when neither is given), ``c`` is the UCB1 exploration constant and ``epsilon`` the share of random
+    moves in the other seats' policy. Each bot keeps its own ``__init__`` with its own defaults (its
+    parameters are its options, read by :func:`sushigo.bots.make_bot`) and passes them here.
+    ``last_info`` describes the last decision (``mode``, ``iterations``).
+    """
+
+    #: iterations of a search given neither ``iterations`` nor ``time_ms``
+    default_iterations = 200
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int | None = None,
+        time_ms: float | None = None,
+        c: float = 0.7,
+        epsilon: float = 0.1,
+    ) -> None:
+        super().__init__(seed)
+        self.budget = SearchBudget.of(iterations, time_ms, default_iterations=self.default_iterations)
+        self.c = float(c)
+        self.epsilon = float(epsilon)
+        self.last_info: dict[str, Any] = {}

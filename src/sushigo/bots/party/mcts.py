@@ -15,10 +15,8 @@ from typing import Any
 
 from ...party.actions import Ask, Flip, Give
 from ...party.cards import FACE_DOWN, IS_DESSERT, KEY_NAMES, NIGIRI_VALUE, VARIANTS, WIRE, PCard
-from ..base import BaseBot
-from ..budget import SearchBudget
 from ..registry import register
-from ..search import Node, expand_or_select, most_visited
+from ..search import Node, SearchBot, expand_or_select, most_visited
 from ..search import run as run_search
 from .policy import PartyPolicy, observed_decision
 from .position import Position
@@ -175,10 +173,11 @@ def rollout_action(
     return max(scored, key=lambda x: x[0])[1]
 
 
-class PartyMCTSBot(BaseBot):
+class PartyMCTSBot(SearchBot):
     """Party IS-MCTS player (see the module docstring)."""
 
     name = "mcts"
+    default_iterations = 100
 
     def __init__(
         self,
@@ -188,12 +187,8 @@ class PartyMCTSBot(BaseBot):
         c: float = 0.7,
         epsilon: float = 0.1,
     ) -> None:
-        super().__init__(seed)
-        self.budget = SearchBudget.of(iterations, time_ms, default_iterations=100)
-        self.c = float(c)
-        self.epsilon = float(epsilon)
+        super().__init__(seed, iterations, time_ms, c, epsilon)
         self.policy = PartyPolicy(greedy=False)
-        self.last_info: dict[str, Any] = {}
 
     def _sample(self, obs: Any, pool: list[int]) -> tuple[list[list[int]], list[int], list[int]]:
         rng = self.rng
