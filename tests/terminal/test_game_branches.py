@@ -31,15 +31,18 @@ def game_branches(source: str) -> list[int]:
     """
     lines = []
     for node in ast.walk(ast.parse(source)):
+        where: ast.expr | ast.pattern
         if isinstance(node, ast.Compare):
-            if any(_names_a_game(side) for side in (node.left, *node.comparators)):
-                lines.append(node.lineno)
-        elif isinstance(node, ast.match_case):
-            if any(_names_a_game(n) for n in ast.walk(node.pattern) if isinstance(n, ast.Constant)):
-                lines.append(node.pattern.lineno)
+            found, where = any(_names_a_game(side) for side in (node.left, *node.comparators)), node
+        elif isinstance(node, ast.match_case):  # a case has no line of its own: its pattern's
+            found = any(_names_a_game(n) for n in ast.walk(node.pattern) if isinstance(n, ast.Constant))
+            where = node.pattern
         elif isinstance(node, ast.Dict):
-            if any(key is not None and _is_name(key) for key in node.keys):
-                lines.append(node.lineno)
+            found, where = any(key is not None and _is_name(key) for key in node.keys), node
+        else:
+            continue
+        if found:
+            lines.append(where.lineno)
     return sorted(lines)
 
 
