@@ -50,7 +50,6 @@ _HELP = {"help", "h", "?"}
 _RULES = {"rules", "rule"}
 _QUIT = {"quit", "q", "exit"}
 
-
 _WIRE = re.compile(r"\b(" + "|".join(sorted(CARD_NAMES, key=len, reverse=True)) + r"|[a-z]+_\d+)\b")
 
 
@@ -58,7 +57,8 @@ def friendly(message: str, players: int | None = None) -> str:
     """Rewrites an engine message in the screen's terms: seats, positions and dice from 1, shown names.
 
     The terminal checks input against the screen before the engine sees it, so this is a safety net
-    for a message it did not foresee.
+    for a message it did not foresee. Sushi Go! and Sushi Roll use it; Party's wire names differ, so its
+    frontend has its own (each frontend's ``friendly`` decides).
 
     >>> friendly("seat 0's belt has no die at position 8 (it holds 5)")
     "seat 1's belt has no die at position 9 (it holds 5)"
