@@ -13,8 +13,9 @@ from sushigo.bots import make_bot
 from sushigo.cli import main
 from sushigo.game import new_game
 from sushigo.sushi_roll.actions import Reroll, Swap, Take
-from sushigo.terminal.guide import help_text, rules_text
-from sushigo.terminal.play import BotFailed, QuitGame, TerminalGame, friendly, parse_roll_move
+from sushigo.terminal.games.sushi_roll import parse_roll_move
+from sushigo.terminal.guide import COMMANDS, GO_HELP, ROLL_HELP, ROLL_RULES, go_rules
+from sushigo.terminal.play import BotFailed, QuitGame, TerminalGame, friendly
 
 from .conftest import console, printed
 
@@ -134,11 +135,11 @@ def test_rules_show_the_variants_in_play() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        rules_text("sushi-go", {"pass_both_ways": True, "soy_sauce": True, "strict_wasabi": True}),
-        rules_text("sushi-go", {"dummy": True, "strict_wasabi": True}),
-        rules_text("sushi-roll"),
-        help_text("sushi-go"),
-        help_text("sushi-roll"),
+        go_rules({"pass_both_ways": True, "soy_sauce": True, "strict_wasabi": True}),
+        go_rules({"dummy": True, "strict_wasabi": True}),
+        ROLL_RULES.rstrip("\n"),
+        GO_HELP + COMMANDS,
+        ROLL_HELP + COMMANDS,
     ],
 )
 def test_help_and_rules_fit_one_80_by_24_screen(text: str) -> None:

@@ -12,7 +12,9 @@ from sushigo.bots import make_bot
 from sushigo.cli import main
 from sushigo.game import new_game
 from sushigo.party.cards import WIRE
-from sushigo.terminal import party
+from sushigo.terminal.games import party
+from sushigo.terminal.guide import PARTY_CARD_RULES
+from sushigo.terminal.names import party_name
 from sushigo.terminal.play import TerminalGame
 
 from .conftest import console, printed
@@ -114,7 +116,7 @@ def test_another_seats_menu_draw_is_never_shown() -> None:
                 for d in turn[seat]:
                     if d.get("drawn"):
                         theirs_seen += 1
-                        drawn = ", ".join(party.name(c) for c in d["drawn"])
+                        drawn = ", ".join(party_name(c) for c in d["drawn"])
                         assert f"drew 4: {drawn}" not in out and f"drew 4 ({drawn}" not in out
     assert theirs_seen, "the bots used no menu: pick another seed"
 
@@ -283,7 +285,7 @@ def test_a_cheating_party_bot_ends_the_game_with_one_line_in_screen_terms() -> N
 def test_rules_and_help_fit_one_screen_and_cover_the_menu(menu: str) -> None:
     from sushigo.party.cards import TYPES
 
-    assert set(party.CARD_RULES) == set(TYPES)
+    assert set(PARTY_CARD_RULES) == set(TYPES)
     state = new_game(GAME, 4, seed=1, menu=menu)
     for show in ("show_rules", "show_help"):
         con = console()
@@ -292,4 +294,4 @@ def test_rules_and_help_fit_one_screen_and_cover_the_menu(menu: str) -> None:
         assert len(out.splitlines()) <= 24 and max(len(line.rstrip()) for line in out.splitlines()) <= 80
         if show == "show_rules":
             for tile in state.config.menu:
-                assert party.CARD_RULES[tile] in out
+                assert PARTY_CARD_RULES[tile] in out

@@ -8,7 +8,8 @@ from click.testing import CliRunner
 from sushigo.bots import make_bot
 from sushigo.cli import main
 from sushigo.game import new_game
-from sushigo.terminal.play import TerminalGame, resolve_card
+from sushigo.terminal.games.sushi_go import resolve_card
+from sushigo.terminal.play import TerminalGame
 
 
 def run(args: list[str], lines: list[str]) -> tuple[int, str]:

@@ -9,6 +9,8 @@ import pytest
 
 from sushigo.game import new_game
 from sushigo.terminal import views
+from sushigo.terminal.games.sushi_go import go_wires
+from sushigo.terminal.games.sushi_roll import FINAL_EXTRAS
 from sushigo.terminal.names import card_name, face_name, group_tableau, group_tray
 
 from .conftest import ScriptBot, answers, console, play, printed
@@ -40,7 +42,7 @@ def test_sushi_go_shows_every_final_tableau_with_its_last_card_before_the_scores
         rows = _rows(section, game.labels)
         assert len(rows) == len(obs.earlier_tableaux[r])
         for t, tableau in enumerate(obs.earlier_tableaux[r]):
-            wires = views.go_wires(tableau)
+            wires = go_wires(tableau)
             row = rows[game.labels[t]]
             # the last card column names the card played last, the automatic one where there is one
             assert f"  {card_name(wires[-1])}  " in row, (row, wires)
@@ -56,7 +58,7 @@ def test_sushi_go_shows_every_final_tableau_with_its_last_card_before_the_scores
             assert head in before
             turn = " ".join(before.split(head)[-1].split())
             for t in range(players):
-                assert f"{game.labels[t]}: {card_name(views.go_wires(last[t])[-1])}" in turn
+                assert f"{game.labels[t]}: {card_name(go_wires(last[t])[-1])}" in turn
 
 
 def test_sushi_roll_shows_every_final_tray_with_its_last_die_before_the_scores() -> None:
@@ -117,11 +119,11 @@ def test_final_columns_add_up_to_the_reports_totals_with_tokens() -> None:
         "token_points": [2, 1],
         "totals": [39, 15],
     }
-    titles, rows = views.final_columns("sushi-roll", report)
+    titles, rows = views.final_columns(report, FINAL_EXTRAS)
     assert titles == ["Round 1", "Round 2", "Round 3", "Pudding", "Tokens"]
     assert [sum(r) for r in rows] == report["totals"]
     con = console()
-    con.print(views.final_table("sushi-roll", report, ["1 You", "2 Bot"]))
+    con.print(views.final_table(report, ["1 You", "2 Bot"], FINAL_EXTRAS))
     text = printed(con)
     assert re.search(r"1 You\s+9\s+12\s+10\s+\+6 \(3\)\s+2\s+39", text)
     assert re.search(r"2 Bot\s+4\s+7\s+3\s+0 \(1\)\s+1\s+15", text)

@@ -14,7 +14,8 @@ from rich.text import Text
 
 from sushigo.bots import make_bot
 from sushigo.game import new_game
-from sushigo.terminal import views
+from sushigo.terminal.games.sushi_go import go_final_tableaux, go_hand, go_table, go_wires
+from sushigo.terminal.games.sushi_roll import roll_final_trays, roll_table
 from sushigo.terminal.layout import Entries, pack
 from sushigo.terminal.names import card_name, face_name, group_tableau, group_tray
 from sushigo.terminal.play import TerminalGame
@@ -55,14 +56,14 @@ class Checked(TerminalGame):
         self.screens.append(self._lines() - start + 1)  # and the prompt line
         obs = self.state.observe(0)
         if self.state.game == "sushi-go":
-            tabs = [group_tableau(views.go_wires(t), w) for t, w in zip(obs.tableaux, obs.on_wasabi)]
-            check_entries(views.go_table(obs, self.labels), [e for t in tabs for e in t])
-            hand = [f"[{i}] {card_name(c)}" for i, c in enumerate(views.go_wires(obs.hand), 1)]
-            check_entries(views.go_hand(obs), hand)
+            tabs = [group_tableau(go_wires(t), w) for t, w in zip(obs.tableaux, obs.on_wasabi)]
+            check_entries(go_table(obs, self.labels), [e for t in tabs for e in t])
+            hand = [f"[{i}] {card_name(c)}" for i, c in enumerate(go_wires(obs.hand), 1)]
+            check_entries(go_hand(obs), hand)
         else:
             belts = [f"[{i}] {face_name(f)}" for b in obs.belts for i, f in enumerate(b, 1)]
             trays = [e for t in obs.trays for e in group_tray(t)]
-            check_entries(views.roll_table(obs, self.labels), belts + trays)
+            check_entries(roll_table(obs, self.labels), belts + trays)
         self.checked += 1
 
     def show_round_end(self, round_index: int) -> None:
@@ -73,12 +74,12 @@ class Checked(TerminalGame):
         points = self.state.score_report()["rounds"][round_index]["points"]
         if self.state.game == "sushi-go":
             tabs, marks = obs.earlier_tableaux[round_index], obs.earlier_on_wasabi[round_index]
-            entries = [e for t, w in zip(tabs, marks) for e in group_tableau(views.go_wires(t), w)]
-            check_entries(views.go_final_tableaux(tabs, marks, self.labels, points, round_index), entries)
+            entries = [e for t, w in zip(tabs, marks) for e in group_tableau(go_wires(t), w)]
+            check_entries(go_final_tableaux(tabs, marks, self.labels, points, round_index), entries)
         else:
             trays = obs.past_trays[round_index]
             entries = [e for t in trays for e in group_tray(t)]
-            check_entries(views.roll_final_trays(trays, self.labels, points, round_index), entries)
+            check_entries(roll_final_trays(trays, self.labels, points, round_index), entries)
 
 
 @pytest.mark.parametrize(

@@ -44,20 +44,35 @@ def icon_counts(tray: Sequence[str]) -> dict[str, int]:
     return counts
 
 
+def wasabi_marks(tray: Sequence[str]) -> list[bool]:
+    """Returns, for each die of ``tray`` in the order taken, whether it is a nigiri on a wasabi.
+
+    A nigiri goes onto a wasabi taken before it that has nothing on it (rules.md §2.4); this is the one
+    place that decides it (scoring and the clients' grouped trays use it).
+
+    >>> wasabi_marks(["squid_nigiri", "wasabi", "egg_nigiri", "salmon_nigiri"])
+    [False, False, True, False]
+    """
+    free = 0
+    marks = []
+    for name in tray:
+        symbol = parse_face(name).symbol
+        on = False
+        if symbol == "wasabi":
+            free += 1
+        elif symbol in NIGIRI_VALUES and free:
+            free -= 1
+            on = True
+        marks.append(on)
+    return marks
+
+
 def nigiri_points(tray: Sequence[str]) -> int:
     """Returns a tray's nigiri points; a nigiri on a free wasabi taken earlier scores ×3."""
-    free_wasabi = 0
     points = 0
-    for name in tray:
-        face = parse_face(name)
-        if face.symbol == "wasabi":
-            free_wasabi += 1
-        elif face.symbol in NIGIRI_VALUES:
-            value = NIGIRI_VALUES[face.symbol]
-            if free_wasabi:
-                free_wasabi -= 1
-                value *= 3
-            points += value
+    for name, on in zip(tray, wasabi_marks(tray)):
+        value = NIGIRI_VALUES.get(parse_face(name).symbol, 0)
+        points += value * 3 if on else value
     return points
 
 

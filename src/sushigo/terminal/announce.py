@@ -20,7 +20,8 @@ from .layout import Entries
 from .names import card_name, face_name
 
 
-def _who(label: str) -> Text:
+def who(label: str) -> Text:
+    """Returns a seat's label as announcements show it (bold)."""
     return Text(label, style="bold")
 
 
@@ -50,10 +51,10 @@ def go_turn(
     the dummy's card (the dummy variant, where the dummy is the last tableau).
     """
     head = f"Turn {turn + 1}" + (", last card (played automatically)" if last else "") + ": "
-    entries = [Text.assemble(_who(labels[t]), ": ", go_pick(c, marks[t])) for t, c in enumerate(cards)]
+    entries = [Text.assemble(who(labels[t]), ": ", go_pick(c, marks[t])) for t, c in enumerate(cards)]
     if dummy_chooser is not None and len(cards) == len(labels) == 3:
         entries[2] = Text.assemble(
-            _who(labels[2]), f" (chosen by {dummy_chooser}): ", go_pick(cards[2], marks[2])
+            who(labels[2]), f" (chosen by {dummy_chooser}): ", go_pick(cards[2], marks[2])
         )
     return Entries(entries, sep=" · ", prefix=Text(head, style="bold magenta"))
 
@@ -103,14 +104,14 @@ def roll_action(
     nigiri went and the tokens gained (fewer than its icons when the supply ran short). When the take
     ends a cycle, a line says the belts slid and were re-rolled.
     """
-    who = _who(labels[seat])
+    actor = who(labels[seat])
     lines: list[Entries] = []
     if isinstance(action, Reroll):
         changes = [
             Text.assemble(_die(p, before.belts[seat][p]), " → ", face_name(after.belts[seat][p]))
             for p in action.positions
         ]
-        lines.append(Entries(changes, prefix=Text.assemble(who, " re-rolled (menu token): "), sep=", "))
+        lines.append(Entries(changes, prefix=Text.assemble(actor, " re-rolled (menu token): "), sep=", "))
     elif isinstance(action, Swap):
         own = before.belts[seat][action.own]
         other = before.belts[action.other_seat][action.other]
@@ -119,9 +120,9 @@ def roll_action(
                 [
                     Text.assemble("their ", _die(action.own, own)),
                     "for",
-                    Text.assemble(_who(labels[action.other_seat]), "'s ", _die(action.other, other)),
+                    Text.assemble(who(labels[action.other_seat]), "'s ", _die(action.other, other)),
                 ],
-                prefix=Text.assemble(who, " swapped (chopsticks token): "),
+                prefix=Text.assemble(actor, " swapped (chopsticks token): "),
                 sep=" ",
             )
         )
@@ -142,7 +143,7 @@ def roll_action(
                 if gained < parsed.icons:
                     note += " (the supply ran out)"
                 parts.append(note)
-        lines.append(Entries(parts, prefix=Text.assemble(who, " took "), sep=", "))
+        lines.append(Entries(parts, prefix=Text.assemble(actor, " took "), sep=", "))
         if len(after.past_trays) == len(before.past_trays) and after.cycle != before.cycle:
             lines.append(
                 Entries(

@@ -1,5 +1,9 @@
 """The ``help`` and ``rules`` screens of the terminal game: one screenful each, for the game being played.
 
+Each game's module (:mod:`.games`) chooses its texts here: :func:`go_rules` (with the variants in use),
+:data:`ROLL_RULES`, :func:`party_rules` (the menu in play) and the ``*_HELP`` texts, which the
+terminal follows with :data:`COMMANDS`.
+
 The rules are a summary of rules.md in a player's words (the project's rules specification decides
 every detail; this is what a player needs at the table). Variant paragraphs appear only when the
 variant is on, so the text always fits a 24-line terminal.
@@ -7,7 +11,7 @@ variant is on, so the text always fits a 24-line terminal.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 GO_RULES = """\
@@ -94,15 +98,49 @@ COMMANDS = """\
 [cyan]quit[/] leaves the game."""
 
 
-def rules_text(game: str, options: Mapping[str, Any] | None = None) -> str:
-    """Returns the rules of ``game`` (Rich markup), with the paragraphs of the variants in use."""
-    if game == "sushi-roll":
-        return ROLL_RULES.rstrip("\n")
+PARTY_TURN = """\
+[bold]Sushi Go Party![/] — 3 rounds. Everyone picks a card from their hand at once; the cards are revealed, numbered cards resolve in order (chopsticks 1–3, spoon 4–6, menu 7–9, takeout box 10–12), then hands pass left. Most points after 3 rounds and the desserts wins; ties: most dessert cards, then a shared win.
+[bold]This menu[/]:"""
+
+#: One line per Sushi Go Party! card type: what it scores or does (rules.md §3.4), shown for the menu in play.
+PARTY_CARD_RULES: dict[str, str] = {
+    "nigiri": "nigiri: egg 1, salmon 2, squid 3 (×3 on a wasabi)",
+    "maki": "maki: most icons 6, second 3 (6/4/2 with 6–8 players), ties in full",
+    "temaki": "temaki: most +4, fewest −4 (no penalty with 2 players)",
+    "uramaki": "uramaki: first to 10 icons at the end of a turn 8, then 5, then 2",
+    "tempura": "tempura: 5 per pair",
+    "sashimi": "sashimi: 10 per set of three",
+    "dumpling": "dumpling: 1/3/6/10/15 for 1–5+",
+    "eel": "eel: one −3, two or more 7",
+    "tofu": "tofu: one 2, two 6, three or more 0",
+    "onigiri": "onigiri: each set of different shapes 1/4/9/16",
+    "edamame": "edamame: 1 per other player with edamame (at most 4)",
+    "miso_soup": "miso soup: 3, but all are discarded if 2+ are played in one turn",
+    "chopsticks": "chopsticks: from the next turn, declare with a pick: play a second card",
+    "spoon": "spoon: from the next turn, name a card; the first holder to your left gives it",
+    "menu": "menu: draw 4 cards, play 1 (only you see them), the rest go back",
+    "takeout_box": "takeout box: turn earlier cards face down, 2 points each",
+    "special_order": "special order: becomes a copy of one of your earlier cards",
+    "soy_sauce": "soy sauce: 4 if nobody has more colours than you",
+    "tea": "tea: 1 per card of your largest single-colour group",
+    "wasabi": "wasabi: the next nigiri you play scores triple",
+    "pudding": "pudding (kept to the end): most +6, fewest −6",
+    "green_tea_ice_cream": "green tea ice cream (kept to the end): 12 per four",
+    "fruit": "fruit (kept to the end): per fruit 0: −2, 1: 0, 2: 1, 3: 3, 4: 6, 5+: 10",
+}
+
+PARTY_HELP = """\
+[bold]Your pick[/]: the card's number or (part of) its name. A special order then asks which of your cards it copies; chopsticks or a spoon played on an earlier turn offer their bonus action (Enter for none). While cards resolve you may be asked for chopsticks' second card, your menu's card (only you see the four it drew), the card or kind your spoon names ([cyan]maki 2[/] or [cyan]maki[/]), a card to give to another seat's spoon, or which cards your takeout box turns face down ([cyan]1,3[/], [cyan]all[/], [cyan]none[/]).
+[bold]The table[/]: Des desserts kept · Rnd the round's points if it ended now · Game the finished rounds.
+"""
+
+
+def go_rules(options: Mapping[str, Any] | None = None) -> str:
+    """Returns the rules of Sushi Go! (Rich markup), with the paragraphs of the variants in use."""
     extra = [GO_VARIANTS[k] for k in GO_VARIANTS if (options or {}).get(k)]
     return "\n".join([GO_RULES.rstrip("\n"), *extra])
 
 
-def help_text(game: str) -> str:
-    """Returns how to play a turn of ``game`` and read its table (Rich markup)."""
-    body = ROLL_HELP if game == "sushi-roll" else GO_HELP
-    return body + COMMANDS
+def party_rules(menu: Sequence[str]) -> str:
+    """Returns the rules of a Sushi Go Party! game on ``menu`` in one screen: the turn, then a line per tile."""
+    return "\n".join([PARTY_TURN, *(f"  {PARTY_CARD_RULES[t]}" for t in menu if t in PARTY_CARD_RULES)])

@@ -1,4 +1,5 @@
-"""The names the terminal shows for cards and die faces, and tableaux grouped as players lay them out.
+"""The names the terminal shows for cards, die faces and Party menus, and tableaux grouped as players lay
+them out: the one place of display names in the terminal (the three games' modules import them).
 
 Every message of the terminal game uses these names, so that what a player reads in an error, an
 announcement or a score table is exactly what the hand, belt or tableau on screen shows; the formats.md
@@ -14,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..sushi_roll.faces import NIGIRI_VALUES, parse_face
+from ..sushi_roll.score import wasabi_marks
 
 #: Sushi Go! card wire name -> the name shown on screen.
 CARD_NAMES: dict[str, str] = {
@@ -32,6 +34,30 @@ CARD_NAMES: dict[str, str] = {
     "soy_sauce": "soy sauce",
 }
 
+#: Sushi Go Party! wire names whose on-screen name is not the wire name with spaces.
+PARTY_NAMES: dict[str, str] = {
+    "fruit_ww": "fruit melon×2",
+    "fruit_pp": "fruit pineapple×2",
+    "fruit_oo": "fruit orange×2",
+    "fruit_wp": "fruit melon+pineapple",
+    "fruit_wo": "fruit melon+orange",
+    "fruit_po": "fruit pineapple+orange",
+    "green_tea_ice_cream": "green tea ice cream",
+    "face_down": "face-down card",
+}
+
+#: Sushi Go Party! suggested menus by id -> the title shown.
+MENU_TITLES = {
+    "my_first_meal": "My First Meal",
+    "sushi_go": "Sushi Go!",
+    "party_sampler": "Party Sampler",
+    "master_menu": "Master Menu",
+    "points_platter": "Points Platter",
+    "cutthroat_combo": "Cutthroat Combo",
+    "big_banquet": "Big Banquet",
+    "dinner_for_two": "Dinner for Two",
+}
+
 _MAKI_ICONS = {"maki_1": 1, "maki_2": 2, "maki_3": 3}
 _NIGIRI = ("squid_nigiri", "salmon_nigiri", "egg_nigiri")
 #: The order of a grouped tableau: the scoring categories first, then cards that score nothing.
@@ -41,6 +67,24 @@ _GO_ORDER = ("tempura", "sashimi", "dumpling", "chopsticks", "pudding", "soy_sau
 def card_name(wire: str) -> str:
     """Returns the on-screen name of a Sushi Go! card (``squid_nigiri`` -> ``squid nigiri``)."""
     return CARD_NAMES.get(wire, wire.replace("_", " "))
+
+
+def party_name(wire: str | None) -> str:
+    """Returns the on-screen name of a Sushi Go Party! card or tile (``maki_2`` -> ``maki 2``).
+
+    >>> party_name("fruit_wp"), party_name("takeout_box_10"), party_name(None)
+    ('fruit melon+pineapple', 'takeout box 10', 'nothing')
+    """
+    if wire is None:
+        return "nothing"
+    return PARTY_NAMES.get(wire, wire.replace("_", " "))
+
+
+def party_key_name(key: int) -> str:
+    """Returns the on-screen name of a Sushi Go Party! identity key (what a special order copies)."""
+    from ..party.cards import KEY_NAMES
+
+    return party_name(KEY_NAMES[key])
 
 
 def short_nigiri(wire: str) -> str:
@@ -102,35 +146,18 @@ def group_tableau(cards: Sequence[str], on_wasabi: Sequence[bool]) -> list[str]:
     return out
 
 
-def tray_on_wasabi(faces: Sequence[str]) -> list[bool]:
-    """Returns, for each die of a Sushi Roll tray in the order taken, whether it is a nigiri on a wasabi.
-
-    A nigiri goes onto a wasabi taken before it that has nothing on it (rules.md §2.4).
-    """
-    free = 0
-    out = []
-    for face in faces:
-        symbol = parse_face(face).symbol
-        on = False
-        if symbol == "wasabi":
-            free += 1
-        elif symbol in NIGIRI_VALUES and free:
-            free -= 1
-            on = True
-        out.append(on)
-    return out
-
-
-def group_tray(faces: Sequence[str]) -> list[str]:
+def group_tray(faces: Sequence[str], on_wasabi: Sequence[bool] | None = None) -> list[str]:
     """Returns a Sushi Roll tray as grouped entries: icons per symbol, each nigiri on its wasabi.
 
     Appetizers, puddings and tokens count icons (``tempura×3`` is three tempura icons), which is what
-    scores; maki are summed as on the score sheet.
+    scores; maki are summed as on the score sheet. ``on_wasabi`` marks each die that is a nigiri on a
+    wasabi (an observation's marks); without it the core's placement decides
+    (:func:`sushigo.sushi_roll.score.wasabi_marks`).
 
     >>> group_tray(["wasabi", "maki_2", "squid_nigiri", "tempura", "maki_1", "egg_nigiri"])
     ['3 maki icons', 'tempura', 'wasabi+squid', 'egg nigiri']
     """
-    marks = tray_on_wasabi(faces)
+    marks = wasabi_marks(faces) if on_wasabi is None else on_wasabi
     icons: Counter[str] = Counter()
     on: Counter[str] = Counter()
     off: Counter[str] = Counter()

@@ -1,4 +1,4 @@
-"""Sushi Go Party! in the terminal: names, the table, the prompts of every decision, announcements.
+"""Sushi Go Party! in the terminal: the table, the prompts of every decision, the announcements.
 
 The human is seat 1 on screen (engine seat 0). Every decision a Party turn asks for has its own
 prompt: the secret pick (a card number or name; a special order then asks which card it copies, and
@@ -17,49 +17,24 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .layout import Entries
+from ...party.actions import Ask, Flip, Give
+from ...party.cards import WIRE, PCard
+from ...party.menus import menu_id
+from .. import views
+from ..announce import who
+from ..guide import PARTY_HELP, party_rules
+from ..layout import Entries
+from ..names import MENU_TITLES, party_key_name, party_name
+from ..views import LABEL_WIDTH, new_table, signed
 
-#: Party wire names whose on-screen name is not the wire name with spaces.
-PARTY_NAMES: dict[str, str] = {
-    "fruit_ww": "fruit melon×2",
-    "fruit_pp": "fruit pineapple×2",
-    "fruit_oo": "fruit orange×2",
-    "fruit_wp": "fruit melon+pineapple",
-    "fruit_wo": "fruit melon+orange",
-    "fruit_po": "fruit pineapple+orange",
-    "green_tea_ice_cream": "green tea ice cream",
-    "face_down": "face-down card",
-}
-
-MENU_TITLES = {
-    "my_first_meal": "My First Meal",
-    "sushi_go": "Sushi Go!",
-    "party_sampler": "Party Sampler",
-    "master_menu": "Master Menu",
-    "points_platter": "Points Platter",
-    "cutthroat_combo": "Cutthroat Combo",
-    "big_banquet": "Big Banquet",
-    "dinner_for_two": "Dinner for Two",
-}
-
-
-def name(wire: str | None) -> str:
-    """The on-screen name of a Party card or tile (``maki_2`` -> ``maki 2``)."""
-    if wire is None:
-        return "nothing"
-    return PARTY_NAMES.get(wire, wire.replace("_", " "))
-
-
-def key_name(key: int) -> str:
-    """The on-screen name of a Party identity key."""
-    from ..party.cards import KEY_NAMES
-
-    return name(KEY_NAMES[key])
+if TYPE_CHECKING:
+    from ..play import TerminalGame
 
 
 def _norm(text: str) -> str:
@@ -97,16 +72,14 @@ def tableau_items(row: Sequence[Any]) -> list[str]:
 
     ``row`` holds observation tuples ``(card, copies, face_down, on_wasabi, turn)``.
     """
-    from ..party.cards import WIRE, PCard
-
     out: list[str] = []
     for card, copies, down, on, _turn in row:
         if down:
             text = "face down"
         elif card == PCard.SPECIAL_ORDER and copies is not None:
-            text = f"{key_name(copies)} (special order)"
+            text = f"{party_key_name(copies)} (special order)"
         else:
-            text = name(WIRE[card])
+            text = party_name(WIRE[card])
         if on and not down:
             text += " on wasabi"
         out.append(text)
@@ -135,9 +108,9 @@ def finished_items(row: Sequence[dict[str, Any]]) -> list[str]:
         if e.get("face_down"):
             text = "face down"
         elif e.get("copies"):
-            text = f"{name(e['copies'])} (special order)"
+            text = f"{party_name(e['copies'])} (special order)"
         else:
-            text = name(e["card"])
+            text = party_name(e["card"])
         if e.get("on_wasabi") and not e.get("face_down"):
             text += " on wasabi"
         out.append(text)
@@ -146,21 +119,17 @@ def finished_items(row: Sequence[dict[str, Any]]) -> list[str]:
 
 def heading(obs: Any) -> tuple[str, str]:
     """The rule above the table and the line under it: round, turn, menu and passing."""
-    from ..party.menus import menu_id
-
     cfg = obs.config
     mid = menu_id(cfg.menu)
     title = f"Sushi Go Party! · round {obs.round + 1} of 3 · turn {obs.turn + 1} of {cfg.hand_size}"
     way = "hands pass left" if cfg.direction(obs.round) == 1 else "hands pass right this round"
-    menu = ", ".join(name(t) for t in cfg.menu)
+    menu = ", ".join(party_name(t) for t in cfg.menu)
     return title, f"{MENU_TITLES.get(mid or '', 'Custom menu')}: {menu} · {way}"
 
 
 def party_table(obs: Any, labels: Sequence[str], now: Sequence[int]) -> Table:
     """Every tableau, desserts kept, the round so far and the game total."""
-    from .views import LABEL_WIDTH, _table
-
-    table = _table()
+    table = new_table()
     table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
     table.add_column("Tableau", ratio=1)
     table.add_column("Des", justify="right", no_wrap=True)
@@ -193,22 +162,22 @@ def revealed_line(obs: Any, labels: Sequence[str]) -> Entries:
 
 def hand_line(cards: Sequence[str], prefix: str = "Your hand: ") -> Entries:
     """Numbered cards, as the prompt expects them."""
-    from .views import numbered
-
-    return Entries(numbered([name(c) for c in cards]), sep="  ", prefix=prefix)
+    return Entries(views.numbered([party_name(c) for c in cards]), sep="  ", prefix=prefix)
 
 
 def _via(d: dict[str, Any]) -> str:
-    return name(d["via"])
+    return party_name(d["via"])
 
 
 def describe_play(d: dict[str, Any], label: str, labels: Sequence[str], mine: bool) -> str:
     """One logged play in words; a menu's drawn cards appear only for their own player (``mine``)."""
     card = d.get("card")
     if card == "special_order":
-        what = f"special order as {name(d['copies'])}" if d.get("copies") else "special order (discarded)"
+        what = (
+            f"special order as {party_name(d['copies'])}" if d.get("copies") else "special order (discarded)"
+        )
     else:
-        what = name(card)
+        what = party_name(card)
     if d.get("wasabi") is False:
         what += " off wasabi"
     via = d.get("via")
@@ -217,7 +186,7 @@ def describe_play(d: dict[str, Any], label: str, labels: Sequence[str], mine: bo
     elif via.startswith("chopsticks"):
         text = f"{what} ({_via(d)})"
     elif via.startswith("spoon"):
-        asked = name(d.get("ask"))
+        asked = party_name(d.get("ask"))
         if card is None:
             text = f"{_via(d)} asked for {asked}: nobody had one (spoon discarded)"
         else:
@@ -225,7 +194,7 @@ def describe_play(d: dict[str, Any], label: str, labels: Sequence[str], mine: bo
             text = f"{what} ({_via(d)} asked for {asked}: {giver} gave it, takes the spoon)"
     elif via.startswith("menu"):
         drawn = d.get("drawn") or []
-        seen = f": {', '.join(name(c) for c in drawn)}" if mine and drawn else ""
+        seen = f": {', '.join(party_name(c) for c in drawn)}" if mine and drawn else ""
         text = (
             f"{what} ({_via(d)} drew {len(drawn)}{seen})"
             if card is not None
@@ -243,13 +212,11 @@ def turn_lines(
     turn: Sequence[Sequence[dict[str, Any]]], labels: Sequence[str], index: int, last: bool
 ) -> Entries:
     """One turn's reveal and resolution: an entry per seat, then the miso-soup collision if any."""
-    from .announce import _who
-
     head = f"Turn {index + 1}" + (" (last card)" if last else "") + ": "
     entries: list[Text | str] = []
     for s, plays in enumerate(turn):
         parts = [describe_play(d, labels[s], labels, s == 0) for d in plays]
-        entries.append(Text.assemble(_who(labels[s]), ": ", " + ".join(parts) or "—"))
+        entries.append(Text.assemble(who(labels[s]), ": ", " + ".join(parts) or "—"))
     miso = sum(
         1 for plays in turn for d in plays if d.get("card") == "miso_soup" or d.get("copies") == "miso_soup"
     )
@@ -264,7 +231,7 @@ def last_cards(plays: Sequence[dict[str, Any]]) -> str:
     for d in plays:
         if d.get("card") is None:
             continue
-        out.append(f"{name(d['copies'])} (s.o.)" if d.get("copies") else name(d["card"]))
+        out.append(f"{party_name(d['copies'])} (s.o.)" if d.get("copies") else party_name(d["card"]))
     return ", ".join(out) or "—"
 
 
@@ -277,9 +244,7 @@ def final_tableaux(
 ) -> Table:
     """A finished round's final tableaux with each seat's last card (from ``last_turn``, the round's
     last turn log: a takeout box played last has left the tableau) and its points."""
-    from .views import LABEL_WIDTH, _table
-
-    table = _table(title=f"Round {r + 1}: final tableaux", title_style="bold")
+    table = new_table(title=f"Round {r + 1}: final tableaux", title_style="bold")
     table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
     table.add_column("Final tableau", ratio=1)
     table.add_column("Last card", max_width=16)
@@ -316,11 +281,9 @@ SHORT = {
 
 def round_scores(report: dict[str, Any], r: int, labels: Sequence[str]) -> Table:
     """One round's points per category (the menu's) and seat."""
-    from .views import LABEL_WIDTH, _table
-
     points = report["rounds"][r]["points"]
     cats = [c for c in points[0] if c != "total"]
-    table = _table(title=f"Round {r + 1} scores", title_style="bold")
+    table = new_table(title=f"Round {r + 1} scores", title_style="bold")
     table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
     for c in cats:
         table.add_column(SHORT.get(c, c[:4].title()), justify="right", no_wrap=True)
@@ -333,7 +296,7 @@ def round_scores(report: dict[str, Any], r: int, labels: Sequence[str]) -> Table
 def category_legend(report: dict[str, Any], r: int) -> Entries:
     """What the short column titles of :func:`round_scores` stand for."""
     cats = [c for c in report["rounds"][r]["points"][0] if c != "total"]
-    return Entries([f"{SHORT.get(c, c[:4].title())} {name(c)}" for c in cats], sep=" · ")
+    return Entries([f"{SHORT.get(c, c[:4].title())} {party_name(c)}" for c in cats], sep=" · ")
 
 
 DESSERT_TITLES = {"pudding": "Pudding", "green_tea_ice_cream": "Ice cream", "fruit": "Fruit"}
@@ -341,10 +304,8 @@ DESSERT_TITLES = {"pudding": "Pudding", "green_tea_ice_cream": "Ice cream", "fru
 
 def final_table(report: dict[str, Any], labels: Sequence[str]) -> Table:
     """Each round's points, the dessert's points (cards kept) and the total, which is their sum."""
-    from .views import LABEL_WIDTH, _signed, _table
-
-    dessert = name(report["menu"][-1])
-    table = _table(title="Final scores", title_style="bold")
+    dessert = party_name(report["menu"][-1])
+    table = new_table(title="Final scores", title_style="bold")
     table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
     for r in range(len(report["rounds"])):
         table.add_column(f"Round {r + 1}", justify="right", no_wrap=True)
@@ -360,7 +321,7 @@ def final_table(report: dict[str, Any], labels: Sequence[str]) -> Table:
         table.add_row(
             labels[s],
             *(str(v) for v in rounds),
-            f"{_signed(points[s]) if points[s] else '0'} ({counts[s]})",
+            f"{signed(points[s]) if points[s] else '0'} ({counts[s]})",
             str(total),
         )
     return table
@@ -403,50 +364,259 @@ def parse_numbers(text: str, count: int) -> list[int]:
 _WIRE_WORD = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 
 
+def round_so_far(obs: Any) -> list[int]:
+    """Returns each seat's points if the round ended now (the observation carries the uramaki race)."""
+    from ...bots.party import Position
+
+    pos = Position.of_observation(obs)
+    return [pos.round_points(s) for s in range(obs.players)]
+
+
 def friendly_party(message: str) -> str:
     """An engine message in the screen's terms: seats from 1, cards by their on-screen names."""
     out = re.sub(r"\bseat (\d+)\b", lambda m: f"seat {int(m.group(1)) + 1}", message)
-    return _WIRE_WORD.sub(lambda m: name(m.group(0)), out)
+    return _WIRE_WORD.sub(lambda m: party_name(m.group(0)), out)
 
 
-PARTY_TURN = """\
-[bold]Sushi Go Party![/] — 3 rounds. Everyone picks a card from their hand at once; the cards are revealed, numbered cards resolve in order (chopsticks 1–3, spoon 4–6, menu 7–9, takeout box 10–12), then hands pass left. Most points after 3 rounds and the desserts wins; ties: most dessert cards, then a shared win.
-[bold]This menu[/]:"""
+class PartyFrontend:
+    """Sushi Go Party! for :class:`~sushigo.terminal.play.TerminalGame` (see :class:`..Frontend`)."""
 
-#: One line per card type: what it scores or does (rules.md §3.4), shown for the menu in play.
-CARD_RULES: dict[str, str] = {
-    "nigiri": "nigiri: egg 1, salmon 2, squid 3 (×3 on a wasabi)",
-    "maki": "maki: most icons 6, second 3 (6/4/2 with 6–8 players), ties in full",
-    "temaki": "temaki: most +4, fewest −4 (no penalty with 2 players)",
-    "uramaki": "uramaki: first to 10 icons at the end of a turn 8, then 5, then 2",
-    "tempura": "tempura: 5 per pair",
-    "sashimi": "sashimi: 10 per set of three",
-    "dumpling": "dumpling: 1/3/6/10/15 for 1–5+",
-    "eel": "eel: one −3, two or more 7",
-    "tofu": "tofu: one 2, two 6, three or more 0",
-    "onigiri": "onigiri: each set of different shapes 1/4/9/16",
-    "edamame": "edamame: 1 per other player with edamame (at most 4)",
-    "miso_soup": "miso soup: 3, but all are discarded if 2+ are played in one turn",
-    "chopsticks": "chopsticks: from the next turn, declare with a pick: play a second card",
-    "spoon": "spoon: from the next turn, name a card; the first holder to your left gives it",
-    "menu": "menu: draw 4 cards, play 1 (only you see them), the rest go back",
-    "takeout_box": "takeout box: turn earlier cards face down, 2 points each",
-    "special_order": "special order: becomes a copy of one of your earlier cards",
-    "soy_sauce": "soy sauce: 4 if nobody has more colours than you",
-    "tea": "tea: 1 per card of your largest single-colour group",
-    "wasabi": "wasabi: the next nigiri you play scores triple",
-    "pudding": "pudding (kept to the end): most +6, fewest −6",
-    "green_tea_ice_cream": "green tea ice cream (kept to the end): 12 per four",
-    "fruit": "fruit (kept to the end): per fruit 0: −2, 1: 0, 2: 1, 3: 3, 4: 6, 5+: 10",
-}
+    title = "Sushi Go Party!"
 
+    def __init__(self, game: TerminalGame) -> None:
+        self.game = game
+        self.state: Any = game.state
+        self._seen = (0, 0)  # (round, turns) of the reveals announced so far
 
-def rules_for(menu: Sequence[str]) -> str:
-    """The rules of a Party game on ``menu`` in one screen: the turn, then a line per tile."""
-    return "\n".join([PARTY_TURN, *(f"  {CARD_RULES[t]}" for t in menu if t in CARD_RULES)])
+    def places(self) -> int:
+        return int(self.state.players)
 
+    def subtitle(self) -> str | None:
+        return heading(self.state.observe(0))[1].split(" · ")[0]
 
-PARTY_HELP = """\
-[bold]Your pick[/]: the card's number or (part of) its name. A special order then asks which of your cards it copies; chopsticks or a spoon played on an earlier turn offer their bonus action (Enter for none). While cards resolve you may be asked for chopsticks' second card, your menu's card (only you see the four it drew), the card or kind your spoon names ([cyan]maki 2[/] or [cyan]maki[/]), a card to give to another seat's spoon, or which cards your takeout box turns face down ([cyan]1,3[/], [cyan]all[/], [cyan]none[/]).
-[bold]The table[/]: Des desserts kept · Rnd the round's points if it ended now · Game the finished rounds.
-"""
+    def opening(self) -> RenderableType | None:
+        return None
+
+    def friendly(self, message: str) -> str:
+        return friendly_party(message)
+
+    def help_text(self) -> str:
+        return PARTY_HELP
+
+    def rules_text(self) -> str:
+        return party_rules(self.state.observe(0).config.menu)
+
+    def step(self) -> None:
+        game = self.game
+        st = self.state
+        seats = st.to_act()
+        round_before, race_before = st.round, list(st.table.race_points)
+        if st.phase == "choose":
+            choices = []
+            if 0 in seats:  # the human first: picks are secret until all are in
+                game.show()
+                choices.append((0, game.human_action()))
+            choices += game.bot_actions(seats)
+            for seat, action in choices:
+                st.submit(seat, action)
+        else:
+            seat = seats[0]
+            if seat in game.bots:
+                action = game.bot_actions([seat])[0][1]
+            else:
+                self._show_resolving()
+                action = game.human_action()
+            st.submit(seat, action)
+        if st.round == round_before and not st.is_over() and st.table.race_points != race_before:
+            won = [
+                f"{game.labels[s]} +{st.table.race_points[s] - race_before[s]}"
+                for s in range(st.players)
+                if st.table.race_points[s] != race_before[s]
+            ]
+            game.console.print(
+                Text.assemble(
+                    ("Uramaki race: ", "bold yellow"),
+                    ", ".join(won),
+                    " (10 icons; their uramaki are discarded)",
+                )
+            )
+        self._announce()
+
+    def _announce(self) -> None:
+        """Announces every turn resolved since the last call, and the end of each finished round."""
+        game = self.game
+        history = self.state.history
+        obs = self.state.observe(0)
+        r, seen = self._seen
+        size = obs.config.hand_size
+        while r < len(history):
+            turns = history[r]["turns"]
+            for i in range(seen, len(turns)):
+                game.console.print(turn_lines(turns[i], game.labels, i, last=i == size - 1))
+            if r >= len(obs.earlier_tableaux):
+                self._seen = (r, len(turns))
+                break
+            game.show_round_end(r)
+            r, seen = r + 1, 0
+            self._seen = (r, 0)
+
+    def show(self) -> None:
+        obs = self.state.observe(0)
+        c = self.game.console
+        title, subtitle = heading(obs)
+        c.rule(title, style="dim")
+        c.print(subtitle, style="dim")
+        c.print(party_table(obs, self.game.labels, round_so_far(obs)))
+        self.remind()
+
+    def remind(self) -> None:
+        obs = self.state.observe(0)
+        if obs.phase == "choose":
+            self.game.console.print(hand_line([WIRE[c] for c in obs.hand]))
+        else:
+            self._show_resolving()
+
+    def _show_resolving(self) -> None:
+        game = self.game
+        obs = self.state.observe(0)
+        item = obs.resolving or {}
+        owner = item.get("seat", 0)
+        whose = "your" if owner == 0 else f"{game.labels[owner]}'s"
+        game.console.print(revealed_line(obs, game.labels))
+        game.console.print(Text.assemble(("Resolving ", "bold"), f"{whose} {party_name(item.get('card'))}"))
+        if obs.menu_drawn:
+            game.console.print(hand_line([WIRE[c] for c in obs.menu_drawn], "Your menu drew: "))
+        elif obs.hand:
+            game.console.print(hand_line([WIRE[c] for c in obs.hand]))
+
+    def human_action(self) -> Any:
+        game = self.game
+        st = self.state
+        obs = st.observe(0)
+        legal = st.legal_actions(0)
+        if st.phase == "choose":
+            return self._pick(obs, legal, "Your pick (card number or name):", offer_bonus=True)
+        first = legal[0]
+        item = obs.resolving or {}
+        card = party_name(item.get("card"))
+        if isinstance(first, Ask):
+            names = [a.name for a in legal]
+            game.console.print(
+                Entries(
+                    views.numbered([party_name(n) for n in names]), sep="  ", prefix="Cards you can ask for: "
+                )
+            )
+            i = choose(game.ask(f"Your {card}: name a card or a kind:"), [party_name(n) for n in names])
+            return legal[i]
+        if isinstance(first, Give):
+            asker = game.labels[item.get("seat", 0)]
+            wires = [g.card.wire for g in legal]
+            game.console.print(hand_line(wires, "You may give: "))
+            i = choose(
+                game.ask(f"{asker}'s {card} asks for {party_name(item.get('ask'))}: give which?"),
+                [party_name(w) for w in wires],
+            )
+            return legal[i]
+        if isinstance(first, Flip):
+            return self._flip(obs, legal, card)
+        via = {
+            "chopsticks": f"Your {card}: play a second card from your hand:",
+            "spoon": f"Your {card}: place the card it brought:",
+            "menu": f"Your {card}: play one of the cards it drew:",
+        }
+        kind = str(item.get("card", "")).rsplit("_", 1)[0]
+        return self._pick(obs, legal, via.get(kind, f"Your {card}: choose:"), offer_bonus=False)
+
+    def _pick(self, obs: Any, legal: Sequence[Any], prompt: str, *, offer_bonus: bool) -> Any:
+        """A card among the legal plays, then a special order's copy and wasabi, then a bonus action."""
+        game = self.game
+        wires: list[str] = []
+        for a in legal:
+            if a.card.wire not in wires:
+                wires.append(a.card.wire)
+        shown = [PCard(c).wire for c in obs.hand] if obs.phase == "choose" else wires
+        text = game.ask(prompt)
+        wire = shown[choose(text, [party_name(w) for w in shown], "card")]
+        if wire not in wires:
+            raise ValueError(f"you cannot play {party_name(wire)} now")
+        options = [a for a in legal if a.card.wire == wire]
+        copies = []
+        for a in options:
+            if a.copies not in copies:
+                copies.append(a.copies)
+        if len(copies) > 1 or copies[0] is not None:
+            labels = [party_key_name(k) for k in copies]
+            game.console.print(Entries(views.numbered(labels), sep="  ", prefix="It can copy: "))
+            while True:
+                try:
+                    target = copies[choose(game.ask("Special order copies which card?"), labels)]
+                    break
+                except ValueError as exc:
+                    game.say_error(str(exc))
+            options = [a for a in options if a.copies == target]
+            if len({a.wasabi for a in options}) > 1:
+                answer = game.ask("Put the copied nigiri on your free wasabi? [Y/n]").strip().lower()
+                keep = answer not in ("n", "no")
+                options = [a for a in options if a.wasabi == keep]
+        bonuses: list[Any] = []
+        for a in options:
+            if a.bonus and a.bonus not in bonuses:
+                bonuses.append(a.bonus)
+        chosen: tuple[Any, ...] = ()
+        if offer_bonus and bonuses:
+            labels = [" + ".join(party_name(b.wire) for b in combo) for combo in bonuses]
+            game.console.print(
+                Entries(views.numbered(labels), sep="  ", prefix="Bonus actions (Enter for none): ")
+            )
+            while True:
+                answer = game.ask("Use a bonus action this turn?")
+                if answer.strip().lower() in ("", "none", "no", "n", "0"):
+                    break
+                try:
+                    chosen = bonuses[choose(answer, labels, "bonus action")]
+                    break
+                except ValueError as exc:
+                    game.say_error(str(exc))
+        action = next(a for a in options if a.bonus == chosen)
+        self.state.check(0, action)
+        return action
+
+    def _flip(self, obs: Any, legal: Sequence[Any], card: str) -> Any:
+        game = self.game
+        found = flip_items(obs, legal)
+        if found is None:  # pragma: no cover - the observation and the legal flips always agree
+            return min(legal, key=lambda f: len(f.refs))
+        refs, items = found
+        game.console.print(Entries(views.numbered(items), sep="  ", prefix="Earlier cards: "))
+        picked = parse_numbers(
+            game.ask(f"Your {card}: which cards go face down (2 points each)? (1,3 / all / none)"), len(items)
+        )
+        want = sorted(items[i] for i in picked)
+        for f in legal:
+            if sorted(items[refs.index(r)] for r in f.refs) == want:
+                return f
+        raise ValueError("choose those cards again: that set cannot be turned face down")
+
+    def show_round_end(self, round_index: int, report: dict[str, Any]) -> None:
+        obs = self.state.observe(0)
+        points = report["rounds"][round_index]["points"]
+        turns = self.state.history[round_index]["turns"]
+        labels = self.game.labels
+        c = self.game.console
+        c.print(
+            final_tableaux(
+                obs.earlier_tableaux[round_index], labels, points, round_index, turns[-1] if turns else None
+            )
+        )
+        c.print(round_scores(report, round_index, labels))
+        c.print(category_legend(report, round_index), style="dim")
+
+    def show_final(self, report: dict[str, Any]) -> None:
+        c = self.game.console
+        c.print(final_table(report, self.game.labels))
+        c.print(
+            f"{DESSERT_TITLES.get(report['menu'][-1], 'Dessert')}: "
+            f"{party_name(report['menu'][-1])} points (dessert cards kept) · "
+            "Total: the sum of the row · ties: most dessert cards",
+            style="dim",
+        )
