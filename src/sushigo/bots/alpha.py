@@ -243,7 +243,7 @@ class AlphaBot(MCTSBot):
                 st.resolve_unchecked(picks)
                 path.append(child)
                 node = child
-                if st.round != r or st._over:
+                if st.round != r or st.is_over():
                     return path, self._reward(obs, st)
                 if node.logits is None:
                     node.logits, v_net = self._evaluate(obs, st, seat)
@@ -315,7 +315,7 @@ class AlphaBot(MCTSBot):
                 picks[seat] = mine[i0]
                 picks[other] = theirs[i1]
                 st.resolve_unchecked(picks)
-                if st.round != r or st._over:
+                if st.round != r or st.is_over():
                     reward = self._reward(obs, st)
                     break
                 child = node.children.get((k0, k1))

@@ -166,12 +166,9 @@ def build_state(obs: Observation, hands: list[list[Card]], pile: list[Card]) -> 
     )
 
 
-def with_hidden(template: State, hands: list[list[Card]], pile: list[Card]) -> State:
-    """Returns a copy of ``template`` holding the sampled ``hands`` and ``pile``."""
-    st = template.clone()
-    st.hands = hands
-    st._pile = pile
-    return st
+def with_hidden(obs: Observation, hands: list[list[Card]], pile: list[Card]) -> State:
+    """Returns the observed position holding the sampled ``hands`` and ``pile``."""
+    return build_state(obs, hands, pile)
 
 
 class MCTSBot(BaseBot):
@@ -195,7 +192,6 @@ class MCTSBot(BaseBot):
         self.exact_nodes = int(exact_nodes)
         self.memory = CardMemory()
         self.last_info: dict[str, Any] = {}
-        self._template: State | None = None
 
     def reset(self, seat: int, game: str, players: int) -> None:
         """Forgets the previous game."""
@@ -232,8 +228,7 @@ class MCTSBot(BaseBot):
                 take += [_CARDS[rng.randrange(12)] for _ in range(need - len(take))]
             hands[h].extend(take)
             i += need
-        assert self._template is not None
-        return with_hidden(self._template, hands, cards[i:])
+        return with_hidden(obs, hands, cards[i:])
 
     # ------------------------------------------------------------------ evaluation
 
@@ -259,7 +254,7 @@ class MCTSBot(BaseBot):
         r = st.round
         players = st.players
         eps = self.epsilon
-        while st.round == r and not st._over:
+        while st.round == r and not st.is_over():
             picks = [policy_pick(st, s, rng, eps) for s in range(players)]
             st.resolve_unchecked(picks)
 
@@ -286,7 +281,7 @@ class MCTSBot(BaseBot):
             if budget[0] < 0 or (deadline is not None and time.perf_counter() >= deadline):
                 return None
             r = st.round
-            if st.round != obs.round or st._over:
+            if st.round != obs.round or st.is_over():
                 return self._reward(obs, st)
             own = canonical_picks(st.legal_actions(seat))
             others = [policy_pick(st, s, None, 0.0) if s != seat else None for s in range(st.players)]
@@ -295,7 +290,7 @@ class MCTSBot(BaseBot):
                 child = st.clone()
                 others[seat] = p
                 child.resolve_unchecked(others)  # type: ignore[arg-type]
-                v = value(child) if child.round == r and not child._over else self._reward(obs, child)
+                v = value(child) if child.round == r and not child.is_over() else self._reward(obs, child)
                 if v is None:
                     return None
                 best = max(best, v)
@@ -309,7 +304,7 @@ class MCTSBot(BaseBot):
             child = root.clone()
             others[seat] = p
             child.resolve_unchecked(others)  # type: ignore[arg-type]
-            v = value(child) if child.round == obs.round and not child._over else self._reward(obs, child)
+            v = value(child) if child.round == obs.round and not child.is_over() else self._reward(obs, child)
             if v is None:
                 return None
             scores.append((v, -i, p))
@@ -328,7 +323,6 @@ class MCTSBot(BaseBot):
             self.last_info = {"mode": "forced"}
             return legal[0]
         known, slots, pool = self._sampler(obs)
-        self._template = build_state(obs, [h[:] for h in known], [])
         budget = self.budget
         if not slots and not obs.config.dummy:
             limit = budget.time_ms
@@ -348,7 +342,7 @@ class MCTSBot(BaseBot):
             r = st.round
             node = root
             path = [root]
-            while st.round == r and not st._over:
+            while st.round == r and not st.is_over():
                 options = root_legal if node is root else canonical_picks(st.legal_actions(seat))
                 keys = [encode_action(p) for p in options]
                 i, new = expand_or_select(node, keys, rng, self.c)
