@@ -125,19 +125,21 @@ class State:
         taken: int,
         belts: Sequence[Sequence[Die]],
         trays: Sequence[Sequence[Sequence[Die]]],
-        menu: Sequence[int],
-        chopsticks: Sequence[int],
-        pudding: Sequence[int],
-        supply: dict[str, int],
+        menu: Sequence[int] | None = None,
+        chopsticks: Sequence[int] | None = None,
+        pudding: Sequence[int] | None = None,
+        supply: dict[str, int] | None = None,
     ) -> State:
-        """Sets up a position in the middle of a round, without its history, for search.
+        """Sets up a position in the middle of a round, without its history, for search and tests.
 
         ``trays`` holds every round's trays so far (the current round last); ``taken`` is how many seats
-        have taken a die this cycle, so seat ``(red_seat + taken) % players`` moves next. Chance after
-        the position comes from ``rng``. The finished rounds are scored from their trays; the record of
-        such a state has no history before the position.
+        have taken a die this cycle, so seat ``(red_seat + taken) % players`` moves next. Tokens and the
+        supply default to the game's start. Chance after the position comes from ``rng``. The finished
+        rounds are scored from their trays; the record of such a state starts at the position, as if the
+        round had opened with these belts.
         """
         st = cls(players, dice, rng)
+        st.red_start = red_seat
         st.red_seat = red_seat
         st.round = round
         st.cycle = cycle
@@ -145,12 +147,20 @@ class State:
         st.belts = [list(b) for b in belts]
         st.trays = [[list(t) for t in rnd] for rnd in trays]
         st.round_points = [score.score_round([[f for _, f in t] for t in rnd]) for rnd in st.trays[:-1]]
-        st.menu = list(menu)
-        st.chopsticks = list(chopsticks)
-        st.pudding = list(pudding)
-        st.supply = dict(supply)
+        if menu is not None:
+            st.menu = list(menu)
+        if chopsticks is not None:
+            st.chopsticks = list(chopsticks)
+        if pudding is not None:
+            st.pudding = list(pudding)
+        if supply is not None:
+            st.supply = dict(supply)
         st._pending = None
-        st._log = [{"events": []}]
+        opening = {
+            "belts": [[k for k, _ in b] for b in st.belts],
+            "roll": [[f for _, f in b] for b in st.belts],
+        }
+        st._log = [{**opening, "events": []}]
         return st
 
     # ----------------------------------------------------------------------------------- queries
