@@ -9,6 +9,7 @@ import pytest
 
 from sushigo.chance import ChanceState
 from sushigo.errors import IllegalActionError, InvalidActionError
+from sushigo.sushi_go.actions import Pick, single
 from sushigo.sushi_go.cards import Card
 from sushigo.sushi_go.rules import State, new_game
 
@@ -81,9 +82,7 @@ def test_illegal_outcomes_raise_and_change_nothing() -> None:
         game.apply_turn([_any_pick(), _any_pick()])
 
 
-def _any_pick():  # noqa: ANN202 - a test helper
-    from sushigo.sushi_go.actions import single
-
+def _any_pick() -> Pick:
     return single(Card.TEMPURA)
 
 
