@@ -25,6 +25,24 @@ is not listed, or any outcome at a node that is not a chance node, raises
 :meth:`ChanceState.determinize` is the other half of search under hidden information: it returns a full
 state that ``seat`` cannot tell from this one (everything the seat may observe is equal; the cards it
 has not seen are re-dealt at random, other seats' secret pending picks redrawn, future dice re-seeded).
+
+Playing chance's moves by their probabilities, as OpenSpiel does:
+
+>>> import random
+>>> from sushigo.sushi_go.rules import new_game
+>>> game = new_game(2, explicit_chance=True)
+>>> game.is_chance_node(), game.to_act()
+(True, ())
+>>> round(sum(p for _, p in game.chance_outcomes()), 9)
+1.0
+>>> rng = random.Random(1)
+>>> while game.is_chance_node():
+...     outcomes, probs = zip(*game.chance_outcomes())
+...     game.apply_chance(rng.choices(outcomes, probs)[0])
+>>> game.to_act(), len(game.hands[0])
+((0, 1), 10)
+
+See ``docs/chance.md`` for each game's chance events and outcome ids.
 """
 
 from __future__ import annotations
