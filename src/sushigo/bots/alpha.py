@@ -44,7 +44,7 @@ from ..sushi_go.rules import State
 from . import register
 from .budget import SearchBudget
 from .features import check_observation, encode
-from .mcts import MCTSBot, build_state, policy_pick
+from .mcts import MCTSBot, policy_pick
 from .nn import Network, load
 from .search import Node, most_visited
 from .search import run as run_search
@@ -207,7 +207,6 @@ class AlphaBot(MCTSBot):
         if self.exact_nodes_option is None:
             self.exact_nodes = 0 if two else EXACT_NODES
         known, slots, pool = self._sampler(obs)
-        self._template = build_state(obs, [h[:] for h in known], [])
         if not slots and not obs.config.dummy and self.exact_nodes > 0:
             choice = self._exact(obs, seat, legal)
             if choice is not None:

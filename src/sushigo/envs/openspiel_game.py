@@ -378,7 +378,7 @@ def _explicit_core(shared: _Shared) -> Any:
     from ..sushi_roll.dice import default_dice_set, resolve_dice
     from ..sushi_roll.rules import State as RollState
 
-    dice = resolve_dice(adapter.options.get("dice") or default_dice_set())  # type: ignore[attr-defined]
+    dice = resolve_dice(adapter.options.get("dice") or default_dice_set())
     # the core's own RNG is never used: every roll and draw is a chance move of this state
     return RollState(shared.players, dice, random.Random(0), explicit_chance=True)
 
