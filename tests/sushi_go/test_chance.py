@@ -134,3 +134,14 @@ def test_determinize_during_an_explicit_deal_is_a_copy() -> None:
     game.apply_chance(int(Card.PUDDING))
     copy = game.determinize(0, random.Random(1))
     assert copy.is_chance_node() and copy.chance_outcomes() == game.chance_outcomes()
+
+
+def test_during_the_deal_the_table_is_empty_and_nobody_has_picked() -> None:
+    game = new_game(3, explicit_chance=True)
+    game.apply_chance(int(Card.WASABI))
+    obs = game.observe(1)
+    assert obs.hand == () or list(obs.hand) == []
+    assert list(obs.to_act) == [] and not game.has_picked(1) and game.controller is None
+    assert game.to_record()["rounds"] == []
+    with pytest.raises(IllegalActionError):
+        game.withdraw(1)

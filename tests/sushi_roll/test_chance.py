@@ -10,7 +10,7 @@ import pytest
 
 from sushigo.chance import ChanceState
 from sushigo.errors import IllegalActionError, InvalidActionError
-from sushigo.sushi_roll.actions import Reroll, parse_action
+from sushigo.sushi_roll.actions import Reroll, Take, parse_action
 from sushigo.sushi_roll.api import new_game
 from sushigo.sushi_roll.faces import DIE_COUNTS, DIE_TYPES
 from sushigo.sushi_roll.rules import State
@@ -160,3 +160,16 @@ def test_determinize_restarts_a_half_drawn_event() -> None:
     assert sample.is_chance_node() and len(sample.chance_outcomes()) == 5
     total = sum(DIE_COUNTS.values())
     assert dict(sample.chance_outcomes())[0] == pytest.approx(DIE_COUNTS[DIE_TYPES[0]] / total)
+
+
+def test_views_at_chance_nodes() -> None:
+    state = State(2, explicit_chance=True)
+    assert not state.observe(0).to_act and state.to_record()["rounds"] == []
+    _feed(state, [1])
+    while state.is_chance_node():
+        state.apply_chance(state.chance_outcomes()[-1][0])
+    state.submit(1, Take(0))  # the other seat moves next: no chance
+    assert not state.is_chance_node() and state.to_act() == (0,)
+    state.submit(0, Take(0))  # the slide's rolls
+    assert state.is_chance_node() and not state.observe(None).to_act
+    assert state.chance_text(2) == "roll face 3"

@@ -113,6 +113,9 @@ class State:
                 raise InvalidActionError("a game with explicit chance deals every card by chance")
             self._deck_left = deck_counts(config.soy_sauce)
             self._pending = [_DEALING] * self.players
+            self.hands = [[] for _ in range(3 if config.dummy else self.players)]  # an empty table
+            self.tableaux = [[] for _ in range(k)]
+            self.on_wasabi = [[] for _ in range(k)]
             return
         self._start_round()
 
@@ -260,7 +263,7 @@ class State:
 
     def has_picked(self, seat: int) -> bool:
         """Tells whether ``seat`` has already picked this turn (public: "waiting for" indicators)."""
-        return self._pending[seat] is not None
+        return self._deck_left is None and self._pending[seat] is not None
 
     def legal_actions(self, seat: int) -> list[Pick]:
         """Returns every legal pick of ``seat`` now, singles first, then ordered chopsticks pairs.
