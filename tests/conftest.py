@@ -8,7 +8,6 @@ from collections.abc import Callable
 
 import pytest
 
-from sushigo.sushi_go.cards import Card
 from sushigo.sushi_go.rules import State
 
 
@@ -24,31 +23,12 @@ def _reshuffle_hidden(game: State, seat: int, rng: random.Random) -> State:
     """Returns a copy in which every card ``seat`` cannot see is redistributed at random.
 
     The hidden places are the undealt pile, the hands the seat has not held, the dummy pile and the card
-    the opposing dummy controller drew. Everything the seat can see stays where it is, so whatever is
-    built from the seat's observation (the observation itself, an encoding, a bot's pick) must come out
-    the same for both games: the no-peek tests of the engine, the environments and the bots.
+    the opposing dummy controller drew; other seats' pending picks are redrawn. Everything the seat can
+    see stays where it is, so whatever is built from the seat's observation (the observation itself, an
+    encoding, a bot's pick) must come out the same for both games: the no-peek tests of the engine, the
+    environments and the bots. It is the engine's own :meth:`State.determinize`.
     """
-    other = game.clone()
-    obs = game.observe(seat)
-    slots: list[tuple[list[Card], int]] = []
-    drawn_slot: tuple[list[Card], int] | None = None
-    for s, known in enumerate(obs.known_hands):
-        hand = other.hands[s]
-        if known is None:
-            slots.extend((hand, i) for i in range(len(hand)))
-        elif len(known) < len(hand):  # the card the opposing dummy controller drew
-            drawn_slot = (hand, hand.index(other.drawn))  # type: ignore[arg-type]
-            slots.append(drawn_slot)
-    if game.config.dummy:
-        slots.extend((other.hands[2], i) for i in range(len(other.hands[2])))
-    slots.extend((other._pile, i) for i in range(len(other._pile)))
-    pool = [lst[i] for lst, i in slots]
-    rng.shuffle(pool)
-    for (lst, i), card in zip(slots, pool):
-        lst[i] = card
-    if drawn_slot is not None:
-        other._drawn = drawn_slot[0][drawn_slot[1]]
-    return other
+    return game.determinize(seat, rng)
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ import importlib
 import pytest
 
 MODULES = [
+    "sushigo.chance",
     "sushigo.scoring",
     "sushigo.sushi_go.cards",
     "sushigo.sushi_go.actions",

@@ -49,8 +49,7 @@ def test_roll_bot_does_not_peek_at_future_rolls(name: str, turns: int) -> None:
         takes = [a for a in state.legal_actions(seat) if isinstance(a, Take)]
         state.submit(seat, takes[rng.randrange(len(takes))])
     seat = state.to_act()[0]
-    twin = state.clone()
-    twin._rng.seed(12345)  # the only hidden thing in Sushi Roll: what the dice will roll next
+    twin = state.determinize(seat, random.Random(12345))  # Sushi Roll hides only the dice to come
     assert state.observe(seat) == twin.observe(seat)
     picks = []
     for st in (state, twin):

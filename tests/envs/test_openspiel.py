@@ -84,7 +84,7 @@ def test_chance_deals_every_card_with_its_probability() -> None:
     # any deal can happen: here, exactly the one the core deals from seed 5
     target = new_game("sushi-go", 4, seed=5)
     cards = [int(c) for c in target.hands[0] + target.hands[1] + target.hands[2] + target.hands[3]]
-    cards += [int(c) for c in target._pile[: 2 * 32]]
+    cards += [int(c) for c in target.undealt()[: 2 * 32]]
     moves = 0
     while state.is_chance_node():
         state.apply_action(cards[moves])

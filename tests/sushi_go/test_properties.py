@@ -43,7 +43,7 @@ def play(variant: dict, seed: int, on_turn: object = None) -> State:
 def card_census(game: State) -> list[int]:
     counts = [0] * len(Card)
     # the current round's cards are in hands and tableaux; earlier rounds' deals were discarded whole
-    places = [*game.hands, *game.tableaux, game._pile]
+    places = [*game.hands, *game.tableaux, game.undealt()]
     for entry in game.history[:-1]:
         places.extend(entry["hands"])
     for cards in places:

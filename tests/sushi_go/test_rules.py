@@ -286,7 +286,7 @@ def test_from_position_plays_out_the_round_like_the_game(options: dict) -> None:
         round=game.round,
         turn=game.turn,
         hands=game.hands,
-        pile=game._pile,
+        pile=game.undealt(),
         tableaux=game.tableaux,
         on_wasabi=game.on_wasabi,
         puddings=game.puddings,

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+from sushigo.sushi_roll.dice import default_dice_set
 from sushigo.sushi_roll.faces import parse_face
 from sushigo.sushi_roll.rules import State
 
@@ -21,11 +22,17 @@ def build_table(
     dice: object = None,
 ) -> State:
     """Returns a state whose round 0 opens with ``belts`` (faces per seat) and the red belt at ``red``."""
-    state = State(len(belts), None, random.Random(seed))
-    state.red_start = state.red_seat = red
-    types = [[parse_face(f).die_type for f in belt] for belt in belts]
-    state._deal(types, [[parse_face(f).name for f in belt] for belt in belts])
-    return state
+    return State.from_position(
+        len(belts),
+        default_dice_set(),
+        random.Random(seed),
+        red_seat=red,
+        round=0,
+        cycle=0,
+        taken=0,
+        belts=[[(parse_face(f).die_type, parse_face(f).name) for f in belt] for belt in belts],
+        trays=[[[] for _ in belts]],
+    )
 
 
 @pytest.fixture

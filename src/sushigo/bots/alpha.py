@@ -42,7 +42,7 @@ from ..sushi_go.actions import Pick, encode_action
 from ..sushi_go.observation import Observation
 from ..sushi_go.rules import State
 from .features import check_observation, encode
-from .mcts import MCTSBot, build_state, policy_pick
+from .mcts import MCTSBot, policy_pick
 from .nn import Network, load
 from .registry import register
 from .search import Node, most_visited
@@ -206,7 +206,6 @@ class AlphaBot(MCTSBot):
         if self.exact_nodes_option is None:
             self.exact_nodes = 0 if two else EXACT_NODES
         known, slots, pool = self._sampler(obs)
-        self._template = build_state(obs, [h[:] for h in known], [])
         if not slots and not obs.config.dummy and self.exact_nodes > 0:
             choice = self._exact(obs, seat, legal)
             if choice is not None:
@@ -242,7 +241,7 @@ class AlphaBot(MCTSBot):
                 st.resolve_unchecked(picks)
                 path.append(child)
                 node = child
-                if st.round != r or st._over:
+                if st.round != r or st.is_over():
                     return path, self._reward(obs, st)
                 if node.logits is None:
                     node.logits, v_net = self._evaluate(obs, st, seat)
@@ -314,7 +313,7 @@ class AlphaBot(MCTSBot):
                 picks[seat] = mine[i0]
                 picks[other] = theirs[i1]
                 st.resolve_unchecked(picks)
-                if st.round != r or st._over:
+                if st.round != r or st.is_over():
                     reward = self._reward(obs, st)
                     break
                 child = node.children.get((k0, k1))

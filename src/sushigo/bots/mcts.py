@@ -165,12 +165,9 @@ def build_state(obs: Observation, hands: list[list[Card]], pile: list[Card]) -> 
     )
 
 
-def with_hidden(template: State, hands: list[list[Card]], pile: list[Card]) -> State:
-    """Returns a copy of ``template`` holding the sampled ``hands`` and ``pile``."""
-    st = template.clone()
-    st.hands = hands
-    st._pile = pile
-    return st
+def with_hidden(obs: Observation, hands: list[list[Card]], pile: list[Card]) -> State:
+    """Returns the observed position holding the sampled ``hands`` and ``pile``."""
+    return build_state(obs, hands, pile)
 
 
 class MCTSBot(SearchBot):
@@ -191,7 +188,6 @@ class MCTSBot(SearchBot):
         super().__init__(seed, iterations, time_ms, c, epsilon)
         self.exact_nodes = int(exact_nodes)
         self.memory = CardMemory()
-        self._template: State | None = None
 
     def reset(self, seat: int, game: str, players: int) -> None:
         """Forgets the previous game."""
@@ -228,8 +224,7 @@ class MCTSBot(SearchBot):
                 take += [_CARDS[rng.randrange(12)] for _ in range(need - len(take))]
             hands[h].extend(take)
             i += need
-        assert self._template is not None
-        return with_hidden(self._template, hands, cards[i:])
+        return with_hidden(obs, hands, cards[i:])
 
     # ------------------------------------------------------------------ evaluation
 
@@ -255,7 +250,7 @@ class MCTSBot(SearchBot):
         r = st.round
         players = st.players
         eps = self.epsilon
-        while st.round == r and not st._over:
+        while st.round == r and not st.is_over():
             picks = [policy_pick(st, s, rng, eps) for s in range(players)]
             st.resolve_unchecked(picks)
 
@@ -282,7 +277,7 @@ class MCTSBot(SearchBot):
             if budget[0] < 0 or (deadline is not None and time.perf_counter() >= deadline):
                 return None
             r = st.round
-            if st.round != obs.round or st._over:
+            if st.round != obs.round or st.is_over():
                 return self._reward(obs, st)
             own = canonical_picks(st.legal_actions(seat))
             others = [policy_pick(st, s, None, 0.0) if s != seat else None for s in range(st.players)]
@@ -291,7 +286,7 @@ class MCTSBot(SearchBot):
                 child = st.clone()
                 others[seat] = p
                 child.resolve_unchecked(others)  # type: ignore[arg-type]
-                v = value(child) if child.round == r and not child._over else self._reward(obs, child)
+                v = value(child) if child.round == r and not child.is_over() else self._reward(obs, child)
                 if v is None:
                     return None
                 best = max(best, v)
@@ -305,7 +300,7 @@ class MCTSBot(SearchBot):
             child = root.clone()
             others[seat] = p
             child.resolve_unchecked(others)  # type: ignore[arg-type]
-            v = value(child) if child.round == obs.round and not child._over else self._reward(obs, child)
+            v = value(child) if child.round == obs.round and not child.is_over() else self._reward(obs, child)
             if v is None:
                 return None
             scores.append((v, -i, p))
@@ -324,7 +319,6 @@ class MCTSBot(SearchBot):
             self.last_info = {"mode": "forced"}
             return legal[0]
         known, slots, pool = self._sampler(obs)
-        self._template = build_state(obs, [h[:] for h in known], [])
         budget = self.budget
         if not slots and not obs.config.dummy:
             limit = budget.time_ms
@@ -344,7 +338,7 @@ class MCTSBot(SearchBot):
             r = st.round
             node = root
             path = [root]
-            while st.round == r and not st._over:
+            while st.round == r and not st.is_over():
                 options = root_legal if node is root else canonical_picks(st.legal_actions(seat))
                 keys = [encode_action(p) for p in options]
                 i, new = expand_or_select(node, keys, rng, self.c)

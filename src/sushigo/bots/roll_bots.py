@@ -108,26 +108,26 @@ class RollGreedyBot(BaseBot):
 
 def build_roll_state(obs: Observation, rng: random.Random) -> State:
     """Rebuilds a private game from the public table, rolling its future chance from ``rng``."""
-    st = State(obs.players, DiceSet(obs.dice_faces), rng)
-    st.red_seat = obs.red_belt
-    st.round = obs.round
-    st.cycle = obs.cycle
     to_act = obs.to_act if obs.to_act is not None else obs.red_belt
-    st.taken = (to_act - obs.red_belt) % obs.players
 
     def dice(faces: Sequence[str]) -> list[tuple[str, str]]:
         return [(SYMBOL_TYPE[parse_face(f).symbol], f) for f in faces]
 
-    st.belts = [dice(b) for b in obs.belts]
-    st.trays = [[dice(t) for t in past] for past in obs.past_trays] + [[dice(t) for t in obs.trays]]
-    st.round_points = [[] for _ in obs.past_trays]
-    st.menu = list(obs.menu)
-    st.chopsticks = list(obs.chopsticks)
-    st.pudding = list(obs.pudding)
-    st.supply = {"menu": obs.supply_menu, "chopsticks": obs.supply_chopsticks, "pudding": obs.supply_pudding}
-    st._pending = None
-    st._log = [{"events": []}]
-    return st
+    return State.from_position(
+        obs.players,
+        DiceSet(obs.dice_faces),
+        rng,
+        red_seat=obs.red_belt,
+        round=obs.round,
+        cycle=obs.cycle,
+        taken=(to_act - obs.red_belt) % obs.players,
+        belts=[dice(b) for b in obs.belts],
+        trays=[[dice(t) for t in past] for past in obs.past_trays] + [[dice(t) for t in obs.trays]],
+        menu=obs.menu,
+        chopsticks=obs.chopsticks,
+        pudding=obs.pudding,
+        supply={"menu": obs.supply_menu, "chopsticks": obs.supply_chopsticks, "pudding": obs.supply_pudding},
+    )
 
 
 def candidate_actions(st: State, seat: int, max_swaps: int) -> list[Take | Reroll | Swap]:
@@ -227,7 +227,7 @@ class RollMCTSBot(SearchBot):
             node = root
             path = [root]
             in_tree = True
-            while len(st.round_points) == rounds_done and not st._over:
+            while len(st.round_points) == rounds_done and not st.is_over():
                 s = st.current_seat
                 if s is None:
                     break
@@ -236,11 +236,11 @@ class RollMCTSBot(SearchBot):
                     keys = [a.to_text() for a in opts]
                     i, new = expand_or_select(node, keys, rng, self.c, availability=False)
                     in_tree = not new
-                    st._apply(s, opts[i])
+                    st.apply_unchecked(s, opts[i])
                     node = node.children[keys[i]]
                     path.append(node)
                 else:
-                    st._apply(s, self._policy(st, s, rng))
+                    st.apply_unchecked(s, self._policy(st, s, rng))
             return path, self._reward(obs, st, seat)
 
         root = Node()

@@ -30,6 +30,10 @@ Both are sequential, imperfect-information, zero-sum games with explicit chance:
   observation (unseen cards shuffled, pending secret picks redrawn, future dice re-seeded), so OpenSpiel's
   information-set MCTS runs on both games.
 
+The chance moves are the cores' own (:mod:`sushigo.chance`): the wrapped core is created with
+``explicit_chance=True`` and every chance move goes through its ``chance_outcomes`` and
+``apply_chance``; resampling is the core's ``determinize``. This module touches no private state.
+
 OpenSpiel's perfect-information ``MCTSBot`` (``open_spiel.python.algorithms.mcts``) searches clones
 of the *real* state, so on these games it sees every hidden card, the other seats' pending picks and,
 through chance outcomes it does not need to guess, nothing less than the whole deal: use it only as a
@@ -50,7 +54,7 @@ import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 
 from .adapters import GameAdapter, make_adapter  # noqa: E402
-from .spiel_common import count_outcomes, zero_sum_returns  # noqa: E402
+from .spiel_common import zero_sum_returns  # noqa: E402
 
 #: ``deals=0``: chance moves are the cards (and dice) themselves, so every deal can happen
 DEFAULT_DEALS = 0
@@ -101,8 +105,7 @@ class _Shared:
         self.players = game.num_players()
         self.deals = game.deals
         cfg = getattr(self.adapter, "config", None)
-        #: Sushi Go!: cards dealt by chance (every hand of the three rounds)
-        self.to_deal = 0 if cfg is None else 3 * (3 if cfg.dummy else cfg.players) * cfg.hand_size
+        #: Sushi Go! dealing every card: the inlined move of :meth:`SushiSpielState._apply_action`
         self.fast = cfg is not None and not self.deals
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
@@ -112,23 +115,17 @@ class _Shared:
 class _Data:
     """A state's own mutable part, with a fast copy for OpenSpiel's ``clone``.
 
-    ``log`` is every move since ``origin`` (``(-1, outcome)`` for chance), enough to rebuild any
-    information state; ``prefix`` is the recall a resampled state inherited for one seat.
+    ``core`` is the wrapped core (created with explicit chance; in ``deals=N`` mode ``None`` until the
+    seed is drawn); ``log`` is every move since ``origin`` (``(-1, outcome)`` for chance), enough to
+    rebuild any information state; ``prefix`` is the recall a resampled state inherited for one seat.
     """
 
-    __slots__ = ("cache", "core", "cur", "dealt", "left", "log", "need", "op", "origin", "outcomes", "prefix")
+    __slots__ = ("cache", "core", "cur", "log", "origin", "prefix")
 
     def __init__(self) -> None:
         self.core: Any = None
         self.cur = CHANCE
-        self.dealt: list[int] = []  # Sushi Go!: cards dealt so far (deal mode)
-        self.left: list[int] = []  # Sushi Go!: copies left per kind; Sushi Roll: dice left in the bag
         self.log: list[tuple[int, int]] = []
-        self.op: Any = (
-            None  # Sushi Roll: the pending chance step ("red", "deal", "slide", ("reroll", seat, positions))
-        )
-        self.need: list[Any] = []  # Sushi Roll: outcomes still needed ("bag" or a die type)
-        self.outcomes: list[Any] = []  # Sushi Roll: outcomes drawn for the pending step
         self.origin: _Data | None = None  # a resampled state's starting point (else: the empty state)
         self.prefix: tuple[int, list[str]] | None = None
         #: player -> (moves covered, recall entries): ISMCTS resamples the same state many times
@@ -138,12 +135,7 @@ class _Data:
         new = _Data.__new__(_Data)
         new.core = None if self.core is None else self.core.clone()
         new.cur = self.cur
-        new.dealt = self.dealt[:]
-        new.left = self.left[:]
         new.log = self.log[:]
-        new.op = self.op
-        new.need = self.need[:]
-        new.outcomes = self.outcomes[:]
         new.origin = self.origin
         new.prefix = self.prefix
         new.cache = {}
@@ -246,18 +238,15 @@ class SushiSpielState(pyspiel.State):
         super().__init__(game)
         self._shared = game._shared
         self._d = _Data()
-        if game.game_name == "sushi-go" and not game.deals:
-            self._d.left = list(_deck_counts(self._shared))
-        elif game.game_name == "sushi-roll" and not game.deals:
-            self._d.op = "red"
-            self._d.need = ["seat"]
+        if not game.deals:
+            self._d.core = _explicit_core(self._shared)
 
     # ---------------------------------------------------------------- OpenSpiel API
 
     @property
     def core(self) -> Any:
         """The core game (``None`` until the deal is complete)."""
-        return self._d.core
+        return _live(self._shared, self._d.core)
 
     @property
     def adapter(self) -> GameAdapter:
@@ -304,21 +293,19 @@ class SushiSpielState(pyspiel.State):
             return
         # Sushi Go! dealing every card: _step inlined, the hot path of every playout
         cur = d.cur
+        action = int(action)
         d.log.append((cur, action))
-        if cur == CHANCE:
-            _deal_card(shared, d, action)
-            if d.core is not None:
-                d.cur = int(d.core.to_act()[0])
-            return
         core = d.core
+        if cur == CHANCE:
+            core.apply_chance(action)
+            if not core.is_chance_node():
+                d.cur = int(core.to_act()[0])
+            return
         core.submit(cur, shared.adapter.decode(action))
-        if core._over:
+        if core.is_over():
             d.cur = int(pyspiel.PlayerId.TERMINAL)
         else:
-            for seat, pick in enumerate(core._pending):
-                if pick is None:
-                    d.cur = seat
-                    break
+            d.cur = int(core.to_act()[0])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -337,7 +324,7 @@ class SushiSpielState(pyspiel.State):
         return zero_sum_returns(self._shared.adapter.totals(self._d.core))
 
     def __str__(self) -> str:
-        if self._d.core is None:
+        if self.core is None:
             return "chance: deal"
         return json.dumps(self._d.core.observe(None).to_json(), sort_keys=True, default=str)
 
@@ -345,7 +332,7 @@ class SushiSpielState(pyspiel.State):
 
     def observation_text(self, player: int) -> str:
         """Returns ``player``'s observation as JSON text."""
-        return _observation_text(self._d.core, player)
+        return _observation_text(self.core, player)
 
     def information_text(self, player: int) -> str:
         """Returns ``player``'s perfect-recall information state as text (rebuilt from the moves)."""
@@ -363,17 +350,14 @@ class SushiSpielState(pyspiel.State):
         dice redrawn. Other seats' recall is not kept (it is not ``player``'s to know)."""
         new = SushiSpielState(self._shared.game)
         d = self._d
-        if d.core is None:
+        if self.core is None:
             new._d = d.copy()  # nothing is known yet: the deal so far is all chance
             new._d.log = []
             new._d.origin = d.copy()
             new._d.prefix = (player, _recall(self._shared, d, player))
             return new
         nd = d.copy()
-        if self._shared.adapter.game == "sushi-go":
-            nd.core = _resample_sushi_go(d.core, player, rng)
-        else:
-            nd.core._rng = random.Random(rng.randrange(1 << 62))
+        nd.core = d.core.determinize(player, rng)
         nd.log = []
         nd.prefix = (player, _recall(self._shared, d, player))
         nd.origin = nd.copy()
@@ -384,15 +368,34 @@ class SushiSpielState(pyspiel.State):
 # -------------------------------------------------------------------- moves
 
 
-def _deck_counts(shared: _Shared) -> list[int]:
-    from ..sushi_go.cards import deck_counts
+def _explicit_core(shared: _Shared) -> Any:
+    """A new core that stops at every chance node (``deals=0``)."""
+    adapter = shared.adapter
+    if adapter.game == "sushi-go":
+        from ..sushi_go.rules import State
 
-    return deck_counts(shared.adapter.config.soy_sauce)  # type: ignore[attr-defined]
+        return State(adapter.config, [], explicit_chance=True)  # type: ignore[attr-defined]
+    from ..sushi_roll.dice import default_dice_set, resolve_dice
+    from ..sushi_roll.rules import State as RollState
+
+    dice = resolve_dice(adapter.options.get("dice") or default_dice_set())
+    # the core's own RNG is never used: every roll and draw is a chance move of this state
+    return RollState(shared.players, dice, random.Random(0), explicit_chance=True)
+
+
+def _live(shared: _Shared, core: Any) -> Any:
+    """The core once its table exists (after the first deal), else ``None``: views before that show
+    nothing."""
+    if core is None or shared.deals:
+        return core
+    if shared.adapter.game == "sushi-go":
+        return core if core.history else None
+    return core if core.trays else None
 
 
 def _update_player(shared: _Shared, d: _Data) -> None:
     core = d.core
-    if core is None or d.need:
+    if core is None or core.is_chance_node():
         d.cur = CHANCE
     elif core.is_over():
         d.cur = int(pyspiel.PlayerId.TERMINAL)
@@ -404,31 +407,13 @@ def _chance_outcomes(shared: _Shared, d: _Data) -> list[tuple[int, float]]:
     if shared.deals:
         p = 1.0 / shared.deals
         return [(i, p) for i in range(shared.deals)]
-    if shared.adapter.game == "sushi-go":
-        return count_outcomes(d.left)
-    need = d.need[0]
-    if need == "seat":
-        return [(s, 1.0 / shared.players) for s in range(shared.players)]
-    if need == "bag":
-        return count_outcomes(d.left)
-    return [(i, 1.0 / 6.0) for i in range(6)]
+    return list(d.core.chance_outcomes())
 
 
 def _chance_text(shared: _Shared, d: _Data, action: int) -> str:
     if shared.deals:
         return f"deal {action}"
-    if shared.adapter.game == "sushi-go":
-        from ..sushi_go.cards import WIRE_NAMES, Card
-
-        return f"deal {WIRE_NAMES[Card(action)]}"
-    from ..sushi_roll.faces import DIE_TYPES
-
-    need = d.need[0] if d.need else None
-    if need == "seat":
-        return f"red belt to seat {action}"
-    if need == "bag":
-        return f"draw {DIE_TYPES[action]}"
-    return f"roll face {action + 1}"
+    return str(d.core.chance_text(action))
 
 
 def _step(shared: _Shared, d: _Data, action: int) -> None:
@@ -438,138 +423,11 @@ def _step(shared: _Shared, d: _Data, action: int) -> None:
     if d.cur == CHANCE:
         if shared.deals:
             d.core = adapter.new_state(action)
-        elif adapter.game == "sushi-go":
-            _deal_card(shared, d, action)
         else:
-            _roll_chance(shared, d, action)
-        _update_player(shared, d)
-        return
-    seat = d.cur
-    if adapter.game == "sushi-go" or shared.deals:  # seeded Sushi Roll rolls from the core's own RNG
-        d.core.submit(seat, adapter.decode(action))
+            d.core.apply_chance(action)
     else:
-        _roll_move(shared, d, seat, action)
+        d.core.submit(d.cur, adapter.decode(action))
     _update_player(shared, d)
-
-
-def _deal_card(shared: _Shared, d: _Data, card: int) -> None:
-    if d.left[card] <= 0:
-        raise ValueError(f"no {card} left to deal")
-    d.left[card] -= 1
-    d.dealt.append(card)
-    if len(d.dealt) < shared.to_deal:
-        return
-    cfg = shared.adapter.config  # type: ignore[attr-defined]
-    hands, size = (3 if cfg.dummy else cfg.players), cfg.hand_size
-    from ..sushi_go.cards import Card
-    from ..sushi_go.rules import State
-
-    cards = [Card(c) for c in d.dealt]
-    rounds = [
-        [cards[(r * hands + h) * size : (r * hands + h + 1) * size] for h in range(hands)] for r in range(3)
-    ]
-    d.core = State.from_hands(cfg, rounds, seed=0)
-
-
-# ---- Sushi Roll: chance at the moment the rules roll
-
-
-def _roll_move(shared: _Shared, d: _Data, seat: int, code: int) -> None:
-    from ..sushi_roll.actions import Reroll
-
-    core = d.core
-    action = core.check(seat, shared.adapter.decode(code))
-    if isinstance(action, Reroll):
-        d.op = ("reroll", seat, action.positions)
-        d.need = [core.belts[seat][p][0] for p in action.positions]
-        d.outcomes = []
-        return
-    if not hasattr(action, "position"):  # a swap: no chance
-        core._apply(seat, action)
-        return
-    core._take(seat, action.position)
-    _begin_chance(d)
-
-
-def _begin_chance(d: _Data) -> None:
-    core = d.core
-    if core._pending == "slide":
-        p = core.players
-        d.op = "slide"
-        d.need = [kind for s in range(p) for kind, _ in core.belts[(s - 1) % p]]
-        d.outcomes = []
-        if not d.need:  # pragma: no cover - a slide always moves dice
-            _finish_chance(d)
-    elif core._pending == "deal":
-        from ..sushi_roll.faces import DIE_COUNTS, DIE_TYPES
-
-        d.op = "deal"
-        d.left = [DIE_COUNTS[k] for k in DIE_TYPES]
-        d.need = ["bag"] * (core.dice_per_player * core.players)
-        d.outcomes = []
-
-
-def _roll_chance(shared: _Shared, d: _Data, outcome: int) -> None:
-    from ..sushi_roll.faces import DIE_TYPES
-
-    need = d.need.pop(0)
-    if need == "seat":  # the red belt: then the first deal
-        if d.core is None:
-            d.core = _new_roll_core(shared)
-        d.core.red_start = d.core.red_seat = outcome
-        d.core._pending = "deal"
-        _begin_chance(d)
-        return
-    if need == "bag":
-        if d.left[outcome] <= 0:
-            raise ValueError(f"no {DIE_TYPES[outcome]} die left in the bag")
-        d.left[outcome] -= 1
-        d.outcomes.append(DIE_TYPES[outcome])
-        if not d.need:  # every die drawn: now roll each one
-            d.need = list(d.outcomes)
-            d.op = ("roll-deal", tuple(d.outcomes))
-            d.outcomes = []
-        return
-    d.outcomes.append(d.core.dice.faces_of(need)[outcome])
-    if not d.need:
-        _finish_chance(d)
-
-
-def _finish_chance(d: _Data) -> None:
-    core = d.core
-    op, faces = d.op, d.outcomes
-    p = core.players
-    if op == "slide":
-        per: list[list[str]] = []
-        i = 0
-        for s in range(p):
-            n = len(core.belts[(s - 1) % p])
-            per.append(faces[i : i + n])
-            i += n
-        core._slide(per)
-    elif isinstance(op, tuple) and op[0] == "roll-deal":
-        k = core.dice_per_player
-        types = list(op[1])
-        core._deal(
-            [types[s * k : (s + 1) * k] for s in range(p)], [faces[s * k : (s + 1) * k] for s in range(p)]
-        )
-    elif isinstance(op, tuple) and op[0] == "reroll":
-        core._reroll(op[1], op[2], faces)
-    d.op = None
-    d.outcomes = []
-
-
-def _new_roll_core(shared: _Shared) -> Any:
-    from ..sushi_roll.dice import default_dice_set
-    from ..sushi_roll.rules import State as RollState
-
-    dice = shared.adapter.options.get("dice") or default_dice_set()
-    if not hasattr(dice, "faces_of"):
-        from ..sushi_roll.api import resolve_dice
-
-        dice = resolve_dice(dice)
-    # the core's own RNG is never used: every roll and draw is a chance move of this state
-    return RollState(shared.players, dice, random.Random(0))
 
 
 # -------------------------------------------------------------------- recall
@@ -596,61 +454,11 @@ def _recall(shared: _Shared, d: _Data, player: int) -> list[str]:
         replay.log = []
     for actor, action in d.log:
         if actor == player:
-            out.append(f"{_observation_text(replay.core, player)} -> {action}")
+            out.append(f"{_observation_text(_live(shared, replay.core), player)} -> {action}")
         replay.cur = actor
         _step(shared, replay, action)
     d.cache[player] = (len(d.log), out)
     return out
-
-
-# -------------------------------------------------------------------- determinisation
-
-
-def _resample_sushi_go(core: Any, player: int, rng: random.Random) -> Any:
-    st = core.clone()
-    obs = core.observe(player)
-    pool = list(st._pile)
-    for rnd in st._preset[st.round + 1 :]:  # later rounds dealt by chance are as hidden as the pile
-        for hand in rnd:
-            pool.extend(hand)
-    slots: list[tuple[int, list[Any], int]] = []
-    for s in range(core.players):
-        if s == player:
-            continue
-        known = list(obs.known_hands[s] or ())
-        rest = list(st.hands[s])
-        for c in known:
-            rest.remove(c)
-        pool.extend(rest)
-        slots.append((s, known, len(rest)))
-    dummy = core.config.dummy
-    if dummy:
-        pool.extend(st.hands[2])
-    rng.shuffle(pool)
-    for s, known, n in slots:
-        drawn = pool[:n]
-        del pool[:n]
-        st.hands[s] = known + drawn
-        if dummy and st.controller == s and st._drawn is not None and n:
-            st._drawn = drawn[-1]
-    if dummy:
-        n = len(core.hands[2])
-        st.hands[2] = pool[:n]
-        del pool[:n]
-    later = st._preset[st.round + 1 :]
-    redealt = []
-    for rnd in later:
-        redealt.append([pool[: len(h)] for h in rnd])
-        for h in rnd:
-            del pool[: len(h)]
-    st._preset = st._preset[: st.round + 1] + redealt
-    st._pile = pool
-    for s in range(core.players):
-        if s != player and st._pending[s] is not None:
-            st._pending[s] = None
-            legal = st.legal_actions(s)
-            st._pending[s] = legal[rng.randrange(len(legal))]
-    return st
 
 
 # -------------------------------------------------------------------- observer

@@ -5,6 +5,13 @@ collects one seat's pick and resolves the turn once every seat has picked; :meth
 takes all picks at once. Both check everything first and raise without changing anything, so a caller
 can never half-apply a turn. :meth:`State.resolve_unchecked` skips the checks for search code that only
 plays legal picks.
+
+Chance (:mod:`sushigo.chance`) is the shuffle. A seeded game shuffles the deck from its seed and never
+stops at a chance node. A game created with ``explicit_chance=True`` starts at a chance node: every card
+the game will deal (all three rounds, hand after hand, the dummy pile last in each round) is one chance
+move whose outcome is the card's kind, with probability proportional to the copies of that kind not yet
+dealt; the first turn starts once the last one is dealt. :meth:`State.determinize` re-deals what one seat
+has not seen.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from typing import Any
 
 from ..errors import IllegalActionError, InvalidActionError
 from .actions import Pick, single
-from .cards import NIGIRI_VALUE, WIRE_NAMES, Card, full_deck
+from .cards import NIGIRI_VALUE, WIRE_NAMES, Card, deck_counts, full_deck
 from .deals import ROUNDS
 from .options import Config
 from .score import game_pudding_points, game_winners, score_round
@@ -24,6 +31,9 @@ _WASABI = Card.WASABI
 _SINGLE_PICKS = tuple(single(c) for c in Card)
 _CHOPSTICKS = Card.CHOPSTICKS
 _PUDDING = Card.PUDDING
+#: Every seat's pending pick while the cards are dealt by chance: no seat acts, none may pick.
+_DEALING: Any = Pick(())
+_DEALING_MESSAGE = "the cards are still being dealt (a chance node): no seat may pick yet"
 
 
 class State:
@@ -38,6 +48,8 @@ class State:
 
     __slots__ = (
         "_controllers",
+        "_dealing",
+        "_deck_left",
         "_drawn",
         "_over",
         "_pending",
@@ -66,7 +78,12 @@ class State:
         pile: list[Card],
         preset: Sequence[Sequence[Sequence[Card]]] = (),
         controllers: Sequence[int | None] = (),
+        *,
+        explicit_chance: bool = False,
     ) -> None:
+        """Creates a game dealt from ``pile`` (after the ``preset`` rounds); with ``explicit_chance``
+        the game deals nothing itself: ``pile`` and ``preset`` must be empty and every card is then a
+        chance move (:meth:`apply_chance`)."""
         self.config = config
         self.players = config.players
         self._pile = pile
@@ -89,6 +106,17 @@ class State:
         self.free_wasabi = [0] * k
         self.chopsticks = [0] * k
         self._pending: list[Pick | None] = [None] * self.players
+        self._dealing: list[Card] = []
+        self._deck_left: list[int] | None = None
+        if explicit_chance:
+            if pile or preset:
+                raise InvalidActionError("a game with explicit chance deals every card by chance")
+            self._deck_left = deck_counts(config.soy_sauce)
+            self._pending = [_DEALING] * self.players
+            self.hands = [[] for _ in range(3 if config.dummy else self.players)]  # an empty table
+            self.tableaux = [[] for _ in range(k)]
+            self.on_wasabi = [[] for _ in range(k)]
+            return
         self._start_round()
 
     # ------------------------------------------------------------------ construction
@@ -151,6 +179,8 @@ class State:
         new._controllers = []
         new._over = False
         new._drawn = None
+        new._dealing = []
+        new._deck_left = None
         new._public = None
         new._sorted = None
         new.round = round
@@ -180,6 +210,8 @@ class State:
         new._controllers = self._controllers
         new._over = self._over
         new._drawn = self._drawn
+        new._dealing = self._dealing[:]
+        new._deck_left = None if self._deck_left is None else self._deck_left[:]
         new._public = self._public
         new._sorted = None  # search code replaces the hands of copies
         new.round = self.round
@@ -205,7 +237,7 @@ class State:
     @property
     def controller(self) -> int | None:
         """The seat that controls the dummy this turn (dummy variant), else ``None``."""
-        if not self.config.dummy or self._over:
+        if not self.config.dummy or self._over or self._deck_left is not None:
             return None
         return self._controller()
 
@@ -231,7 +263,7 @@ class State:
 
     def has_picked(self, seat: int) -> bool:
         """Tells whether ``seat`` has already picked this turn (public: "waiting for" indicators)."""
-        return self._pending[seat] is not None
+        return self._deck_left is None and self._pending[seat] is not None
 
     def legal_actions(self, seat: int) -> list[Pick]:
         """Returns every legal pick of ``seat`` now, singles first, then ordered chopsticks pairs.
@@ -294,6 +326,109 @@ class State:
 
         return to_record(self, seed=seed, names=names)
 
+    # ------------------------------------------------------------------ chance (see sushigo.chance)
+
+    def is_chance_node(self) -> bool:
+        """Tells whether the next step is a card dealt by chance (only with ``explicit_chance``)."""
+        return self._deck_left is not None
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Returns the kinds (``int(Card)``) the next card dealt may be, each with the copies of it not
+        yet dealt over the cards not yet dealt; empty when the state is not at a chance node."""
+        left = self._deck_left
+        if left is None:
+            return []
+        total = sum(left)
+        return [(k, c / total) for k, c in enumerate(left) if c]
+
+    def chance_text(self, outcome: int) -> str:
+        """Names a chance outcome (``"deal maki-2"``)."""
+        return f"deal {WIRE_NAMES[Card(outcome)]}"
+
+    def apply_chance(self, outcome: int) -> None:
+        """Deals the next card, of kind ``outcome``; the first turn starts after the last card.
+
+        :raises InvalidActionError: (and changes nothing) when no copy of that kind is left to deal or
+            the state is not at a chance node.
+        """
+        left = self._deck_left
+        if left is None:
+            raise InvalidActionError("no chance event is due: the cards have been dealt")
+        if isinstance(outcome, bool) or not isinstance(outcome, int) or not 0 <= outcome < len(left):
+            raise InvalidActionError(f"{outcome!r} is not a card kind to deal")
+        if not left[outcome]:
+            raise InvalidActionError(f"no {WIRE_NAMES[Card(outcome)]} is left to deal")
+        left[outcome] -= 1
+        dealing = self._dealing
+        dealing.append(Card(outcome))
+        cfg = self.config
+        k, size = (3 if cfg.dummy else self.players), cfg.hand_size
+        if len(dealing) < ROUNDS * k * size:
+            return
+        self._preset = [
+            [dealing[(r * k + h) * size : (r * k + h + 1) * size] for h in range(k)] for r in range(ROUNDS)
+        ]
+        self._pile = [c for c in Card for _ in range(left[c])]  # never dealt
+        self._dealing = []
+        self._deck_left = None
+        self._pending = [None] * self.players
+        self._start_round()
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """Returns a copy that ``seat`` cannot tell from this one, for search.
+
+        The cards ``seat`` has not seen (the hands it has not held, the undealt cards of this and later
+        rounds, the dummy pile, the card the other dummy controller drew) are shuffled and dealt back to
+        the same places; the other seats' pending picks, secret until the reveal, are redrawn from
+        their legal picks. During an explicit deal nothing is known yet and the copy is exact.
+        """
+        st = self.clone()
+        if self._deck_left is not None:
+            return st
+        obs = self.observe(seat)
+        pool = list(st._pile)
+        for rnd in st._preset[st.round + 1 :]:  # later rounds dealt in advance are as hidden as the pile
+            for hand in rnd:
+                pool.extend(hand)
+        slots: list[tuple[int, list[Card], int]] = []
+        for s in range(self.players):
+            if s == seat:
+                continue
+            known = list(obs.known_hands[s] or ())
+            rest = list(st.hands[s])
+            for c in known:
+                rest.remove(c)
+            pool.extend(rest)
+            slots.append((s, known, len(rest)))
+        dummy = self.config.dummy
+        if dummy:
+            pool.extend(st.hands[2])
+        rng.shuffle(pool)
+        for s, known, n in slots:
+            drawn = pool[:n]
+            del pool[:n]
+            st.hands[s] = known + drawn
+            if dummy and st.controller == s and st._drawn is not None and n:
+                st._drawn = drawn[-1]
+        if dummy:
+            n = len(self.hands[2])
+            st.hands[2] = pool[:n]
+            del pool[:n]
+        redealt = []
+        for rnd in st._preset[st.round + 1 :]:
+            redealt.append([pool[: len(h)] for h in rnd])
+            for h in rnd:
+                del pool[: len(h)]
+        st._preset = st._preset[: st.round + 1] + redealt
+        st._pile = pool
+        st._sorted = None
+        for s in range(self.players):
+            if s != seat and st._pending[s] is not None:
+                st._pending[s] = None
+                legal = st.legal_actions(s)
+                st._pending[s] = legal[rng.randrange(len(legal))]
+        return st
+
     # ------------------------------------------------------------------ acting
 
     def check(self, seat: int, pick: Pick) -> None:
@@ -320,6 +455,8 @@ class State:
             raise IllegalActionError("the game is over", seat=seat)
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise IllegalActionError(f"there is no seat {seat!r} in a {self.players}-player game", seat=seat)
+        if self._deck_left is not None:
+            raise IllegalActionError(_DEALING_MESSAGE, seat=seat)
         if self._pending[seat] is not None:
             raise IllegalActionError(f"seat {seat} has already picked this turn", seat=seat)
         cards = pick.cards
@@ -408,6 +545,8 @@ class State:
             raise IllegalActionError("the game is over", seat=seat)
         if not (isinstance(seat, int) and 0 <= seat < self.players):
             raise IllegalActionError(f"there is no seat {seat!r}", seat=seat)
+        if self._deck_left is not None:
+            raise IllegalActionError(_DEALING_MESSAGE, seat=seat)
         if self._pending[seat] is None:
             raise IllegalActionError(f"seat {seat} has no pending pick to withdraw", seat=seat)
         self._pending[seat] = None
@@ -419,6 +558,8 @@ class State:
         """
         if len(picks) != self.players:
             raise InvalidActionError(f"a turn needs {self.players} picks, not {len(picks)}")
+        if self._deck_left is not None:
+            raise IllegalActionError(_DEALING_MESSAGE)
         if any(p is not None for p in self._pending):
             raise IllegalActionError("some seats have already submitted picks this turn; use submit()")
         for seat, pick in enumerate(picks):
@@ -589,7 +730,9 @@ class State:
         cfg = self.config
         mask = [True, True, False] if (cfg.dummy and cfg.dummy_outside_majorities) else None
         self.round_points.append(score_round(self.tableaux, self.on_wasabi, in_majorities=mask))
-        self.finished.append((tuple(tuple(t) for t in self.tableaux), tuple(tuple(w) for w in self.on_wasabi)))
+        self.finished.append(
+            (tuple(tuple(t) for t in self.tableaux), tuple(tuple(w) for w in self.on_wasabi))
+        )
         self.round += 1
         self._pending = [None] * self.players
         if self.round == ROUNDS:
@@ -606,8 +749,13 @@ def final_pudding_points(config: Config, counts: Sequence[int]) -> list[int]:
     return game_pudding_points(counts, two_player_rule=two_player, in_majorities=mask)
 
 
-def new_game(players: int, seed: int | None = None, **options: Any) -> State:
+def new_game(
+    players: int, seed: int | None = None, *, explicit_chance: bool = False, **options: Any
+) -> State:
     """Creates a game for ``players`` seats with a deck shuffled from ``seed``.
+
+    With ``explicit_chance`` the deck is not shuffled: the game starts at a chance node and every card
+    dealt is a chance move (:meth:`State.apply_chance`); ``seed`` is then unused.
 
     Options are those of :class:`~.options.Config` (``pass_both_ways``, ``soy_sauce``, ``dummy``,
     ``strict_wasabi``, ``dummy_outside_majorities``). The same seed and options always deal the same
@@ -620,6 +768,8 @@ def new_game(players: int, seed: int | None = None, **options: Any) -> State:
     (8, (0, 1, 2, 3))
     """
     config = Config.from_options(players, options)
+    if explicit_chance:
+        return State(config, [], explicit_chance=True)
     deck = full_deck(config.soy_sauce)
     random.Random(seed).shuffle(deck)
     return State(config, deck)

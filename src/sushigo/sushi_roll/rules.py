@@ -6,9 +6,20 @@ may re-roll (menu token) and swap (chopsticks token) any number of times; after 
 die the belts slide left and the passed dice are re-rolled; a round ends when the belts are empty; in a
 3-player game the belts slide once more at the end of a round.
 
-Chance (the red-belt deal, bag draws and rolls) comes from a :class:`random.Random` owned by the state.
-It is resolved at once inside :meth:`State.submit`, so a state seen from outside always waits for a seat.
-Nothing about the generator or the seed reaches observations; records hold only the outcomes.
+Chance (the red-belt deal, bag draws and rolls; :mod:`sushigo.chance`) comes in two modes. A seeded
+state owns a :class:`random.Random` and resolves chance at once inside :meth:`State.submit`, so it always
+waits for a seat. A state created with ``explicit_chance=True`` stops at every chance node instead; the
+events, each a run of chance moves resolved by :meth:`State.apply_chance`, are:
+
+* the red belt's first holder: one move, a seat (uniform);
+* a round's deal: one bag draw per die (outcome: the index of the die type in ``DIE_TYPES``, in
+  proportion to the dice of that type left in the bag), belt after belt, then one roll per die in the
+  same order (outcome: the face index 0-5, uniform);
+* a slide: one roll per die moved, belt after belt in the order of the seats receiving them;
+* a re-roll: one roll per die re-rolled, in the order of the positions.
+
+An event changes the table only when its last move is applied. Nothing about the generator or the seed
+reaches observations; records hold only the outcomes.
 """
 
 from __future__ import annotations
@@ -54,7 +65,11 @@ class State:
         *,
         seed: int | None = None,
         names: list[str] | None = None,
+        explicit_chance: bool = False,
     ) -> None:
+        """Sets up the table before the first deal. A seeded game is started by
+        :func:`~sushigo.sushi_roll.api.new_game`; with ``explicit_chance`` the state starts at the red
+        belt's chance node and never draws from ``rng``."""
         self.players = players
         self.dice = dice if dice is not None else default_dice_set()
         self.dice_per_player = dice_per_player(players)
@@ -81,9 +96,72 @@ class State:
         }
         self.round_points: list[list[dict[str, int]]] = []
         self._over = False
-        #: Chance still owed: "deal" (draw and roll a round), "slide" (slide and roll) or None.
+        #: Chance still owed: "deal" (draw and roll a round), "slide" (slide and roll) or None; with
+        #: explicit chance also "red" (the red belt) and "reroll".
         self._pending: str | None = "deal"
         self._log: list[dict[str, Any]] = []
+        self._explicit = explicit_chance
+        #: Explicit chance: the moves the pending event still needs ("seat", "bag" or a die type), the
+        #: outcomes drawn so far (die types, then faces), the bag's dice left, the re-roll's seat and dice.
+        self._need: list[str] = []
+        self._drawn: list[str] = []
+        self._bag: list[int] = []
+        self._types: list[str] = []
+        self._reroll_at: tuple[int, tuple[int, ...]] = (0, ())
+        if explicit_chance:
+            self._pending = "red"
+            self._begin_chance()
+
+    @classmethod
+    def from_position(
+        cls,
+        players: int,
+        dice: DiceSet,
+        rng: random.Random,
+        *,
+        red_seat: int,
+        round: int,  # noqa: A002 - the rules' own word
+        cycle: int,
+        taken: int,
+        belts: Sequence[Sequence[Die]],
+        trays: Sequence[Sequence[Sequence[Die]]],
+        menu: Sequence[int] | None = None,
+        chopsticks: Sequence[int] | None = None,
+        pudding: Sequence[int] | None = None,
+        supply: dict[str, int] | None = None,
+    ) -> State:
+        """Sets up a position in the middle of a round, without its history, for search and tests.
+
+        ``trays`` holds every round's trays so far (the current round last); ``taken`` is how many seats
+        have taken a die this cycle, so seat ``(red_seat + taken) % players`` moves next. Tokens and the
+        supply default to the game's start. Chance after the position comes from ``rng``. The finished
+        rounds are scored from their trays; the record of such a state starts at the position, as if the
+        round had opened with these belts.
+        """
+        st = cls(players, dice, rng)
+        st.red_start = red_seat
+        st.red_seat = red_seat
+        st.round = round
+        st.cycle = cycle
+        st.taken = taken
+        st.belts = [list(b) for b in belts]
+        st.trays = [[list(t) for t in rnd] for rnd in trays]
+        st.round_points = [score.score_round([[f for _, f in t] for t in rnd]) for rnd in st.trays[:-1]]
+        if menu is not None:
+            st.menu = list(menu)
+        if chopsticks is not None:
+            st.chopsticks = list(chopsticks)
+        if pudding is not None:
+            st.pudding = list(pudding)
+        if supply is not None:
+            st.supply = dict(supply)
+        st._pending = None
+        opening = {
+            "belts": [[k for k, _ in b] for b in st.belts],
+            "roll": [[f for _, f in b] for b in st.belts],
+        }
+        st._log = [{**opening, "events": []}]
+        return st
 
     # ----------------------------------------------------------------------------------- queries
 
@@ -167,6 +245,9 @@ class State:
             raise IllegalActionError(f"there is no seat {seat!r} in a {self.players}-player game", seat=None)
         if self._over:
             raise IllegalActionError(f"seat {seat} cannot act: the game is over", seat=seat)
+        if self._pending is not None:
+            doing = "dealt" if self._pending in ("red", "deal") else "rolled"
+            raise IllegalActionError(f"seat {seat} cannot act now: the dice are being {doing}", seat=seat)
         current = self.current_seat
         if seat != current:
             raise IllegalActionError(f"seat {seat} cannot act now: it is seat {current}'s turn", seat=seat)
@@ -243,18 +324,23 @@ class State:
         :raises InvalidActionError: for text that is not an action.
         :raises IllegalActionError: naming the seat, the die face and the reason.
         """
-        self._apply(seat, self.check(seat, action))
+        self.apply_unchecked(seat, self.check(seat, action))
 
-    def _apply(self, seat: int, action: Action) -> None:
-        """Applies a checked, normalised action and resolves chance from the RNG.
+    def apply_unchecked(self, seat: int, action: Action) -> None:
+        """Applies a checked, normalised action and resolves the chance it triggers from the RNG (with
+        explicit chance: stops at that chance node).
 
         .. warning:: no legality checks; use :meth:`submit` unless the action came from
            :meth:`legal_actions` (bots and search).
         """
         if isinstance(action, Reroll):
-            self._reroll(
-                seat, action.positions, self._roll([self.belts[seat][p][0] for p in action.positions])
-            )
+            types = [self.belts[seat][p][0] for p in action.positions]
+            if self._explicit:
+                self._pending = "reroll"
+                self._reroll_at = (seat, action.positions)
+                self._begin_chance()
+                return
+            self._reroll(seat, action.positions, self._roll(types))
         elif isinstance(action, Swap):
             self._swap(seat, action)
         else:
@@ -339,12 +425,124 @@ class State:
         return [drawn[s * d : (s + 1) * d] for s in range(self.players)]
 
     def _resolve_chance(self) -> None:
+        if self._explicit:
+            if self._pending is not None:
+                self._begin_chance()
+            return
         if self._pending == "slide":
             p = self.players
             self._slide([self._roll([k for k, _ in self.belts[(s - 1) % p]]) for s in range(p)])
         elif self._pending == "deal":
             types = self._draw()
             self._deal(types, [self._roll(t) for t in types])
+
+    # ----------------------------------------------------------- explicit chance (sushigo.chance)
+
+    def is_chance_node(self) -> bool:
+        """Tells whether the next step is a chance move (only with ``explicit_chance``)."""
+        return bool(self._need)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Returns the next chance move's outcomes: a seat (the red belt), a die type's index in
+        ``DIE_TYPES`` (a bag draw, by the dice of that type left) or a face index 0-5 (a roll); empty
+        when the state is not at a chance node."""
+        if not self._need:
+            return []
+        need = self._need[0]
+        if need == "seat":
+            return [(s, 1.0 / self.players) for s in range(self.players)]
+        if need == "bag":
+            total = sum(self._bag)
+            return [(k, c / total) for k, c in enumerate(self._bag) if c]
+        return [(i, 1.0 / 6.0) for i in range(6)]
+
+    def chance_text(self, outcome: int) -> str:
+        """Names a chance outcome (``"red belt to seat 1"``, ``"draw maki"``, ``"roll face 3"``)."""
+        need = self._need[0] if self._need else None
+        if need == "seat":
+            return f"red belt to seat {outcome}"
+        if need == "bag":
+            return f"draw {DIE_TYPES[outcome]}"
+        return f"roll face {outcome + 1}"
+
+    def apply_chance(self, outcome: int) -> None:
+        """Applies the next chance move; the table changes when the event's last move is applied.
+
+        :raises InvalidActionError: (and changes nothing) for an outcome not in :meth:`chance_outcomes`.
+        """
+        if not self._need:
+            raise InvalidActionError("no chance event is due: a seat is to act")
+        if (
+            isinstance(outcome, bool)
+            or not isinstance(outcome, int)
+            or outcome not in {o for o, _ in self.chance_outcomes()}
+        ):
+            raise InvalidActionError(f"{outcome!r} is not an outcome of this chance move ({self._need[0]})")
+        need = self._need.pop(0)
+        if need == "seat":
+            self.red_start = self.red_seat = outcome
+            self._pending = "deal"
+            self._begin_chance()
+            return
+        if need == "bag":
+            self._bag[outcome] -= 1
+            self._drawn.append(DIE_TYPES[outcome])
+            if not self._need:  # every die drawn: now roll each one
+                self._types = self._drawn
+                self._need = list(self._drawn)
+                self._drawn = []
+            return
+        self._drawn.append(self.dice.faces_of(need)[outcome])
+        if self._need:
+            return
+        faces, self._drawn = self._drawn, []
+        p = self.players
+        if self._pending == "slide":
+            per: list[list[str]] = []
+            i = 0
+            for s in range(p):
+                n = len(self.belts[(s - 1) % p])
+                per.append(faces[i : i + n])
+                i += n
+            self._slide(per)
+        elif self._pending == "deal":
+            k = self.dice_per_player
+            types = self._types
+            self._deal(
+                [types[s * k : (s + 1) * k] for s in range(p)], [faces[s * k : (s + 1) * k] for s in range(p)]
+            )
+        else:
+            seat, positions = self._reroll_at
+            self._pending = None
+            self._reroll(seat, positions, faces)
+
+    def _begin_chance(self) -> None:
+        """Lists the moves of the pending chance event (explicit chance), forgetting any drawn so far."""
+        pending, p = self._pending, self.players
+        self._drawn = []
+        if pending == "red":
+            self._need = ["seat"]
+        elif pending == "deal":
+            self._bag = [DIE_COUNTS[k] for k in DIE_TYPES]
+            self._need = ["bag"] * (self.dice_per_player * p)
+        elif pending == "slide":
+            self._need = [kind for s in range(p) for kind, _ in self.belts[(s - 1) % p]]
+        elif pending == "reroll":
+            seat, positions = self._reroll_at
+            self._need = [self.belts[seat][i][0] for i in positions]
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """Returns a copy that ``seat`` cannot tell from this one, for search.
+
+        The table is public, so only what is still to come is hidden: a seeded copy rolls its future
+        chance from a new generator seeded from ``rng``; a copy with explicit chance restarts a chance
+        event it is in the middle of (its drawn outcomes are not on the table yet).
+        """
+        st = self.clone()
+        st._rng = random.Random(rng.randrange(1 << 62))
+        if st._explicit and st._need:
+            st._begin_chance()
+        return st
 
     # ------------------------------------------------------------------------------------- views
 
