@@ -89,11 +89,15 @@ class CardType:
 
     ``name`` is the type (tile) name, ``category`` the score-output category its ``score_round``
     fills (``None`` for types that score inside another category or not at all), ``colour`` its
-    background colour, ``variants`` the variant keys of the game that uses this instance.
+    background colour (read through :meth:`colour_of`), ``variants`` the variant keys of the game
+    that uses this instance.
     """
 
     name: str = ""
     category: str | None = None
+    #: a further score category that exists when this type is on the menu (Party's takeout box: the
+    #: ``face_down`` cards it makes)
+    adds_category: str | None = None
     colour: str = ""
 
     def __init__(self, variants: Sequence[int] = ()) -> None:
@@ -103,7 +107,8 @@ class CardType:
         return f"<card type {self.name}>"
 
     def colour_of(self, variant: int) -> str | None:
-        """The background colour of a card of this type (the same for every variant)."""
+        """The background colour of a card of this variant, for soy sauce and tea (by default the
+        type's ``colour``, the same for every variant)."""
         return self.colour
 
     # Turn hooks (used by the Party engine; Sushi Go!'s two special cards act inside its rules.py).

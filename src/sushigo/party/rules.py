@@ -19,7 +19,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from ..cards.specials import ActionCard
@@ -32,39 +32,33 @@ from .cards import (
     N_KEYS,
     NIGIRI_VALUE,
     NUMBER,
+    SPOON,
     TYPE_OF,
     TYPES,
     VARIANTS,
     WIRE,
     PCard,
 )
+from .engine import Item
 from .options import PartyConfig
 from .score import report, score_table
 from .table import Entry, Table
 
 ROUNDS = 3
 _SO = PCard.SPECIAL_ORDER
-_BONUS = frozenset(VARIANTS["chopsticks"]) | frozenset(VARIANTS["spoon"])
-_QUEUED = frozenset(VARIANTS["menu"]) | frozenset(VARIANTS["takeout_box"])
+_ACTION_TYPES = tuple(t for t in TYPES.values() if isinstance(t, ActionCard))
+#: the cards whose use is declared with a pick (chopsticks, spoon) ...
+_BONUS = frozenset(k for t in _ACTION_TYPES if t.bonus for k in t.variants)
+#: ... and those that act when played (menu, takeout box)
+_QUEUED = frozenset(k for t in _ACTION_TYPES if not t.bonus for k in t.variants)
+_BONUS_NAMES = " and ".join(f"{t.name}s" for t in _ACTION_TYPES if t.bonus)
 _SINGLES = tuple(Play(c) for c in PCard)
 
 
-@dataclass(eq=False)
-class Item:
-    """One use of a numbered card in this turn's queue (a declared bonus, a played menu or box)."""
-
-    number: int
-    seat: int
-    entry: Entry
-    kind: ActionCard
-    log_pos: int = -1
-    step: str = "go"
-    decider: int = -1
-    data: dict[str, Any] = field(default_factory=dict)
-
-    def key(self) -> tuple[int, int, int, int]:
-        """Resolution order: number, then seat from 0, then an original before a copy."""
-        return (self.number, self.seat, int(self.entry.card == _SO), self.entry.index)
+def _action_type(key: int) -> ActionCard:
+    kind = TYPE_OF[key]
+    assert isinstance(kind, ActionCard)
+    return kind
 
 
 def box_cards(config: PartyConfig) -> tuple[list[PCard], list[PCard]]:
@@ -255,61 +249,10 @@ class PartyState:
         bonuses = self._bonus_choices(seat)
         return [p if not b else replace(p, bonus=b) for b in bonuses for p in plays]
 
-    def extra_plays(self, seat: int, cards: Sequence[int], *, using: Entry | None) -> list[Play]:
-        """The legal plays of an extra card among ``cards`` (a special order may copy this turn's
-        cards with option ``so_copy_this_turn``; never the bonus card being used)."""
-        out: list[Play] = []
-        for c in cards:
-            out.extend(self._card_plays(seat, c, this_turn=self.config.so_copy_this_turn, using=using))
-        return out
-
-    def askable(self) -> list[str]:
-        """The names a spoon may ask for: every variant on the menu, and each multi-variant type."""
-        names: list[str] = []
-        for t in self.config.menu:
-            variants = VARIANTS[t]
-            if len(variants) > 1:
-                names.append(t)
-            names.extend(WIRE[v] for v in variants)
-        return names
-
-    def ask_options(self, seat: int) -> list[Ask]:
-        """A spoon's possible requests."""
-        return [Ask(n) for n in self.askable()]
-
-    @staticmethod
-    def _matches(name: str, card: int) -> bool:
-        return WIRE[card] == name or TYPE_OF[card].name == name
-
     def spoon_search(self, seat: int, name: str) -> tuple[int, list[int]] | None:
-        """The first seat to the left of ``seat`` whose hand holds a match, and its matching variants."""
-        n = self.players
-        for j in range(1, n):
-            giver = (seat + j) % n
-            found = sorted({c for c in self.hands[giver] if self._matches(name, c)})
-            if found:
-                return giver, found
-        return None
-
-    def give_options(self, item: Item) -> list[Give]:
-        """The variants the spoon's victim may hand over."""
-        giver = item.data["from"]
-        return [
-            Give(PCard(c))
-            for c in sorted({c for c in self.hands[giver] if self._matches(item.data["ask"], c)})
-        ]
-
-    def flip_options(self, seat: int) -> list[Flip]:
-        """Every distinct set of earlier-turn cards a takeout box may turn face down."""
-        groups: dict[tuple[int, bool, bool], list[int]] = {}
-        for e in self.table.flippable(seat):
-            groups.setdefault((e.identity, e.on_wasabi is not None, e.holds is not None), []).append(e.index)
-        lists = list(groups.values())
-        out = []
-        for counts in itertools.product(*[range(len(g) + 1) for g in lists]):
-            refs = sorted(i for g, k in zip(lists, counts) for i in g[:k])
-            out.append(Flip(tuple(refs)))
-        return out
+        """The first seat to the left of ``seat`` whose hand holds a card answering a spoon's request
+        for ``name``, and its matching variants (:meth:`~sushigo.cards.specials.Spoon.search`)."""
+        return SPOON.search(self, seat, name)
 
     # ------------------------------------------------------------------ checking
 
@@ -346,33 +289,8 @@ class PartyState:
             )
         if action in item.kind.options(self, item):
             return
-        what = item.entry.name
-        if isinstance(action, Play):
-            pool = {
-                "chopsticks": "the hand",
-                "spoon": "what the spoon brought",
-                "menu": "the four cards the menu drew (never a menu)",
-            }.get(item.kind.name, "the choices")
-            if item.kind.name == "spoon" and item.step != "place":
-                raise self._fail(
-                    seat, card, f"must {'name a card' if item.step == 'ask' else 'give a card'} for {what}"
-                )
-            raise self._fail(
-                seat, card, f"cannot play {action.to_text()} through {what}: not a legal choice from {pool}"
-            )
-        if isinstance(action, Ask):
-            raise self._fail(
-                seat, action.name, f"cannot ask for {action.name!r} with {what}: not a card of this menu"
-            )
-        if isinstance(action, Give):
-            raise self._fail(
-                seat,
-                card,
-                f"cannot give {card}: it does not match {item.data.get('ask')!r} or is not in the hand",
-            )
-        raise self._fail(
-            seat, None, f"cannot flip {list(action.refs)} with {what}: only face-up cards from earlier turns"
-        )
+        named, why = item.kind.explain(self, item, action)
+        raise self._fail(seat, named, why)
 
     def _check_pick(self, seat: int, play: Play) -> None:
         name = WIRE[play.card]
@@ -407,7 +325,7 @@ class PartyState:
             for b in play.bonus:
                 if b not in _BONUS:
                     raise self._fail(
-                        seat, WIRE[b], f"cannot use {WIRE[b]} as a bonus action: only chopsticks and spoons"
+                        seat, WIRE[b], f"cannot use {WIRE[b]} as a bonus action: only {_BONUS_NAMES}"
                     )
             if self.last_turn:
                 raise self._fail(
@@ -466,11 +384,7 @@ class PartyState:
                 d["wasabi"] = False
         if via is not None:
             d["via"] = via.entry.name
-            if via.kind.name == "spoon":
-                d["ask"] = via.data["ask"]
-                d["from"] = via.data["from"]
-            if via.kind.name == "menu":
-                d["drawn"] = [WIRE[c] for c in via.data["drawn"]]
+            d.update(via.kind.log_fields(via))
         self.turn_log[seat].append(d)
         return d
 
@@ -480,33 +394,47 @@ class PartyState:
         self._log(seat, play, via)
         if entry.present and entry.identity in _QUEUED:
             k = entry.identity
-            self.queue.append(Item(NUMBER[k], seat, entry, TYPE_OF[k], log_pos=len(self.turn_log[seat]) - 1))  # type: ignore[arg-type]
+            self.queue.append(
+                Item(NUMBER[k], seat, entry, _action_type(k), log_pos=len(self.turn_log[seat]) - 1)
+            )
         return entry
+
+    # ------------------------------------------------------------------ the PartyEngine primitives
+
+    def extra_plays(self, seat: int, cards: Sequence[int], *, using: Entry | None) -> list[Play]:
+        """The legal plays of an extra card among ``cards`` (a special order may copy this turn's
+        cards with option ``so_copy_this_turn``; never the bonus card being used)."""
+        out: list[Play] = []
+        for c in cards:
+            out.extend(self._card_plays(seat, c, this_turn=self.config.so_copy_this_turn, using=using))
+        return out
 
     def play_extra(self, seat: int, play: Play, via: Item) -> None:
         """Places an extra card (chopsticks, spoon, menu): it is played this turn for every purpose."""
         self._place(seat, play, via)
 
-    def note_spoon(self, item: Item, card: int | None) -> None:
-        """Logs a failed spoon (a successful one is logged with the card it brought)."""
-        if card is None:
-            self.turn_log[item.seat].append({"card": None, "via": item.entry.name, "ask": item.data["ask"]})
+    def note(self, seat: int, fields: dict[str, Any]) -> None:
+        """Logs a play of this turn that brought no card (a failed spoon, an empty menu)."""
+        self.turn_log[seat].append(fields)
 
-    def note_empty_menu(self, item: Item) -> None:
-        """Logs a menu that drew nothing playable (possible only without the player limits)."""
-        self.turn_log[item.seat].append(
-            {"card": None, "via": item.entry.name, "drawn": [WIRE[c] for c in item.data["drawn"]]}
-        )
+    def annotate(self, item: Item, fields: dict[str, Any]) -> None:
+        """Adds fields to the logged play that brought ``item`` (a takeout box's flips)."""
+        self.turn_log[item.seat][item.log_pos].update(fields)
 
-    def draw_for_menu(self, item: Item) -> list[int]:
-        """Draws a menu's four cards from the deck (or the record's cards when replaying)."""
+    def return_to_deck(self, cards: Sequence[int]) -> None:
+        """Shuffles cards (a menu's unpicked ones) back into the deck."""
+        self.deck.extend(cards)
+        self._rng.shuffle(self.deck)
+
+    def _draw_for(self, item: Item, k: int) -> list[int]:
+        """Draws an item's ``k`` cards from the deck (or the record's cards when replaying)."""
         hook: Callable[[PartyState, Item], list[int]] | None = getattr(self._preset, "menu_draw", None)
         if hook is not None:
             cards = hook(self, item)
             pool = Counter(self.deck)
             need = Counter(cards)
-            for c, k in need.items():
-                if pool[c] < k:
+            for c, n in need.items():
+                if pool[c] < n:
                     raise IllegalActionError(
                         f"seat {item.seat} cannot draw {WIRE[c]} with {item.entry.name}: it is not in the deck",
                         seat=item.seat, card=WIRE[c], detail=f"{WIRE[c]} is not in the deck",
@@ -514,20 +442,10 @@ class PartyState:
             for c in cards:
                 self.deck.remove(c)
             return list(cards)
-        k = min(4, len(self.deck))
+        k = min(k, len(self.deck))
         drawn = self.deck[:k]
         del self.deck[:k]
         return drawn
-
-    def return_to_deck(self, cards: Sequence[int]) -> None:
-        """Shuffles a menu's unpicked cards back into the deck."""
-        self.deck.extend(cards)
-        self._rng.shuffle(self.deck)
-
-    def apply_flip(self, item: Item, refs: Sequence[int]) -> None:
-        """Turns the chosen cards face down and logs them on the play that brought the takeout box."""
-        self.table.flip(item.seat, refs)
-        self.turn_log[item.seat][item.log_pos]["flip"] = list(refs)
 
     def _reveal(self) -> None:
         self._options = {}
@@ -541,7 +459,7 @@ class PartyState:
             for b in play.bonus:
                 e = next(x for x in self.usable_bonus_at_reveal(seat) if x.identity == b and x not in taken)
                 taken.append(e)
-                self.queue.append(Item(NUMBER[b], seat, e, TYPE_OF[b]))  # type: ignore[arg-type]
+                self.queue.append(Item(NUMBER[b], seat, e, _action_type(b)))
 
     def usable_bonus_at_reveal(self, seat: int) -> list[Entry]:
         """Bonus cards of earlier turns (the hand has already shrunk by the normal pick)."""
@@ -557,9 +475,9 @@ class PartyState:
             self.queue.remove(item)
             if not item.entry.present:
                 continue  # e.g. a bonus card that left the tableau earlier this turn
-            if item.kind.name == "chopsticks" and not self.hands[item.seat]:
-                continue  # only with max_bonus_per_turn > 1: no card left for a second chopsticks
-            item.step = "ask" if item.kind.name == "spoon" else "go"
+            k = item.kind.draws(self, item)
+            if k:
+                item.data["drawn"] = self._draw_for(item, k)
             if item.kind.start(self, item):
                 self.current = item
         self.phase = "resolve"
@@ -651,14 +569,8 @@ class PartyState:
             for s in range(self.players):
                 out.update(e.card for e in self.table.present(s))
             out.update(self.table.discards)
-        if self.current is not None and self.current.kind.name == "menu":
-            out.update(self.current.data.get("drawn", ()))
-        if self.current is not None and self.current.step == "place" and "card" in self.current.data:
-            # A spoon's card between its giver's hand and its new owner's choice of how to play it
-            # (a special order to aim, a nigiri for a wasabi): in nobody's hand or tableau just then.
-            card = self.current.data["card"]
-            if card is not None:
-                out[card] += 1
+        if self.current is not None:
+            out.update(self.current.kind.in_flight(self.current))
         return out
 
 
