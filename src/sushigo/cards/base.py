@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the Party table these hooks act on (Sushi Go! never calls them)
+    from ..party.table import Entry, Table
 
 
 class RoundView:
@@ -113,10 +116,10 @@ class CardType:
 
     # Turn hooks (used by the Party engine; Sushi Go!'s two special cards act inside its rules.py).
 
-    def reveal(self, table: Any, seat: int, entry: Any) -> None:
+    def reveal(self, table: Table, seat: int, entry: Entry) -> None:
         """Runs when a card of this type joins ``seat``'s tableau; by default nothing happens."""
 
-    def end_of_turn(self, table: Any) -> None:
+    def end_of_turn(self, table: Table) -> None:
         """Runs once after every turn's plays; by default nothing happens."""
 
     # Scoring hooks.
