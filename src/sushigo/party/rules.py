@@ -19,8 +19,8 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from ..cards.specials import ActionCard
 from ..errors import IllegalActionError, InvalidActionError, RecordError
@@ -44,6 +44,9 @@ from .options import PartyConfig
 from .score import report, score_table
 from .table import Entry, Table
 
+if TYPE_CHECKING:
+    from .observation import PartyObservation
+
 ROUNDS = 3
 _SO = PCard.SPECIAL_ORDER
 _ACTION_TYPES = tuple(t for t in TYPES.values() if isinstance(t, ActionCard))
@@ -61,6 +64,19 @@ def _action_type(key: int) -> ActionCard:
     return kind
 
 
+@dataclass
+class _Draw:
+    """A chance event in progress (explicit chance): ``need`` cards drawn one at a time from the
+    dessert pile (``kind`` ``"desserts"``) or the deck (``"hands"``, ``"item"``: a menu's draw)."""
+
+    kind: str
+    need: int
+    drawn: list[int] = field(default_factory=list)
+    item: Item | None = None
+    #: the desserts this round added (carried from the ``"desserts"`` draw to the ``"hands"`` one)
+    added: list[int] = field(default_factory=list)
+
+
 def box_cards(config: PartyConfig) -> tuple[list[PCard], list[PCard]]:
     """The deck (54 non-dessert cards of the menu's types) and the 15-card dessert pile, unshuffled."""
     deck = [v for t in config.menu[:-1] for v in VARIANTS[t] for _ in range(COUNTS[v])]
@@ -71,19 +87,40 @@ def box_cards(config: PartyConfig) -> tuple[list[PCard], list[PCard]]:
 class PartyState:
     """A game of Sushi Go Party! in progress (create it with :func:`new_game`).
 
-    Attributes are public for reading; change the state only through :meth:`submit`. Hidden parts
-    (``hands`` of others, ``deck``, ``dessert_pile``, pending picks, a menu's drawn cards, the RNG)
-    reach a seat only through :meth:`observe`, which shows what that seat may know.
+    Attributes are public for reading; change the state only through :meth:`submit` (and
+    :meth:`apply_chance`). Hidden parts (``hands`` of others, ``deck``, ``dessert_pile``, pending
+    picks, a menu's drawn cards, the RNG) reach a seat only through :meth:`observe`, which shows what
+    that seat may know.
+
+    Chance (:mod:`sushigo.chance`) is the cards drawn: each round's desserts from the dessert pile,
+    then the hands from the deck (seat after seat, ``hand_size`` each), and each menu's four cards
+    from the deck. A seeded state draws them itself from its shuffled piles. With
+    ``explicit_chance=True`` the state stops before every card: :meth:`is_chance_node` is true,
+    :meth:`chance_outcomes` lists the card ids left in that pile with their probabilities, and
+    :meth:`apply_chance` draws the given card. ``preset`` (the record loader's, or
+    :mod:`.deal`'s) supplies every draw instead.
     """
 
     game = "sushi-go-party"
 
-    def __init__(self, config: PartyConfig, seed: int | None = None, *, preset: Any = None) -> None:
+    def __init__(
+        self,
+        config: PartyConfig,
+        seed: int | None = None,
+        *,
+        preset: Any = None,
+        explicit_chance: bool = False,
+    ) -> None:
+        if explicit_chance and preset is not None:
+            raise ValueError("a state draws its cards from a preset or by explicit chance, not both")
         self.config = config
         self.players = config.players
         self.seed = seed
         self._rng = random.Random(seed)
         self._preset = preset
+        #: whether chance stops the game until :meth:`apply_chance` (see the class docstring)
+        self.explicit_chance = explicit_chance
+        self._chance: _Draw | None = None
         deck, desserts = box_cards(config)
         self._rng.shuffle(deck)
         self._rng.shuffle(desserts)
@@ -93,7 +130,7 @@ class PartyState:
         self.round = 0
         self.turn = 0
         self.phase = "choose"
-        self.hands: list[list[int]] = []
+        self.hands: list[list[int]] = [[] for _ in range(self.players)] if explicit_chance else []
         self.table = Table(config)
         self.pending: list[Play | None] = [None] * self.players
         self.queue: list[Item] = []
@@ -114,7 +151,10 @@ class PartyState:
         return self.phase == "over"
 
     def to_act(self) -> tuple[int, ...]:
-        """The seats that owe a decision now: every seat that has not chosen, or the one deciding."""
+        """The seats that owe a decision now: every seat that has not chosen, or the one deciding
+        (none at a chance node)."""
+        if self._chance is not None:
+            return ()
         if self.phase == "choose":
             return tuple(s for s, p in enumerate(self.pending) if p is None)
         if self.phase == "resolve" and self.current is not None:
@@ -127,7 +167,7 @@ class PartyState:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal decision of ``seat`` now (empty when it owes none)."""
-        if not (isinstance(seat, int) and 0 <= seat < self.players):
+        if not (isinstance(seat, int) and 0 <= seat < self.players) or self._chance is not None:
             return []
         if self.phase == "choose":
             return list(self._choose_options(seat)) if self.pending[seat] is None else []
@@ -174,6 +214,7 @@ class PartyState:
         new._rng = random.Random()
         new._rng.setstate(self._rng.getstate())
         new._preset = self._preset
+        new.explicit_chance = self.explicit_chance
         new.deck = self.deck[:]
         new.dessert_pile = self.dessert_pile[:]
         new.kept = [k[:] for k in self.kept]
@@ -191,6 +232,12 @@ class PartyState:
 
         new.queue = [item(it) for it in self.queue]
         new.current = None if self.current is None else item(self.current)
+        d = self._chance
+        new._chance = (
+            None
+            if d is None
+            else _Draw(d.kind, d.need, d.drawn[:], None if d.item is None else item(d.item), d.added[:])
+        )
         new.round_points = self.round_points[:]
         # finished turns are never changed again; the current round's list grows, so it is copied
         new.history = [{**h, "turns": h["turns"][:]} for h in self.history]
@@ -198,6 +245,104 @@ class PartyState:
         new.finished = self.finished[:]
         new._options = dict(self._options)
         return new
+
+    # ------------------------------------------------------------------ positions and search
+
+    @classmethod
+    def from_observation(
+        cls, obs: PartyObservation, hands: list[list[int]], deck: list[int], pile: list[int]
+    ) -> PartyState:
+        """A state at the observed position holding the given hidden cards (the choose phase only).
+
+        ``hands`` are every seat's hand (the observer's own and those it knows, plus sampled ones),
+        ``deck`` and ``pile`` the undealt cards and the dessert pile. Tableaux are placed turn by turn
+        through the table, so wasabi, copies and face-down cards behave as in the game; the uramaki
+        race, the discards and the desserts kept in earlier rounds are the observation's. Round
+        scores and the log of earlier rounds are not rebuilt (the state is for playing the rest of
+        the round on). Its generator is seeded 0.
+        """
+        from .position import kept_from_observation, table_from_observation
+
+        st = cls(obs.config, 0)
+        n = obs.players
+        st.round = obs.round
+        st.turn = obs.turn
+        st.phase = "choose"
+        st.hands = hands
+        st.deck = deck
+        st.dessert_pile = pile
+        st.kept = kept_from_observation(obs)
+        st.table = table_from_observation(obs)
+        st.pending = [None] * n
+        st.queue = []
+        st.current = None
+        st.round_points = []
+        st.history = [{"hands": [list(h) for h in hands], "desserts_added": [], "turns": []}]
+        st.turn_log = [[] for _ in range(n)]
+        st.finished = []
+        st._options = {}
+        return st
+
+    def reseed(self, rng: random.Random) -> None:
+        """Replaces the generator (which orders the deck when cards return to it) and forgets the
+        cached choices: call it after changing hidden cards (hands, deck) directly, as a
+        determinisation does."""
+        self._rng = rng
+        self._options = {}
+
+    def determinize(self, seat: int, rng: random.Random, tries: int = 20) -> PartyState:
+        """An independent state that ``seat`` cannot tell from this one, for search.
+
+        The cards ``seat`` cannot locate (the hands it has not held, the deck, the dessert pile,
+        another seat's menu draw) are dealt again at random into the same places and sizes (the pile
+        gets desserts only), every other seat's pending pick is redrawn from its legal picks, and the
+        generator is reseeded from ``rng``. A draw that leaves a seat owing a decision without a
+        legal one (a spoon's victim that no longer holds two matching variants) is drawn again;
+        after ``tries`` the hidden cards stay where they are. What a failed spoon request told
+        (no searched hand held the card) is not used. The copy keeps this state's chance mode; at a
+        chance node the cards already drawn for the pending event stay drawn.
+        """
+        known = self.observe(seat).known_hands
+        for _ in range(tries):
+            new = self.clone()
+            new._resample(seat, known, rng)
+            if all(new.legal_actions(s) for s in new.to_act()):
+                return new
+        new = self.clone()
+        new.reseed(random.Random(rng.randrange(1 << 62)))
+        return new
+
+    def _resample(self, seat: int, known: Sequence[Any], rng: random.Random) -> None:
+        unknown = [s for s in range(self.players) if s != seat and known[s] is None]
+        item = self.current
+        drawn: list[int] | None = None
+        if self.phase == "resolve" and item is not None and item.seat != seat and "drawn" in item.data:
+            drawn = item.data["drawn"]
+        # a pending chance event's cards so far stay where they are (in their pile)
+        held = list(self._chance.drawn) if self._chance is not None else []
+        to_pile = self._chance is not None and self._chance.kind == "desserts"
+        for c in held:
+            (self.dessert_pile if to_pile else self.deck).remove(c)
+        pool = [*self.deck, *self.dessert_pile, *(c for s in unknown for c in self.hands[s]), *(drawn or ())]
+        rng.shuffle(pool)
+        desserts = [i for i, c in enumerate(pool) if IS_DESSERT[c]]
+        pile_at = set(rng.sample(desserts, len(self.dessert_pile)))
+        self.dessert_pile = [pool[i] for i in sorted(pile_at)]
+        rest = [c for i, c in enumerate(pool) if i not in pile_at]
+        for s in unknown:
+            k = len(self.hands[s])
+            self.hands[s], rest = rest[:k], rest[k:]
+        if drawn is not None and item is not None:
+            item.data["drawn"], rest = rest[: len(drawn)], rest[len(drawn) :]
+        self.deck = rest
+        (self.dessert_pile if to_pile else self.deck).extend(held)
+        self.reseed(random.Random(rng.randrange(1 << 62)))
+        if self.phase == "choose" and self._chance is None:
+            for s in range(self.players):
+                if s != seat and self.pending[s] is not None:
+                    self.pending[s] = None
+                    legal = self._choose_options(s)
+                    self.pending[s] = legal[rng.randrange(len(legal))]
 
     # ------------------------------------------------------------------ options
 
@@ -271,6 +416,8 @@ class PartyState:
             )
         if self.is_over():
             raise IllegalActionError("the game is over", seat=seat)
+        if self._chance is not None:
+            raise IllegalActionError("no seat acts now: the game waits for a card to be drawn", seat=seat)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise IllegalActionError(f"there is no seat {seat!r} in a {self.players}-player game", seat=seat)
         card = WIRE[action.card] if isinstance(action, Play | Give) else None
@@ -477,6 +624,9 @@ class PartyState:
                 continue  # e.g. a bonus card that left the tableau earlier this turn
             k = item.kind.draws(self, item)
             if k:
+                if self.explicit_chance and self.deck:
+                    self._chance = _Draw("item", min(k, len(self.deck)), item=item)
+                    break
                 item.data["drawn"] = self._draw_for(item, k)
             if item.kind.start(self, item):
                 self.current = item
@@ -501,6 +651,12 @@ class PartyState:
         cfg = self.config
         r = self.round
         n = cfg.desserts_added[r]
+        if self.explicit_chance:
+            self._begin_round([], [[] for _ in range(self.players)], log=False)
+            self._chance = _Draw("desserts", min(n, len(self.dessert_pile)))
+            if not self._chance.need:
+                self._resolve_chance()
+            return
         given = self._preset.desserts(r) if self._preset is not None else None
         if given is None:
             added = self.dessert_pile[:n]
@@ -527,13 +683,89 @@ class PartyState:
             for h in hands:
                 for c in h:
                     self.deck.remove(c)
+        self._begin_round(added, hands)
+
+    def _begin_round(self, added: list[int], hands: list[list[int]], *, log: bool = True) -> None:
         self.hands = hands
-        self.table = Table(cfg)
+        self.table = Table(self.config)
         self.turn = 0
         self.phase = "choose"
         self.pending = [None] * self.players
         self.turn_log = [[] for _ in range(self.players)]
-        self.history.append({"hands": [list(h) for h in hands], "desserts_added": list(added), "turns": []})
+        if log:
+            self.history.append(
+                {"hands": [list(h) for h in hands], "desserts_added": list(added), "turns": []}
+            )
+
+    # ------------------------------------------------------------------ chance
+
+    def is_chance_node(self) -> bool:
+        """Whether the game waits for a card to be drawn (only with ``explicit_chance``)."""
+        return self._chance is not None
+
+    def _chance_pile(self, d: _Draw) -> list[int]:
+        return self.dessert_pile if d.kind == "desserts" else self.deck
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The cards the next draw may bring, as ``(card id, probability)``: the copies of each card
+        left in its pile (the dessert pile, or the deck) over the cards left there. Empty when the
+        state is not at a chance node."""
+        d = self._chance
+        if d is None:
+            return []
+        left = Counter(self._chance_pile(d))
+        left.subtract(d.drawn)
+        total = sum(k for k in left.values() if k > 0)
+        return [(int(c), k / total) for c, k in sorted(left.items()) if k > 0]
+
+    def apply_chance(self, outcome: int) -> None:
+        """Draws card ``outcome`` (a card id listed by :meth:`chance_outcomes`) for the pending event;
+        the game moves on once the event has all its cards.
+
+        :raises InvalidActionError: (and changes nothing) when the state is not at a chance node or the
+            card is not left in the pile.
+        """
+        d = self._chance
+        if d is None:
+            raise InvalidActionError("no card is to be drawn now: the state is not at a chance node")
+        if isinstance(outcome, bool) or not isinstance(outcome, int):
+            raise InvalidActionError(f"a chance outcome is a card id, not {outcome!r}")
+        pile = self._chance_pile(d)
+        if pile.count(outcome) - d.drawn.count(outcome) <= 0:
+            where = "dessert pile" if d.kind == "desserts" else "deck"
+            name = WIRE[outcome] if 0 <= outcome < len(WIRE) else repr(outcome)
+            raise InvalidActionError(f"chance outcome {outcome} ({name}) is not a card left in the {where}")
+        d.drawn.append(int(outcome))
+        if len(d.drawn) == d.need:
+            self._resolve_chance()
+
+    def _resolve_chance(self) -> None:
+        """Ends a complete draw and plays on to the next decision or chance node."""
+        d = self._chance
+        assert d is not None and len(d.drawn) == d.need
+        self._chance = None
+        if d.kind == "desserts":
+            for c in d.drawn:
+                self.dessert_pile.remove(c)
+            self.deck.extend(d.drawn)
+            self._rng.shuffle(self.deck)
+            size = self.config.hand_size
+            self._chance = _Draw("hands", min(self.players * size, len(self.deck)), added=d.drawn)
+            if not self._chance.need:
+                self._resolve_chance()
+            return
+        for c in d.drawn:
+            self.deck.remove(c)
+        if d.kind == "hands":
+            size = self.config.hand_size
+            self._begin_round(d.added, [d.drawn[i * size : (i + 1) * size] for i in range(self.players)])
+            return
+        item = d.item
+        assert item is not None
+        item.data["drawn"] = d.drawn
+        if item.kind.start(self, item):
+            self.current = item
+        self._advance()
 
     def _end_round(self) -> None:
         table = self.table
@@ -586,11 +818,20 @@ def entry_json(e: Entry) -> dict[str, Any]:
     return d
 
 
-def new_game(players: int, seed: int | None = None, menu: object = "sushi_go", **options: Any) -> PartyState:
+def new_game(
+    players: int,
+    seed: int | None = None,
+    menu: object = "sushi_go",
+    *,
+    explicit_chance: bool = False,
+    **options: Any,
+) -> PartyState:
     """Starts a Party game for ``players`` seats on ``menu`` (a suggested-menu id or 7 tiles).
 
     Options are rules.md §3.10's (:data:`~.options.DEFAULTS`). The same seed, menu and options always
-    deal the same game.
+    deal the same game. With ``explicit_chance`` the game stops at every card drawn until
+    :meth:`PartyState.apply_chance` (see :mod:`sushigo.chance`); the seed then only orders the deck,
+    which no rule reads.
 
     :raises InvalidActionError: for a bad player count, menu or option.
 
@@ -601,7 +842,7 @@ def new_game(players: int, seed: int | None = None, menu: object = "sushi_go", *
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InvalidActionError(f"a seed must be a whole number, not {seed!r}")
     options.pop("names", None)
-    return PartyState(PartyConfig.build(players, menu, options), seed)
+    return PartyState(PartyConfig.build(players, menu, options), seed, explicit_chance=explicit_chance)
 
 
 def is_dessert_name(name: str) -> bool:
