@@ -6,7 +6,8 @@ goes on when the last seat has chosen. **Resolve**: the queue of declared bonus 
 menus and takeout boxes is worked through in ascending card number (ties by seat from 0, an original
 before a copy); each item asks one seat at a time for its decisions (chopsticks' second card, the
 spoon's named card and, when a type was named, the giver's variant, a menu's pick among its four
-cards, a takeout box's flips) through its card type's hooks (:mod:`sushigo.cards.specials`). Then the
+cards, a takeout box's flips) through its card type's hooks (:mod:`sushigo.cards.specials`); the loop
+names no card, and a card reaches the state only through :class:`~.engine.PartyEngine`. Then the
 end-of-turn checks run (miso collisions, the uramaki race) and hands pass.
 
 :meth:`PartyState.submit` checks an action completely before it changes anything, and raises
