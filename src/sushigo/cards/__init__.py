@@ -5,7 +5,7 @@ A card *type* (tempura, maki, spoon…) is a small object whose hooks say what t
 ======================  =====================================================================
 hook                    when it runs
 ======================  =====================================================================
-``colour_of``           whenever a colour is counted (soy sauce, tea; Party's ``Table.colour``)
+``colour_of``           whenever Party counts a colour (soy sauce, tea: ``Table.colour``)
 ``reveal``              a card of this type joins a tableau (Party: nigiri onto wasabi, copies)
 ``end_of_turn``         once after every Party turn's queue (miso collisions, the uramaki race)
 ``score_round``         at the end of a round: a list of points per seat for its category
@@ -23,7 +23,9 @@ uramaki), :mod:`.appetizers` (tempura … miso soup, eel, tofu), :mod:`.specials
 menu, takeout box, special order, soy sauce, tea), :mod:`.desserts` (pudding, green tea ice cream,
 fruit). A type is parametrised by the variant keys of the game that uses it (``Card`` in Sushi Go!,
 ``PCard`` in Party), so both games share the machinery and the formulas they have in common while
-keeping the rules that differ (tie rules, chopsticks timing) apart.
+keeping the rules that differ (tie rules, chopsticks timing) apart. Sushi Go! calls only the scoring
+hooks (its chopsticks act in its own rules; the colours its soy sauce promo counts are
+``sushi_go.cards.COLOUR``'s).
 """
 
 from __future__ import annotations
