@@ -574,27 +574,6 @@ class PartyState:
         self.deck.extend(cards)
         self._rng.shuffle(self.deck)
 
-    def _draw_for(self, item: Item, k: int) -> list[int]:
-        """Draws an item's ``k`` cards from the deck (or the record's cards when replaying)."""
-        hook: Callable[[PartyState, Item], list[int]] | None = getattr(self._preset, "menu_draw", None)
-        if hook is not None:
-            cards = hook(self, item)
-            pool = Counter(self.deck)
-            need = Counter(cards)
-            for c, n in need.items():
-                if pool[c] < n:
-                    raise IllegalActionError(
-                        f"seat {item.seat} cannot draw {WIRE[c]} with {item.entry.name}: it is not in the deck",
-                        seat=item.seat, card=WIRE[c], detail=f"{WIRE[c]} is not in the deck",
-                    )  # fmt: skip
-            for c in cards:
-                self.deck.remove(c)
-            return list(cards)
-        k = min(k, len(self.deck))
-        drawn = self.deck[:k]
-        del self.deck[:k]
-        return drawn
-
     def _reveal(self) -> None:
         self._options = {}
         picks: list[Play] = self.pending  # type: ignore[assignment]
@@ -624,11 +603,10 @@ class PartyState:
             if not item.entry.present:
                 continue  # e.g. a bonus card that left the tableau earlier this turn
             k = item.kind.draws(self, item)
-            if k:
-                if self.explicit_chance and self.deck:
-                    self._chance = _Draw("item", min(k, len(self.deck)), item=item)
-                    break
-                item.data["drawn"] = self._draw_for(item, k)
+            if k:  # the card starts once its cards are drawn
+                if not self._draw(_Draw("item", min(k, len(self.deck)), item=item)):
+                    break  # chance draws them first
+                continue
             if item.kind.start(self, item):
                 self.current = item
         self.phase = "resolve"
@@ -649,42 +627,10 @@ class PartyState:
             self._end_round()
 
     def _start_round(self) -> None:
-        cfg = self.config
-        r = self.round
-        n = cfg.desserts_added[r]
-        if self.explicit_chance:
+        n = self.config.desserts_added[self.round]
+        if self.explicit_chance:  # a fresh table while chance deals
             self._begin_round([], [[] for _ in range(self.players)], log=False)
-            self._chance = _Draw("desserts", min(n, len(self.dessert_pile)))
-            if not self._chance.need:
-                self._resolve_chance()
-            return
-        given = self._preset.desserts(r) if self._preset is not None else None
-        if given is None:
-            added = self.dessert_pile[:n]
-            del self.dessert_pile[:n]
-        else:
-            added = list(given)
-            for c in added:
-                self.dessert_pile.remove(c)  # the record loader checked the dessert pile
-        self.deck.extend(added)
-        self._rng.shuffle(self.deck)
-        size = cfg.hand_size
-        hands = self._preset.hands(r) if self._preset is not None else None
-        if hands is None:
-            hands = [self.deck[i * size : (i + 1) * size] for i in range(self.players)]
-            del self.deck[: self.players * size]
-        else:
-            hands = [list(h) for h in hands]
-            pool = Counter(self.deck)
-            for s, h in enumerate(hands):
-                for c in h:
-                    if pool[c] <= 0:
-                        raise RecordError(f"{WIRE[c]} is not left in the deck to deal", round=r, seat=s)
-                    pool[c] -= 1
-            for h in hands:
-                for c in h:
-                    self.deck.remove(c)
-        self._begin_round(added, hands)
+        self._draw(_Draw("desserts", min(n, len(self.dessert_pile))))
 
     def _begin_round(self, added: list[int], hands: list[list[int]], *, log: bool = True) -> None:
         self.hands = hands
@@ -694,11 +640,90 @@ class PartyState:
         self.pending = [None] * self.players
         self.turn_log = [[] for _ in range(self.players)]
         if log:
-            self.history.append(
-                {"hands": [list(h) for h in hands], "desserts_added": list(added), "turns": []}
-            )
+            self.history.append({"hands": [list(h) for h in hands], "desserts_added": list(added), "turns": []})
 
     # ------------------------------------------------------------------ chance
+    #
+    # Every card chance draws goes through _draw: a preset (a record's deal, a party.deal.Deal) names
+    # the cards, or the caller does one apply_chance at a time (explicit_chance), or the seeded piles
+    # give their top cards. _take checks and removes the cards, _drawn moves the game on.
+
+    def _draw(self, d: _Draw) -> bool:
+        """Starts the draw ``d``; False when the state now waits for :meth:`apply_chance`."""
+        given = self._preset_draw(d)
+        if given is not None:
+            self._take(d, given)
+        elif self.explicit_chance and d.need:
+            self._chance = d
+            return False
+        else:
+            pile = self._chance_pile(d)
+            d.drawn = pile[: d.need]
+            del pile[: d.need]
+        self._drawn(d)
+        return True
+
+    def _preset_draw(self, d: _Draw) -> list[int] | None:
+        preset = self._preset
+        if preset is None:
+            return None
+        if d.kind == "desserts":
+            given = preset.desserts(self.round)
+            return None if given is None else [int(c) for c in given]
+        if d.kind == "hands":
+            hands = preset.hands(self.round)
+            if hands is None:
+                return None
+            d.need = len(hands) * (len(hands[0]) if hands else 0)
+            return [int(c) for h in hands for c in h]
+        hook: Callable[[PartyState, Item], list[int]] | None = getattr(preset, "menu_draw", None)
+        if hook is None:
+            return None
+        assert d.item is not None
+        return [int(c) for c in hook(self, d.item)]
+
+    def _take(self, d: _Draw, cards: list[int]) -> None:
+        """Checks that ``cards`` are in the pile ``d`` draws from and takes them out."""
+        pile = self._chance_pile(d)
+        if d.kind == "desserts":
+            for c in cards:
+                pile.remove(c)  # the record loader and party.deal checked the dessert pile
+            d.drawn = cards
+            return
+        left = Counter(pile)
+        size = self.config.hand_size
+        for i, c in enumerate(cards):
+            if left[c] <= 0:
+                if d.item is None:
+                    raise RecordError(
+                        f"{WIRE[c]} is not left in the deck to deal", round=self.round, seat=i // size
+                    )
+                item = d.item
+                raise IllegalActionError(
+                    f"seat {item.seat} cannot draw {WIRE[c]} with {item.entry.name}: it is not in the deck",
+                    seat=item.seat, card=WIRE[c], detail=f"{WIRE[c]} is not in the deck",
+                )  # fmt: skip
+            left[c] -= 1
+        for c in cards:
+            pile.remove(c)
+        d.drawn = cards
+
+    def _drawn(self, d: _Draw) -> None:
+        """Moves the game on after the draw ``d`` (its cards are out of their pile)."""
+        if d.kind == "desserts":
+            self.deck.extend(d.drawn)
+            self._rng.shuffle(self.deck)
+            size = self.config.hand_size
+            self._draw(_Draw("hands", min(self.players * size, len(self.deck)), added=d.drawn))
+        elif d.kind == "hands":
+            size = self.config.hand_size
+            self._begin_round(d.added, [d.drawn[i * size : (i + 1) * size] for i in range(self.players)])
+        else:
+            item = d.item
+            assert item is not None
+            item.data["drawn"] = d.drawn
+            if item.kind.start(self, item):
+                self.current = item
 
     def is_chance_node(self) -> bool:
         """Whether the game waits for a card to be drawn (only with ``explicit_chance``)."""
@@ -737,36 +762,13 @@ class PartyState:
             name = WIRE[outcome] if 0 <= outcome < len(WIRE) else repr(outcome)
             raise InvalidActionError(f"chance outcome {outcome} ({name}) is not a card left in the {where}")
         d.drawn.append(int(outcome))
-        if len(d.drawn) == d.need:
-            self._resolve_chance()
-
-    def _resolve_chance(self) -> None:
-        """Ends a complete draw and plays on to the next decision or chance node."""
-        d = self._chance
-        assert d is not None and len(d.drawn) == d.need
+        if len(d.drawn) < d.need:
+            return
         self._chance = None
-        if d.kind == "desserts":
-            for c in d.drawn:
-                self.dessert_pile.remove(c)
-            self.deck.extend(d.drawn)
-            self._rng.shuffle(self.deck)
-            size = self.config.hand_size
-            self._chance = _Draw("hands", min(self.players * size, len(self.deck)), added=d.drawn)
-            if not self._chance.need:
-                self._resolve_chance()
-            return
-        for c in d.drawn:
-            self.deck.remove(c)
-        if d.kind == "hands":
-            size = self.config.hand_size
-            self._begin_round(d.added, [d.drawn[i * size : (i + 1) * size] for i in range(self.players)])
-            return
-        item = d.item
-        assert item is not None
-        item.data["drawn"] = d.drawn
-        if item.kind.start(self, item):
-            self.current = item
-        self._advance()
+        self._take(d, d.drawn)
+        self._drawn(d)
+        if d.kind == "item":
+            self._advance()
 
     def _end_round(self) -> None:
         table = self.table
