@@ -233,3 +233,8 @@ def snapshot(st: PartyState) -> dict[str, Any]:
         "report": st.score_report(),
         "observe": st.observe(None),
     }
+
+
+def test_party_state_is_a_chance_state() -> None:
+    chance = pytest.importorskip("sushigo.chance")
+    assert isinstance(new_game(2, seed=1, menu="dinner_for_two"), chance.ChanceState)

@@ -102,6 +102,8 @@ class CardType:
     #: ``face_down`` cards it makes)
     adds_category: str | None = None
     colour: str = ""
+    #: whether a Party special order may copy a card of this type (not a menu or takeout box, §3.4.17)
+    copyable = True
 
     def __init__(self, variants: Sequence[int] = ()) -> None:
         self.variants = tuple(variants)

@@ -243,6 +243,7 @@ class Menu(ActionCard):
 
     name = "menu"
     colour = "pale_yellow"
+    copyable = False
     pool = "the four cards the menu drew (never a menu)"
 
     def draws(self, engine: PartyEngine, item: Item) -> int:
@@ -290,6 +291,7 @@ class TakeoutBox(ActionCard):
 
     name = "takeout_box"
     colour = "tan"
+    copyable = False
     adds_category = "face_down"
 
     @staticmethod

@@ -640,7 +640,9 @@ class PartyState:
         self.pending = [None] * self.players
         self.turn_log = [[] for _ in range(self.players)]
         if log:
-            self.history.append({"hands": [list(h) for h in hands], "desserts_added": list(added), "turns": []})
+            self.history.append(
+                {"hands": [list(h) for h in hands], "desserts_added": list(added), "turns": []}
+            )
 
     # ------------------------------------------------------------------ chance
     #

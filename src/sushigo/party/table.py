@@ -29,7 +29,7 @@ from .options import PartyConfig
 
 _SO = PCard.SPECIAL_ORDER
 _WASABI = PCard.WASABI
-_NOT_COPYABLE = frozenset(TYPES["menu"].variants) | frozenset(TYPES["takeout_box"].variants)
+_NOT_COPYABLE = frozenset(k for t in TYPES.values() if not t.copyable for k in t.variants)
 #: the numbered cards, which a REF may name without their number (``spoon`` for ``spoon_5``)
 _NUMBERED = frozenset(t.name for t in TYPES.values() if isinstance(t, ActionCard))
 
