@@ -55,7 +55,9 @@ _ACTION_TYPES = tuple(t for t in TYPES.values() if isinstance(t, ActionCard))
 _BONUS = frozenset(k for t in _ACTION_TYPES if t.bonus for k in t.variants)
 #: ... and those that act when played (menu, takeout box)
 _QUEUED = frozenset(k for t in _ACTION_TYPES if not t.bonus for k in t.variants)
-_BONUS_NAMES = " and ".join(f"{t.name}s" for t in _ACTION_TYPES if t.bonus)
+_BONUS_NAMES = " and ".join(
+    t.name if t.name.endswith("s") else f"{t.name}s" for t in _ACTION_TYPES if t.bonus
+)
 _SINGLES = tuple(Play(c) for c in PCard)
 
 
