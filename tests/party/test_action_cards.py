@@ -72,5 +72,5 @@ def test_each_card_explains_its_own_refusals() -> None:
 
 def test_only_bonus_cards_may_be_declared_with_a_pick() -> None:
     state = new_game(2, seed=1, menu="dinner_for_two")
-    with pytest.raises(IllegalActionError, match="only chopsticks and spoons$"):
+    with pytest.raises(IllegalActionError, match=r"only chopsticks and spoons$"):
         state.submit(0, Play(PCard(state.hands[0][0]), bonus=(PCard.TEMPURA,)))
