@@ -12,6 +12,7 @@ import pytest
 
 from sushigo.errors import IllegalActionError, RecordError
 from sushigo.party import deal as deal_module
+from sushigo.party.cards import MENU
 from sushigo.party.deal import CardsNeeded, Deal, dealt_game, try_submit
 from sushigo.party.rules import PartyState, box_cards, new_game
 
@@ -22,21 +23,23 @@ def seeded_game_with_its_cards(players: int, menu: str, seed: int) -> tuple[Part
     """A seeded game played at random, the cards its generator drew (as a :class:`Deal`) and every move."""
     state = new_game(players, seed=seed, menu=menu)
     draws: list[list[int]] = []
-    draw = state.draw_for_menu
+    start = MENU.start
 
-    def recording(item: Any) -> list[int]:
-        cards = draw(item)
-        draws.append(list(cards))
-        return cards
+    def recording(engine: Any, item: Any) -> bool:  # a menu's draw is in its item when it starts
+        draws.append(list(item.data["drawn"]))
+        return start(engine, item)
 
-    state.draw_for_menu = recording  # type: ignore[method-assign]
-    rng = random.Random(seed)
-    moves = []
-    while not state.is_over():
-        seat = state.to_act()[0]
-        action = rng.choice(state.legal_actions(seat))
-        moves.append((seat, action))
-        state.submit(seat, action)
+    MENU.start = recording  # type: ignore[method-assign]
+    try:
+        rng = random.Random(seed)
+        moves = []
+        while not state.is_over():
+            seat = state.to_act()[0]
+            action = rng.choice(state.legal_actions(seat))
+            moves.append((seat, action))
+            state.submit(seat, action)
+    finally:
+        del MENU.start
     deal = Deal()
     for entry in state.history:
         deal = deal.with_round(entry["desserts_added"], entry["hands"])

@@ -263,10 +263,11 @@ def hidden_variant(state: PartyState, seat: int, rng: random.Random) -> PartySta
         k = len(other.current.data["drawn"])
         other.current.data["drawn"], pool = pool[:k], pool[k:]
     other.deck = pool
-    other._options = {}  # the hands changed under the cached options
+    other.reseed(random.Random(rng.randrange(1 << 30)))  # the hands changed under the cached options
     for h in range(state.players):
         if h != seat and other.pending[h] is not None:
-            other.pending[h] = rng.choice(other._choose_options(h))  # a pick is secret until the reveal
+            other.pending[h] = None
+            other.pending[h] = rng.choice(other.legal_actions(h))  # type: ignore[assignment]  # a pick is secret until the reveal
     return other
 
 

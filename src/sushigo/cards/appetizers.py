@@ -6,7 +6,10 @@ rules.md §1.4.2–4 and §3.4.6–13. Each class is one card's whole rule.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..party.table import Entry, Table
 
 from .base import CardType, RoundView
 
@@ -130,8 +133,8 @@ class MisoSoup(CardType):
     name = category = "miso_soup"
     colour = "teal"
 
-    def end_of_turn(self, table: Any) -> None:
-        fresh: Sequence[tuple[int, Any]] = [
+    def end_of_turn(self, table: Table) -> None:
+        fresh: Sequence[tuple[int, Entry]] = [
             (s, e) for s, e in table.this_turn if e.present and e.identity in self.variants
         ]
         if len(fresh) >= 2:

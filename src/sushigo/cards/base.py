@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the Party table these hooks act on (Sushi Go! never calls them)
+    from ..party.table import Entry, Table
 
 
 class RoundView:
@@ -89,12 +92,18 @@ class CardType:
 
     ``name`` is the type (tile) name, ``category`` the score-output category its ``score_round``
     fills (``None`` for types that score inside another category or not at all), ``colour`` its
-    background colour, ``variants`` the variant keys of the game that uses this instance.
+    background colour (read through :meth:`colour_of`), ``variants`` the variant keys of the game
+    that uses this instance.
     """
 
     name: str = ""
     category: str | None = None
+    #: a further score category that exists when this type is on the menu (Party's takeout box: the
+    #: ``face_down`` cards it makes)
+    adds_category: str | None = None
     colour: str = ""
+    #: whether a Party special order may copy a card of this type (not a menu or takeout box, §3.4.17)
+    copyable = True
 
     def __init__(self, variants: Sequence[int] = ()) -> None:
         self.variants = tuple(variants)
@@ -103,15 +112,16 @@ class CardType:
         return f"<card type {self.name}>"
 
     def colour_of(self, variant: int) -> str | None:
-        """The background colour of a card of this type (the same for every variant)."""
+        """The background colour of a card of this variant, for soy sauce and tea (by default the
+        type's ``colour``, the same for every variant)."""
         return self.colour
 
     # Turn hooks (used by the Party engine; Sushi Go!'s two special cards act inside its rules.py).
 
-    def reveal(self, table: Any, seat: int, entry: Any) -> None:
+    def reveal(self, table: Table, seat: int, entry: Entry) -> None:
         """Runs when a card of this type joins ``seat``'s tableau; by default nothing happens."""
 
-    def end_of_turn(self, table: Any) -> None:
+    def end_of_turn(self, table: Table) -> None:
         """Runs once after every turn's plays; by default nothing happens."""
 
     # Scoring hooks.

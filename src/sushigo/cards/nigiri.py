@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..party.table import Entry, Table
 
 from .base import CardType, RoundView
 
@@ -24,7 +27,7 @@ class Nigiri(CardType):
         super().__init__(tuple(values))
         self.values = dict(values)
 
-    def reveal(self, table: Any, seat: int, entry: Any) -> None:
+    def reveal(self, table: Table, seat: int, entry: Entry) -> None:
         """Puts the nigiri onto a free wasabi (a special-order copy may decline with ``wasabi: false``)."""
         if not entry.wasabi_ok:
             return

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..party.table import Table
 
 from ..scoring import majority_points
 from .base import CardType, RoundView, most_fewest_points, place_points
@@ -77,11 +80,11 @@ class Uramaki(CardType):
         super().__init__(tuple(icons))
         self.icons = dict(icons)
 
-    def seat_icons(self, table: Any, seat: int) -> int:
+    def seat_icons(self, table: Table, seat: int) -> int:
         """Uramaki icons in ``seat``'s tableau now (face-down cards have none)."""
         return sum(self.icons.get(e.identity, 0) for e in table.present(seat))
 
-    def end_of_turn(self, table: Any) -> None:
+    def end_of_turn(self, table: Table) -> None:
         claimed = table.uramaki_claimed
         while claimed < len(self.PLACES):
             totals = [self.seat_icons(table, s) for s in range(table.players)]

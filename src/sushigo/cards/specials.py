@@ -9,32 +9,81 @@ Sushi Go!'s chopsticks act inside its own rules.py (both cards chosen before the
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .base import CardType, RoundView
 
+if TYPE_CHECKING:  # the Party engine imports these card types: only the type checker looks back
+    from ..party.actions import Action, Ask, Flip, Give, Play
+    from ..party.engine import Item, PartyEngine
+    from ..party.table import Entry, Table
+
 
 class ActionCard(CardType):
-    """A Party card that acts at its number (``numbers`` maps each variant key to it)."""
+    """A Party card that acts at its number (``numbers`` maps each variant key to it).
+
+    The engine queues an :class:`~sushigo.party.engine.Item` for each use: a *bonus* card
+    (``bonus = True``: chopsticks, spoon) when its use is declared with a pick, any other action card
+    when it is played. At the item's turn the engine draws :meth:`draws` cards into
+    ``item.data["drawn"]``, then calls :meth:`start`; while the item is current it offers
+    :meth:`options` to ``item.decider``, explains a refused decision with :meth:`explain` and applies a
+    legal one with :meth:`apply`, until ``apply`` reports the item done. A card reaches the game only
+    through :class:`~sushigo.party.engine.PartyEngine`.
+    """
+
+    #: declared with the pick and used from the turn after it was played (chopsticks, spoon)
+    bonus = False
+    #: where a played card of this item comes from, for the "not a legal choice" message
+    pool = "the choices"
 
     def __init__(self, numbers: Mapping[int, int]) -> None:
         super().__init__(tuple(numbers))
         self.numbers = dict(numbers)
 
-    def options(self, state: Any, item: Any) -> list[Any]:  # pragma: no cover - abstract
-        """The legal decisions for the item's current step (for ``item.decider``)."""
-        raise NotImplementedError
+    def draws(self, engine: PartyEngine, item: Item) -> int:
+        """How many cards the item draws from the deck before :meth:`start` (fewer when the deck is
+        short); they are in ``item.data["drawn"]``."""
+        return 0
 
-    def start(self, state: Any, item: Any) -> bool:
-        """Runs when the item reaches the head of the queue (a menu draws its four cards here);
-        returns False when there is nothing to decide and the item is over."""
+    def start(self, engine: PartyEngine, item: Item) -> bool:
+        """Runs when the item reaches the head of the queue; returns False when there is nothing to
+        decide and the item is over."""
         item.decider = item.seat
         return True
 
-    def apply(self, state: Any, item: Any, action: Any) -> bool:  # pragma: no cover - abstract
+    def options(self, engine: PartyEngine, item: Item) -> list[Action]:  # pragma: no cover - abstract
+        """The legal decisions for the item's current step (for ``item.decider``)."""
+        raise NotImplementedError
+
+    def apply(self, engine: PartyEngine, item: Item, action: Action) -> bool:  # pragma: no cover - abstract
         """Applies a checked decision; returns True when the item is finished."""
         raise NotImplementedError
+
+    def explain(self, engine: PartyEngine, item: Item, action: Action) -> tuple[str | None, str]:
+        """Why ``action`` is not one of :meth:`options`: the card it names (or None) and the reason,
+        worded after "seat N"."""
+        from ..party.actions import Ask, Give, Play
+        from ..party.cards import WIRE
+
+        what = item.entry.name
+        if isinstance(action, Play):
+            card = WIRE[action.card]
+            return card, f"cannot play {action.to_text()} through {what}: not a legal choice from {self.pool}"
+        if isinstance(action, Ask):
+            return action.name, f"cannot ask for {action.name!r} with {what}: {self.name} names no card"
+        if isinstance(action, Give):
+            return WIRE[action.card], f"cannot give {WIRE[action.card]} with {what}: nothing was asked"
+        return None, f"cannot flip cards with {what}: only a takeout box flips"
+
+    def log_fields(self, item: Item) -> dict[str, Any]:
+        """Fields the log of a card played through this item carries besides ``card`` and ``via``."""
+        return {}
+
+    def in_flight(self, item: Item) -> list[int]:
+        """Cards the current item holds outside every hand, pile and tableau (a menu's draw)."""
+        return []
 
 
 class Chopsticks(ActionCard):
@@ -43,16 +92,25 @@ class Chopsticks(ActionCard):
 
     name = "chopsticks"
     colour = "pale_aqua"
+    bonus = True
+    pool = "the hand"
 
-    def options(self, state: Any, item: Any) -> list[Any]:
-        return state.extra_plays(item.seat, sorted(set(state.hands[item.seat])), using=item.entry)
+    def start(self, engine: PartyEngine, item: Item) -> bool:
+        if not engine.hands[item.seat]:
+            return False  # only with max_bonus_per_turn > 1: no card left for a second chopsticks
+        item.decider = item.seat
+        return True
 
-    def apply(self, state: Any, item: Any, action: Any) -> bool:
+    def options(self, engine: PartyEngine, item: Item) -> list[Action]:
+        return list(engine.extra_plays(item.seat, sorted(set(engine.hands[item.seat])), using=item.entry))
+
+    def apply(self, engine: PartyEngine, item: Item, action: Action) -> bool:
+        assert isinstance(action, _play_type())
         seat = item.seat
-        state.hands[seat].remove(action.card)
-        state.play_extra(seat, action, via=item)
-        state.table.take_back(seat, item.entry)
-        state.hands[seat].append(item.entry.card)  # a copy goes back as a plain special order
+        engine.hands[seat].remove(action.card)
+        engine.play_extra(seat, action, via=item)
+        engine.table.take_back(seat, item.entry)
+        engine.hands[seat].append(item.entry.card)  # a copy goes back as a plain special order
         return True
 
 
@@ -60,51 +118,123 @@ class Spoon(ActionCard):
     """Bonus action: at its number name a card (a variant, or a type whose variant the giver picks);
     the hands to the left are searched in order, s+1 … s−1, after the normal picks and lower numbers.
     The first holder gives it and takes the spoon into its hand; with no holder the spoon is
-    discarded (§3.4.15)."""
+    discarded (§3.4.15).
+
+    Steps: ``"ask"`` (the owner names a card), ``"give"`` (the giver picks the variant when a type
+    matched several), ``"place"`` (the owner says how to play what came, when there is a choice).
+    """
 
     name = "spoon"
     colour = "dark_grey"
+    bonus = True
+    pool = "what the spoon brought"
 
-    def options(self, state: Any, item: Any) -> list[Any]:
+    def start(self, engine: PartyEngine, item: Item) -> bool:
+        item.step, item.decider = "ask", item.seat
+        return True
+
+    @staticmethod
+    def askable(engine: PartyEngine) -> list[str]:
+        """The names a spoon may ask for: every variant on the menu, and each multi-variant type."""
+        from ..party.cards import VARIANTS, WIRE
+
+        names: list[str] = []
+        for t in engine.config.menu:
+            variants = VARIANTS[t]
+            if len(variants) > 1:
+                names.append(t)
+            names.extend(WIRE[v] for v in variants)
+        return names
+
+    @staticmethod
+    def matches(name: str, card: int) -> bool:
+        """Whether ``card`` answers a request for ``name`` (its variant or its type)."""
+        from ..party.cards import TYPE_OF, WIRE
+
+        return WIRE[card] == name or TYPE_OF[card].name == name
+
+    def search(self, engine: PartyEngine, seat: int, name: str) -> tuple[int, list[int]] | None:
+        """The first seat to the left of ``seat`` whose hand holds a match, and its matching variants."""
+        n = engine.players
+        for j in range(1, n):
+            giver = (seat + j) % n
+            found = sorted({c for c in engine.hands[giver] if self.matches(name, c)})
+            if found:
+                return giver, found
+        return None
+
+    def options(self, engine: PartyEngine, item: Item) -> list[Action]:
+        from ..party.actions import Ask, Give
+        from ..party.cards import PCard
+
         if item.step == "ask":
-            return state.ask_options(item.seat)
+            return [Ask(n) for n in self.askable(engine)]
         if item.step == "give":
-            return state.give_options(item)
-        return state.extra_plays(item.seat, [item.data["card"]], using=item.entry)
+            hand = engine.hands[item.data["from"]]
+            return [Give(PCard(c)) for c in sorted({c for c in hand if self.matches(item.data["ask"], c)})]
+        return list(engine.extra_plays(item.seat, [item.data["card"]], using=item.entry))
 
-    def apply(self, state: Any, item: Any, action: Any) -> bool:
+    def apply(self, engine: PartyEngine, item: Item, action: Action) -> bool:
         if item.step == "ask":
+            assert isinstance(action, _ask_type())
             item.data["ask"] = action.name
-            found = state.spoon_search(item.seat, action.name)
+            found = self.search(engine, item.seat, action.name)
             if found is None:
                 item.data["from"] = None
-                state.table.discard(item.seat, item.entry)
-                state.note_spoon(item, None)
+                engine.table.discard(item.seat, item.entry)
+                engine.note(item.seat, {"card": None, "via": item.entry.name, "ask": action.name})
                 return True
             giver, matches = found
             item.data["from"] = giver
             if len(matches) > 1:
                 item.step, item.decider = "give", giver
                 return False
-            return self._given(state, item, matches[0])
+            return self._given(engine, item, matches[0])
         if item.step == "give":
-            return self._given(state, item, action.card)
-        state.play_extra(item.seat, action, via=item)
+            assert isinstance(action, _give_type())
+            return self._given(engine, item, action.card)
+        assert isinstance(action, _play_type())
+        engine.play_extra(item.seat, action, via=item)
         return True
 
-    def _given(self, state: Any, item: Any, card: int) -> bool:
+    def _given(self, engine: PartyEngine, item: Item, card: int) -> bool:
         giver = item.data["from"]
-        state.hands[giver].remove(card)
-        state.table.take_back(item.seat, item.entry)
-        state.hands[giver].append(item.entry.card)
+        engine.hands[giver].remove(card)
+        engine.table.take_back(item.seat, item.entry)
+        engine.hands[giver].append(item.entry.card)
         item.data["card"] = card
-        state.note_spoon(item, card)
         item.step, item.decider = "place", item.seat
-        options = state.extra_plays(item.seat, [card], using=None)
+        options = engine.extra_plays(item.seat, [card], using=None)
         if len(options) == 1:  # the card is public now, so a lone option needs no question
-            state.play_extra(item.seat, options[0], via=item)
+            engine.play_extra(item.seat, options[0], via=item)
             return True
         return False
+
+    def explain(self, engine: PartyEngine, item: Item, action: Action) -> tuple[str | None, str]:
+        from ..party.actions import Ask, Give, Play
+        from ..party.cards import WIRE
+
+        what = item.entry.name
+        if isinstance(action, Play) and item.step != "place":
+            verb = "name a card" if item.step == "ask" else "give a card"
+            return WIRE[action.card], f"must {verb} for {what}"
+        if isinstance(action, Ask):
+            return action.name, f"cannot ask for {action.name!r} with {what}: not a card of this menu"
+        if isinstance(action, Give):
+            card = WIRE[action.card]
+            return (
+                card,
+                f"cannot give {card}: it does not match {item.data.get('ask')!r} or is not in the hand",
+            )
+        return super().explain(engine, item, action)
+
+    def log_fields(self, item: Item) -> dict[str, Any]:
+        return {"ask": item.data["ask"], "from": item.data["from"]}
+
+    def in_flight(self, item: Item) -> list[int]:
+        # the card between its giver's hand and its new owner's choice of how to play it
+        card = item.data.get("card") if item.step == "place" else None
+        return [] if card is None else [card]
 
 
 class Menu(ActionCard):
@@ -113,45 +243,115 @@ class Menu(ActionCard):
 
     name = "menu"
     colour = "pale_yellow"
+    copyable = False
+    pool = "the four cards the menu drew (never a menu)"
 
-    def start(self, state: Any, item: Any) -> bool:
+    def draws(self, engine: PartyEngine, item: Item) -> int:
+        return 4
+
+    def start(self, engine: PartyEngine, item: Item) -> bool:
+        from ..party.cards import WIRE
+
         item.decider = item.seat
-        item.data["drawn"] = drawn = state.draw_for_menu(item)
+        drawn = item.data["drawn"]
         if any(c not in self.numbers for c in drawn):
             return True
         # only without the player limits can the deck run this low: nothing to play
-        state.table.discard(item.seat, item.entry)
-        state.return_to_deck(drawn)
-        state.note_empty_menu(item)
+        engine.table.discard(item.seat, item.entry)
+        engine.return_to_deck(drawn)
+        engine.note(item.seat, {"card": None, "via": item.entry.name, "drawn": [WIRE[c] for c in drawn]})
         return False
 
-    def options(self, state: Any, item: Any) -> list[Any]:
+    def options(self, engine: PartyEngine, item: Item) -> list[Action]:
         drawn = [c for c in item.data["drawn"] if c not in self.numbers]
-        return state.extra_plays(item.seat, sorted(set(drawn)), using=None)
+        return list(engine.extra_plays(item.seat, sorted(set(drawn)), using=None))
 
-    def apply(self, state: Any, item: Any, action: Any) -> bool:
+    def apply(self, engine: PartyEngine, item: Item, action: Action) -> bool:
+        assert isinstance(action, _play_type())
         rest = list(item.data["drawn"])
         rest.remove(action.card)
-        state.table.discard(item.seat, item.entry)
-        state.play_extra(item.seat, action, via=item)
-        state.return_to_deck(rest)
+        engine.table.discard(item.seat, item.entry)
+        engine.play_extra(item.seat, action, via=item)
+        engine.return_to_deck(rest)
         return True
+
+    def log_fields(self, item: Item) -> dict[str, Any]:
+        from ..party.cards import WIRE
+
+        return {"drawn": [WIRE[c] for c in item.data["drawn"]]}
+
+    def in_flight(self, item: Item) -> list[int]:
+        return list(item.data.get("drawn", ()))
 
 
 class TakeoutBox(ActionCard):
     """When played, at its number: turn any of the cards played on earlier turns this round face down
-    (2 points each, no colour, no other property); the box is discarded (§3.4.18)."""
+    (2 points each, no colour, no other property); the box is discarded (§3.4.18). Its cards score in
+    the ``face_down`` category (:attr:`adds_category`)."""
 
     name = "takeout_box"
     colour = "tan"
+    copyable = False
+    adds_category = "face_down"
 
-    def options(self, state: Any, item: Any) -> list[Any]:
-        return state.flip_options(item.seat)
+    @staticmethod
+    def flippable_groups(table: Table, seat: int) -> list[list[int]]:
+        """The cards a box may flip, grouped by what tells them apart (identity, on a wasabi, holding
+        a nigiri): flipping one of a group or another is the same decision."""
+        groups: dict[tuple[int, bool, bool], list[int]] = {}
+        for e in table.flippable(seat):
+            groups.setdefault((e.identity, e.on_wasabi is not None, e.holds is not None), []).append(e.index)
+        return list(groups.values())
 
-    def apply(self, state: Any, item: Any, action: Any) -> bool:
-        state.table.discard(item.seat, item.entry)
-        state.apply_flip(item, action.refs)
+    def options(self, engine: PartyEngine, item: Item) -> list[Action]:
+        """Every distinct set of earlier-turn cards the box may turn face down."""
+        from ..party.actions import Flip
+
+        lists = self.flippable_groups(engine.table, item.seat)
+        out: list[Action] = []
+        for counts in itertools.product(*[range(len(g) + 1) for g in lists]):
+            refs = sorted(i for g, k in zip(lists, counts) for i in g[:k])
+            out.append(Flip(tuple(refs)))
+        return out
+
+    def apply(self, engine: PartyEngine, item: Item, action: Action) -> bool:
+        assert isinstance(action, _flip_type())
+        engine.table.discard(item.seat, item.entry)
+        engine.table.flip(item.seat, action.refs)
+        engine.annotate(item, {"flip": list(action.refs)})
         return True
+
+    def explain(self, engine: PartyEngine, item: Item, action: Action) -> tuple[str | None, str]:
+        from ..party.actions import Flip
+
+        if isinstance(action, Flip):
+            what = item.entry.name
+            return None, f"cannot flip {list(action.refs)} with {what}: only face-up cards from earlier turns"
+        return super().explain(engine, item, action)
+
+
+def _play_type() -> type[Play]:
+    from ..party.actions import Play
+
+    return Play
+
+
+def _ask_type() -> type[Ask]:
+    from ..party.actions import Ask
+
+    return Ask
+
+
+def _give_type() -> type[Give]:
+    from ..party.actions import Give
+
+    return Give
+
+
+def _flip_type() -> type[Flip]:
+    from ..party.actions import Flip
+
+    return Flip
 
 
 class SpecialOrder(CardType):
@@ -162,12 +362,13 @@ class SpecialOrder(CardType):
     name = "special_order"
     colour = "rainbow"
 
-    def reveal(self, table: Any, seat: int, entry: Any) -> None:
-        if entry.copies is None and not entry.face_down:
+    def reveal(self, table: Table, seat: int, entry: Entry) -> None:
+        if entry.face_down:
+            return
+        if entry.copies is None:
             table.discard(seat, entry)
             return
-        if not entry.face_down:
-            table.type_of(entry.copies).reveal(table, seat, entry)
+        table.type_of(entry.copies).reveal(table, seat, entry)
 
 
 class FaceDown(CardType):

@@ -124,7 +124,7 @@ def flip_category(entry: Any) -> int:
 
 def flip_groups(state: PartyState, seat: int) -> dict[int, list[int]]:
     """The round-log indices of ``seat``'s flippable cards by category, in log order (as the core's
-    :meth:`~sushigo.party.rules.PartyState.flip_options` groups them)."""
+    :meth:`~sushigo.cards.specials.TakeoutBox.flippable_groups` groups them)."""
     groups: dict[int, list[int]] = {}
     for e in state.table.flippable(seat):
         groups.setdefault(flip_category(e), []).append(e.index)

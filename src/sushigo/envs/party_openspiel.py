@@ -671,8 +671,7 @@ def resample_game(game: PartyGame, player: int, rng: random.Random, tries: int =
         if drawn is not None and item is not None:
             item.data["drawn"], rest = rest[: len(drawn)], rest[len(drawn) :]
         core.deck = rest
-        core._rng = random.Random(rng.randrange(1 << 62))
-        core._options = {}
+        core.reseed(random.Random(rng.randrange(1 << 62)))  # and forget the cached choices
         if core.phase == "choose":
             for s in range(core.players):
                 if s != player and core.pending[s] is not None:
@@ -687,7 +686,7 @@ def resample_game(game: PartyGame, player: int, rng: random.Random, tries: int =
         ]:
             return new
     new = game.clone()
-    new.core._rng = random.Random(rng.randrange(1 << 62))
+    new.core.reseed(random.Random(rng.randrange(1 << 62)))
     return new
 
 

@@ -194,8 +194,9 @@ def is_action(key: int) -> bool:
 
 
 def colour_of(key: int) -> str:
-    """A variant's background colour name (names only; nigiri and wasabi share yellow)."""
-    return TYPE_OF[key].colour
+    """A variant's background colour name (names only; nigiri and wasabi share yellow), from its type's
+    ``colour_of`` hook."""
+    return TYPE_OF[key].colour_of(key) or ""
 
 
 def parse_card(text: object) -> PCard:

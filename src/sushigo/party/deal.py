@@ -4,10 +4,12 @@ A seeded game (:func:`~.rules.new_game`) lets its generator decide every card. C
 kinds of things, each a draw from a pile whose *contents* the game state fixes (rules.md §3.2.5,
 §3.4.16): at the start of each round the desserts added (from the dessert pile), then every hand
 (from the deck with those desserts shuffled in, seat after seat), and each menu's four cards (from the
-deck at the moment the menu resolves). The deck is shuffled again whenever cards return to it, so its
-order matters for nothing else: a :class:`Deal` listing those draws fixes the whole game, and the
-generator decides nothing. This is what a caller that draws the cards itself needs (OpenSpiel's chance
-nodes in :mod:`sushigo.envs.party_openspiel`, a test, a puzzle).
+deck at the moment the menu resolves). These are the chance events of
+:class:`~.rules.PartyState`'s chance interface (``explicit_chance``: one
+:meth:`~.rules.PartyState.apply_chance` per card, in this order). The deck is shuffled again whenever
+cards return to it, so its order matters for nothing else: a :class:`Deal` listing those draws fixes
+the whole game, and the generator decides nothing. This is what a caller that draws whole events at
+once needs (OpenSpiel's chance nodes in :mod:`sushigo.envs.party_openspiel`, a test, a puzzle).
 
 A deal may stop early. When the game reaches a draw the deal does not hold, the engine raises
 :class:`CardsNeeded`; :func:`try_submit` turns that into a return value, with the piles to draw from,

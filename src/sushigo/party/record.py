@@ -14,13 +14,17 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..cards.specials import ActionCard
 from ..errors import IllegalActionError, InvalidActionError, RecordError
 from .actions import Ask, Flip, Give, Play, parse_key
-from .cards import NUMBER, WIRE, PCard
+from .cards import NUMBER, TYPES, WIRE, PCard
 from .menus import menu_id
 from .options import PartyConfig
 from .rules import ROUNDS, Item, PartyState, box_cards
 from .scoring_input import read_config
+
+#: a play ``via`` one of these cards (chopsticks, spoon) was declared with the turn's pick
+_BONUS_PREFIXES = tuple(t.name for t in TYPES.values() if isinstance(t, ActionCard) and t.bonus)
 
 FORMAT = "sushigo-record/1"
 GAME = "sushi-go-party"
@@ -216,7 +220,7 @@ def _replay_turn(state: PartyState, plays: list[list[dict[str, Any]]], r: int, t
         for d in plays[s][1:]:
             via = d.get("via")
             name = via if isinstance(via, str) else None
-            if name is not None and any(name.startswith(p) for p in ("chopsticks", "spoon")):
+            if name is not None and name.startswith(_BONUS_PREFIXES):
                 try:
                     bonus.append(PCard.parse(name))
                 except InvalidActionError as exc:
@@ -232,7 +236,9 @@ def _replay_turn(state: PartyState, plays: list[list[dict[str, Any]]], r: int, t
         assert item is not None
         seat = item.seat
         nxt = _next_extra(state, plays, seat)
-        if item.kind.name == "takeout_box":
+        # the kind of decision the card owes now says where the record holds it
+        owed = type(item.kind.options(state, item)[0])
+        if owed is Flip:  # on the play that brought the card (a takeout box)
             src: Mapping[str, Any] = plays[seat][item.log_pos] if item.log_pos < len(plays[seat]) else {}
             refs = src.get("flip", [])
             if not isinstance(refs, list) or not all(
@@ -246,12 +252,12 @@ def _replay_turn(state: PartyState, plays: list[list[dict[str, Any]]], r: int, t
                 f"the record is missing the play through {item.entry.name}", round=r, turn=t, seat=seat
             )
         try:
-            if item.kind.name == "spoon" and item.step == "ask":
+            if owed is Ask:
                 ask = nxt.get("ask")
                 if not isinstance(ask, str):
-                    raise RecordError("a spoon play needs 'ask'", round=r, turn=t, seat=seat)
+                    raise RecordError(f"a {item.kind.name} play needs 'ask'", round=r, turn=t, seat=seat)
                 _submit(state, seat, Ask(ask), r, t, seat)
-            elif item.kind.name == "spoon" and item.step == "give":
+            elif owed is Give:  # the giver's choice is the card the play brought
                 _submit(state, item.decider, Give(PCard.parse(nxt["card"])), r, t, item.decider)
             else:
                 _submit(state, seat, _play_of(nxt), r, t, seat)

@@ -6,7 +6,8 @@ goes on when the last seat has chosen. **Resolve**: the queue of declared bonus 
 menus and takeout boxes is worked through in ascending card number (ties by seat from 0, an original
 before a copy); each item asks one seat at a time for its decisions (chopsticks' second card, the
 spoon's named card and, when a type was named, the giver's variant, a menu's pick among its four
-cards, a takeout box's flips) through its card type's hooks (:mod:`sushigo.cards.specials`). Then the
+cards, a takeout box's flips) through its card type's hooks (:mod:`sushigo.cards.specials`); the loop
+names no card, and a card reaches the state only through :class:`~.engine.PartyEngine`. Then the
 end-of-turn checks run (miso collisions, the uramaki race) and hands pass.
 
 :meth:`PartyState.submit` checks an action completely before it changes anything, and raises
@@ -20,7 +21,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards.specials import ActionCard
 from ..errors import IllegalActionError, InvalidActionError, RecordError
@@ -32,39 +33,51 @@ from .cards import (
     N_KEYS,
     NIGIRI_VALUE,
     NUMBER,
+    SPOON,
     TYPE_OF,
     TYPES,
     VARIANTS,
     WIRE,
     PCard,
 )
+from .engine import Item
 from .options import PartyConfig
 from .score import report, score_table
 from .table import Entry, Table
 
+if TYPE_CHECKING:
+    from .observation import PartyObservation
+
 ROUNDS = 3
 _SO = PCard.SPECIAL_ORDER
-_BONUS = frozenset(VARIANTS["chopsticks"]) | frozenset(VARIANTS["spoon"])
-_QUEUED = frozenset(VARIANTS["menu"]) | frozenset(VARIANTS["takeout_box"])
+_ACTION_TYPES = tuple(t for t in TYPES.values() if isinstance(t, ActionCard))
+#: the cards whose use is declared with a pick (chopsticks, spoon) ...
+_BONUS = frozenset(k for t in _ACTION_TYPES if t.bonus for k in t.variants)
+#: ... and those that act when played (menu, takeout box)
+_QUEUED = frozenset(k for t in _ACTION_TYPES if not t.bonus for k in t.variants)
+_BONUS_NAMES = " and ".join(
+    t.name if t.name.endswith("s") else f"{t.name}s" for t in _ACTION_TYPES if t.bonus
+)
 _SINGLES = tuple(Play(c) for c in PCard)
 
 
-@dataclass(eq=False)
-class Item:
-    """One use of a numbered card in this turn's queue (a declared bonus, a played menu or box)."""
+def _action_type(key: int) -> ActionCard:
+    kind = TYPE_OF[key]
+    assert isinstance(kind, ActionCard)
+    return kind
 
-    number: int
-    seat: int
-    entry: Entry
-    kind: ActionCard
-    log_pos: int = -1
-    step: str = "go"
-    decider: int = -1
-    data: dict[str, Any] = field(default_factory=dict)
 
-    def key(self) -> tuple[int, int, int, int]:
-        """Resolution order: number, then seat from 0, then an original before a copy."""
-        return (self.number, self.seat, int(self.entry.card == _SO), self.entry.index)
+@dataclass
+class _Draw:
+    """A chance event in progress (explicit chance): ``need`` cards drawn one at a time from the
+    dessert pile (``kind`` ``"desserts"``) or the deck (``"hands"``, ``"item"``: a menu's draw)."""
+
+    kind: str
+    need: int
+    drawn: list[int] = field(default_factory=list)
+    item: Item | None = None
+    #: the desserts this round added (carried from the ``"desserts"`` draw to the ``"hands"`` one)
+    added: list[int] = field(default_factory=list)
 
 
 def box_cards(config: PartyConfig) -> tuple[list[PCard], list[PCard]]:
@@ -77,19 +90,40 @@ def box_cards(config: PartyConfig) -> tuple[list[PCard], list[PCard]]:
 class PartyState:
     """A game of Sushi Go Party! in progress (create it with :func:`new_game`).
 
-    Attributes are public for reading; change the state only through :meth:`submit`. Hidden parts
-    (``hands`` of others, ``deck``, ``dessert_pile``, pending picks, a menu's drawn cards, the RNG)
-    reach a seat only through :meth:`observe`, which shows what that seat may know.
+    Attributes are public for reading; change the state only through :meth:`submit` (and
+    :meth:`apply_chance`). Hidden parts (``hands`` of others, ``deck``, ``dessert_pile``, pending
+    picks, a menu's drawn cards, the RNG) reach a seat only through :meth:`observe`, which shows what
+    that seat may know.
+
+    Chance (:mod:`sushigo.chance`) is the cards drawn: each round's desserts from the dessert pile,
+    then the hands from the deck (seat after seat, ``hand_size`` each), and each menu's four cards
+    from the deck. A seeded state draws them itself from its shuffled piles. With
+    ``explicit_chance=True`` the state stops before every card: :meth:`is_chance_node` is true,
+    :meth:`chance_outcomes` lists the card ids left in that pile with their probabilities, and
+    :meth:`apply_chance` draws the given card. ``preset`` (the record loader's, or
+    :mod:`.deal`'s) supplies every draw instead.
     """
 
     game = "sushi-go-party"
 
-    def __init__(self, config: PartyConfig, seed: int | None = None, *, preset: Any = None) -> None:
+    def __init__(
+        self,
+        config: PartyConfig,
+        seed: int | None = None,
+        *,
+        preset: Any = None,
+        explicit_chance: bool = False,
+    ) -> None:
+        if explicit_chance and preset is not None:
+            raise ValueError("a state draws its cards from a preset or by explicit chance, not both")
         self.config = config
         self.players = config.players
         self.seed = seed
         self._rng = random.Random(seed)
         self._preset = preset
+        #: whether chance stops the game until :meth:`apply_chance` (see the class docstring)
+        self.explicit_chance = explicit_chance
+        self._chance: _Draw | None = None
         deck, desserts = box_cards(config)
         self._rng.shuffle(deck)
         self._rng.shuffle(desserts)
@@ -99,7 +133,7 @@ class PartyState:
         self.round = 0
         self.turn = 0
         self.phase = "choose"
-        self.hands: list[list[int]] = []
+        self.hands: list[list[int]] = [[] for _ in range(self.players)] if explicit_chance else []
         self.table = Table(config)
         self.pending: list[Play | None] = [None] * self.players
         self.queue: list[Item] = []
@@ -120,7 +154,10 @@ class PartyState:
         return self.phase == "over"
 
     def to_act(self) -> tuple[int, ...]:
-        """The seats that owe a decision now: every seat that has not chosen, or the one deciding."""
+        """The seats that owe a decision now: every seat that has not chosen, or the one deciding
+        (none at a chance node)."""
+        if self._chance is not None:
+            return ()
         if self.phase == "choose":
             return tuple(s for s, p in enumerate(self.pending) if p is None)
         if self.phase == "resolve" and self.current is not None:
@@ -133,7 +170,7 @@ class PartyState:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal decision of ``seat`` now (empty when it owes none)."""
-        if not (isinstance(seat, int) and 0 <= seat < self.players):
+        if not (isinstance(seat, int) and 0 <= seat < self.players) or self._chance is not None:
             return []
         if self.phase == "choose":
             return list(self._choose_options(seat)) if self.pending[seat] is None else []
@@ -180,6 +217,7 @@ class PartyState:
         new._rng = random.Random()
         new._rng.setstate(self._rng.getstate())
         new._preset = self._preset
+        new.explicit_chance = self.explicit_chance
         new.deck = self.deck[:]
         new.dessert_pile = self.dessert_pile[:]
         new.kept = [k[:] for k in self.kept]
@@ -197,6 +235,12 @@ class PartyState:
 
         new.queue = [item(it) for it in self.queue]
         new.current = None if self.current is None else item(self.current)
+        d = self._chance
+        new._chance = (
+            None
+            if d is None
+            else _Draw(d.kind, d.need, d.drawn[:], None if d.item is None else item(d.item), d.added[:])
+        )
         new.round_points = self.round_points[:]
         # finished turns are never changed again; the current round's list grows, so it is copied
         new.history = [{**h, "turns": h["turns"][:]} for h in self.history]
@@ -204,6 +248,104 @@ class PartyState:
         new.finished = self.finished[:]
         new._options = dict(self._options)
         return new
+
+    # ------------------------------------------------------------------ positions and search
+
+    @classmethod
+    def from_observation(
+        cls, obs: PartyObservation, hands: list[list[int]], deck: list[int], pile: list[int]
+    ) -> PartyState:
+        """A state at the observed position holding the given hidden cards (the choose phase only).
+
+        ``hands`` are every seat's hand (the observer's own and those it knows, plus sampled ones),
+        ``deck`` and ``pile`` the undealt cards and the dessert pile. Tableaux are placed turn by turn
+        through the table, so wasabi, copies and face-down cards behave as in the game; the uramaki
+        race, the discards and the desserts kept in earlier rounds are the observation's. Round
+        scores and the log of earlier rounds are not rebuilt (the state is for playing the rest of
+        the round on). Its generator is seeded 0.
+        """
+        from .position import kept_from_observation, table_from_observation
+
+        st = cls(obs.config, 0)
+        n = obs.players
+        st.round = obs.round
+        st.turn = obs.turn
+        st.phase = "choose"
+        st.hands = hands
+        st.deck = deck
+        st.dessert_pile = pile
+        st.kept = kept_from_observation(obs)
+        st.table = table_from_observation(obs)
+        st.pending = [None] * n
+        st.queue = []
+        st.current = None
+        st.round_points = []
+        st.history = [{"hands": [list(h) for h in hands], "desserts_added": [], "turns": []}]
+        st.turn_log = [[] for _ in range(n)]
+        st.finished = []
+        st._options = {}
+        return st
+
+    def reseed(self, rng: random.Random) -> None:
+        """Replaces the generator (which orders the deck when cards return to it) and forgets the
+        cached choices: call it after changing hidden cards (hands, deck) directly, as a
+        determinisation does."""
+        self._rng = rng
+        self._options = {}
+
+    def determinize(self, seat: int, rng: random.Random, tries: int = 20) -> PartyState:
+        """An independent state that ``seat`` cannot tell from this one, for search.
+
+        The cards ``seat`` cannot locate (the hands it has not held, the deck, the dessert pile,
+        another seat's menu draw) are dealt again at random into the same places and sizes (the pile
+        gets desserts only), every other seat's pending pick is redrawn from its legal picks, and the
+        generator is reseeded from ``rng``. A draw that leaves a seat owing a decision without a
+        legal one (a spoon's victim that no longer holds two matching variants) is drawn again;
+        after ``tries`` the hidden cards stay where they are. What a failed spoon request told
+        (no searched hand held the card) is not used. The copy keeps this state's chance mode; at a
+        chance node the cards already drawn for the pending event stay drawn.
+        """
+        known = self.observe(seat).known_hands
+        for _ in range(tries):
+            new = self.clone()
+            new._resample(seat, known, rng)
+            if all(new.legal_actions(s) for s in new.to_act()):
+                return new
+        new = self.clone()
+        new.reseed(random.Random(rng.randrange(1 << 62)))
+        return new
+
+    def _resample(self, seat: int, known: Sequence[Any], rng: random.Random) -> None:
+        unknown = [s for s in range(self.players) if s != seat and known[s] is None]
+        item = self.current
+        drawn: list[int] | None = None
+        if self.phase == "resolve" and item is not None and item.seat != seat and "drawn" in item.data:
+            drawn = item.data["drawn"]
+        # a pending chance event's cards so far stay where they are (in their pile)
+        held = list(self._chance.drawn) if self._chance is not None else []
+        to_pile = self._chance is not None and self._chance.kind == "desserts"
+        for c in held:
+            (self.dessert_pile if to_pile else self.deck).remove(c)
+        pool = [*self.deck, *self.dessert_pile, *(c for s in unknown for c in self.hands[s]), *(drawn or ())]
+        rng.shuffle(pool)
+        desserts = [i for i, c in enumerate(pool) if IS_DESSERT[c]]
+        pile_at = set(rng.sample(desserts, len(self.dessert_pile)))
+        self.dessert_pile = [pool[i] for i in sorted(pile_at)]
+        rest = [c for i, c in enumerate(pool) if i not in pile_at]
+        for s in unknown:
+            k = len(self.hands[s])
+            self.hands[s], rest = rest[:k], rest[k:]
+        if drawn is not None and item is not None:
+            item.data["drawn"], rest = rest[: len(drawn)], rest[len(drawn) :]
+        self.deck = rest
+        (self.dessert_pile if to_pile else self.deck).extend(held)
+        self.reseed(random.Random(rng.randrange(1 << 62)))
+        if self.phase == "choose" and self._chance is None:
+            for s in range(self.players):
+                if s != seat and self.pending[s] is not None:
+                    self.pending[s] = None
+                    legal = self._choose_options(s)
+                    self.pending[s] = legal[rng.randrange(len(legal))]
 
     # ------------------------------------------------------------------ options
 
@@ -255,61 +397,10 @@ class PartyState:
         bonuses = self._bonus_choices(seat)
         return [p if not b else replace(p, bonus=b) for b in bonuses for p in plays]
 
-    def extra_plays(self, seat: int, cards: Sequence[int], *, using: Entry | None) -> list[Play]:
-        """The legal plays of an extra card among ``cards`` (a special order may copy this turn's
-        cards with option ``so_copy_this_turn``; never the bonus card being used)."""
-        out: list[Play] = []
-        for c in cards:
-            out.extend(self._card_plays(seat, c, this_turn=self.config.so_copy_this_turn, using=using))
-        return out
-
-    def askable(self) -> list[str]:
-        """The names a spoon may ask for: every variant on the menu, and each multi-variant type."""
-        names: list[str] = []
-        for t in self.config.menu:
-            variants = VARIANTS[t]
-            if len(variants) > 1:
-                names.append(t)
-            names.extend(WIRE[v] for v in variants)
-        return names
-
-    def ask_options(self, seat: int) -> list[Ask]:
-        """A spoon's possible requests."""
-        return [Ask(n) for n in self.askable()]
-
-    @staticmethod
-    def _matches(name: str, card: int) -> bool:
-        return WIRE[card] == name or TYPE_OF[card].name == name
-
     def spoon_search(self, seat: int, name: str) -> tuple[int, list[int]] | None:
-        """The first seat to the left of ``seat`` whose hand holds a match, and its matching variants."""
-        n = self.players
-        for j in range(1, n):
-            giver = (seat + j) % n
-            found = sorted({c for c in self.hands[giver] if self._matches(name, c)})
-            if found:
-                return giver, found
-        return None
-
-    def give_options(self, item: Item) -> list[Give]:
-        """The variants the spoon's victim may hand over."""
-        giver = item.data["from"]
-        return [
-            Give(PCard(c))
-            for c in sorted({c for c in self.hands[giver] if self._matches(item.data["ask"], c)})
-        ]
-
-    def flip_options(self, seat: int) -> list[Flip]:
-        """Every distinct set of earlier-turn cards a takeout box may turn face down."""
-        groups: dict[tuple[int, bool, bool], list[int]] = {}
-        for e in self.table.flippable(seat):
-            groups.setdefault((e.identity, e.on_wasabi is not None, e.holds is not None), []).append(e.index)
-        lists = list(groups.values())
-        out = []
-        for counts in itertools.product(*[range(len(g) + 1) for g in lists]):
-            refs = sorted(i for g, k in zip(lists, counts) for i in g[:k])
-            out.append(Flip(tuple(refs)))
-        return out
+        """The first seat to the left of ``seat`` whose hand holds a card answering a spoon's request
+        for ``name``, and its matching variants (:meth:`~sushigo.cards.specials.Spoon.search`)."""
+        return SPOON.search(self, seat, name)
 
     # ------------------------------------------------------------------ checking
 
@@ -328,6 +419,8 @@ class PartyState:
             )
         if self.is_over():
             raise IllegalActionError("the game is over", seat=seat)
+        if self._chance is not None:
+            raise IllegalActionError("no seat acts now: the game waits for a card to be drawn", seat=seat)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise IllegalActionError(f"there is no seat {seat!r} in a {self.players}-player game", seat=seat)
         card = WIRE[action.card] if isinstance(action, Play | Give) else None
@@ -346,33 +439,8 @@ class PartyState:
             )
         if action in item.kind.options(self, item):
             return
-        what = item.entry.name
-        if isinstance(action, Play):
-            pool = {
-                "chopsticks": "the hand",
-                "spoon": "what the spoon brought",
-                "menu": "the four cards the menu drew (never a menu)",
-            }.get(item.kind.name, "the choices")
-            if item.kind.name == "spoon" and item.step != "place":
-                raise self._fail(
-                    seat, card, f"must {'name a card' if item.step == 'ask' else 'give a card'} for {what}"
-                )
-            raise self._fail(
-                seat, card, f"cannot play {action.to_text()} through {what}: not a legal choice from {pool}"
-            )
-        if isinstance(action, Ask):
-            raise self._fail(
-                seat, action.name, f"cannot ask for {action.name!r} with {what}: not a card of this menu"
-            )
-        if isinstance(action, Give):
-            raise self._fail(
-                seat,
-                card,
-                f"cannot give {card}: it does not match {item.data.get('ask')!r} or is not in the hand",
-            )
-        raise self._fail(
-            seat, None, f"cannot flip {list(action.refs)} with {what}: only face-up cards from earlier turns"
-        )
+        named, why = item.kind.explain(self, item, action)
+        raise self._fail(seat, named, why)
 
     def _check_pick(self, seat: int, play: Play) -> None:
         name = WIRE[play.card]
@@ -407,7 +475,7 @@ class PartyState:
             for b in play.bonus:
                 if b not in _BONUS:
                     raise self._fail(
-                        seat, WIRE[b], f"cannot use {WIRE[b]} as a bonus action: only chopsticks and spoons"
+                        seat, WIRE[b], f"cannot use {WIRE[b]} as a bonus action: only {_BONUS_NAMES}"
                     )
             if self.last_turn:
                 raise self._fail(
@@ -466,11 +534,7 @@ class PartyState:
                 d["wasabi"] = False
         if via is not None:
             d["via"] = via.entry.name
-            if via.kind.name == "spoon":
-                d["ask"] = via.data["ask"]
-                d["from"] = via.data["from"]
-            if via.kind.name == "menu":
-                d["drawn"] = [WIRE[c] for c in via.data["drawn"]]
+            d.update(via.kind.log_fields(via))
         self.turn_log[seat].append(d)
         return d
 
@@ -480,54 +544,37 @@ class PartyState:
         self._log(seat, play, via)
         if entry.present and entry.identity in _QUEUED:
             k = entry.identity
-            self.queue.append(Item(NUMBER[k], seat, entry, TYPE_OF[k], log_pos=len(self.turn_log[seat]) - 1))  # type: ignore[arg-type]
+            self.queue.append(
+                Item(NUMBER[k], seat, entry, _action_type(k), log_pos=len(self.turn_log[seat]) - 1)
+            )
         return entry
+
+    # ------------------------------------------------------------------ the PartyEngine primitives
+
+    def extra_plays(self, seat: int, cards: Sequence[int], *, using: Entry | None) -> list[Play]:
+        """The legal plays of an extra card among ``cards`` (a special order may copy this turn's
+        cards with option ``so_copy_this_turn``; never the bonus card being used)."""
+        out: list[Play] = []
+        for c in cards:
+            out.extend(self._card_plays(seat, c, this_turn=self.config.so_copy_this_turn, using=using))
+        return out
 
     def play_extra(self, seat: int, play: Play, via: Item) -> None:
         """Places an extra card (chopsticks, spoon, menu): it is played this turn for every purpose."""
         self._place(seat, play, via)
 
-    def note_spoon(self, item: Item, card: int | None) -> None:
-        """Logs a failed spoon (a successful one is logged with the card it brought)."""
-        if card is None:
-            self.turn_log[item.seat].append({"card": None, "via": item.entry.name, "ask": item.data["ask"]})
+    def note(self, seat: int, fields: dict[str, Any]) -> None:
+        """Logs a play of this turn that brought no card (a failed spoon, an empty menu)."""
+        self.turn_log[seat].append(fields)
 
-    def note_empty_menu(self, item: Item) -> None:
-        """Logs a menu that drew nothing playable (possible only without the player limits)."""
-        self.turn_log[item.seat].append(
-            {"card": None, "via": item.entry.name, "drawn": [WIRE[c] for c in item.data["drawn"]]}
-        )
-
-    def draw_for_menu(self, item: Item) -> list[int]:
-        """Draws a menu's four cards from the deck (or the record's cards when replaying)."""
-        hook: Callable[[PartyState, Item], list[int]] | None = getattr(self._preset, "menu_draw", None)
-        if hook is not None:
-            cards = hook(self, item)
-            pool = Counter(self.deck)
-            need = Counter(cards)
-            for c, k in need.items():
-                if pool[c] < k:
-                    raise IllegalActionError(
-                        f"seat {item.seat} cannot draw {WIRE[c]} with {item.entry.name}: it is not in the deck",
-                        seat=item.seat, card=WIRE[c], detail=f"{WIRE[c]} is not in the deck",
-                    )  # fmt: skip
-            for c in cards:
-                self.deck.remove(c)
-            return list(cards)
-        k = min(4, len(self.deck))
-        drawn = self.deck[:k]
-        del self.deck[:k]
-        return drawn
+    def annotate(self, item: Item, fields: dict[str, Any]) -> None:
+        """Adds fields to the logged play that brought ``item`` (a takeout box's flips)."""
+        self.turn_log[item.seat][item.log_pos].update(fields)
 
     def return_to_deck(self, cards: Sequence[int]) -> None:
-        """Shuffles a menu's unpicked cards back into the deck."""
+        """Shuffles cards (a menu's unpicked ones) back into the deck."""
         self.deck.extend(cards)
         self._rng.shuffle(self.deck)
-
-    def apply_flip(self, item: Item, refs: Sequence[int]) -> None:
-        """Turns the chosen cards face down and logs them on the play that brought the takeout box."""
-        self.table.flip(item.seat, refs)
-        self.turn_log[item.seat][item.log_pos]["flip"] = list(refs)
 
     def _reveal(self) -> None:
         self._options = {}
@@ -541,7 +588,7 @@ class PartyState:
             for b in play.bonus:
                 e = next(x for x in self.usable_bonus_at_reveal(seat) if x.identity == b and x not in taken)
                 taken.append(e)
-                self.queue.append(Item(NUMBER[b], seat, e, TYPE_OF[b]))  # type: ignore[arg-type]
+                self.queue.append(Item(NUMBER[b], seat, e, _action_type(b)))
 
     def usable_bonus_at_reveal(self, seat: int) -> list[Entry]:
         """Bonus cards of earlier turns (the hand has already shrunk by the normal pick)."""
@@ -557,9 +604,11 @@ class PartyState:
             self.queue.remove(item)
             if not item.entry.present:
                 continue  # e.g. a bonus card that left the tableau earlier this turn
-            if item.kind.name == "chopsticks" and not self.hands[item.seat]:
-                continue  # only with max_bonus_per_turn > 1: no card left for a second chopsticks
-            item.step = "ask" if item.kind.name == "spoon" else "go"
+            k = item.kind.draws(self, item)
+            if k:  # the card starts once its cards are drawn
+                if not self._draw(_Draw("item", min(k, len(self.deck)), item=item)):
+                    break  # chance draws them first
+                continue
             if item.kind.start(self, item):
                 self.current = item
         self.phase = "resolve"
@@ -580,42 +629,150 @@ class PartyState:
             self._end_round()
 
     def _start_round(self) -> None:
-        cfg = self.config
-        r = self.round
-        n = cfg.desserts_added[r]
-        given = self._preset.desserts(r) if self._preset is not None else None
-        if given is None:
-            added = self.dessert_pile[:n]
-            del self.dessert_pile[:n]
-        else:
-            added = list(given)
-            for c in added:
-                self.dessert_pile.remove(c)  # the record loader checked the dessert pile
-        self.deck.extend(added)
-        self._rng.shuffle(self.deck)
-        size = cfg.hand_size
-        hands = self._preset.hands(r) if self._preset is not None else None
-        if hands is None:
-            hands = [self.deck[i * size : (i + 1) * size] for i in range(self.players)]
-            del self.deck[: self.players * size]
-        else:
-            hands = [list(h) for h in hands]
-            pool = Counter(self.deck)
-            for s, h in enumerate(hands):
-                for c in h:
-                    if pool[c] <= 0:
-                        raise RecordError(f"{WIRE[c]} is not left in the deck to deal", round=r, seat=s)
-                    pool[c] -= 1
-            for h in hands:
-                for c in h:
-                    self.deck.remove(c)
+        n = self.config.desserts_added[self.round]
+        if self.explicit_chance:  # a fresh table while chance deals
+            self._begin_round([], [[] for _ in range(self.players)], log=False)
+        self._draw(_Draw("desserts", min(n, len(self.dessert_pile))))
+
+    def _begin_round(self, added: list[int], hands: list[list[int]], *, log: bool = True) -> None:
         self.hands = hands
-        self.table = Table(cfg)
+        self.table = Table(self.config)
         self.turn = 0
         self.phase = "choose"
         self.pending = [None] * self.players
         self.turn_log = [[] for _ in range(self.players)]
-        self.history.append({"hands": [list(h) for h in hands], "desserts_added": list(added), "turns": []})
+        if log:
+            self.history.append(
+                {"hands": [list(h) for h in hands], "desserts_added": list(added), "turns": []}
+            )
+
+    # ------------------------------------------------------------------ chance
+    #
+    # Every card chance draws goes through _draw: a preset (a record's deal, a party.deal.Deal) names
+    # the cards, or the caller does one apply_chance at a time (explicit_chance), or the seeded piles
+    # give their top cards. _take checks and removes the cards, _drawn moves the game on.
+
+    def _draw(self, d: _Draw) -> bool:
+        """Starts the draw ``d``; False when the state now waits for :meth:`apply_chance`."""
+        given = self._preset_draw(d)
+        if given is not None:
+            self._take(d, given)
+        elif self.explicit_chance and d.need:
+            self._chance = d
+            return False
+        else:
+            pile = self._chance_pile(d)
+            d.drawn = pile[: d.need]
+            del pile[: d.need]
+        self._drawn(d)
+        return True
+
+    def _preset_draw(self, d: _Draw) -> list[int] | None:
+        preset = self._preset
+        if preset is None:
+            return None
+        if d.kind == "desserts":
+            given = preset.desserts(self.round)
+            return None if given is None else [int(c) for c in given]
+        if d.kind == "hands":
+            hands = preset.hands(self.round)
+            if hands is None:
+                return None
+            d.need = len(hands) * (len(hands[0]) if hands else 0)
+            return [int(c) for h in hands for c in h]
+        hook: Callable[[PartyState, Item], list[int]] | None = getattr(preset, "menu_draw", None)
+        if hook is None:
+            return None
+        assert d.item is not None
+        return [int(c) for c in hook(self, d.item)]
+
+    def _take(self, d: _Draw, cards: list[int]) -> None:
+        """Checks that ``cards`` are in the pile ``d`` draws from and takes them out."""
+        pile = self._chance_pile(d)
+        if d.kind == "desserts":
+            for c in cards:
+                pile.remove(c)  # the record loader and party.deal checked the dessert pile
+            d.drawn = cards
+            return
+        left = Counter(pile)
+        size = self.config.hand_size
+        for i, c in enumerate(cards):
+            if left[c] <= 0:
+                if d.item is None:
+                    raise RecordError(
+                        f"{WIRE[c]} is not left in the deck to deal", round=self.round, seat=i // size
+                    )
+                item = d.item
+                raise IllegalActionError(
+                    f"seat {item.seat} cannot draw {WIRE[c]} with {item.entry.name}: it is not in the deck",
+                    seat=item.seat, card=WIRE[c], detail=f"{WIRE[c]} is not in the deck",
+                )  # fmt: skip
+            left[c] -= 1
+        for c in cards:
+            pile.remove(c)
+        d.drawn = cards
+
+    def _drawn(self, d: _Draw) -> None:
+        """Moves the game on after the draw ``d`` (its cards are out of their pile)."""
+        if d.kind == "desserts":
+            self.deck.extend(d.drawn)
+            self._rng.shuffle(self.deck)
+            size = self.config.hand_size
+            self._draw(_Draw("hands", min(self.players * size, len(self.deck)), added=d.drawn))
+        elif d.kind == "hands":
+            size = self.config.hand_size
+            self._begin_round(d.added, [d.drawn[i * size : (i + 1) * size] for i in range(self.players)])
+        else:
+            item = d.item
+            assert item is not None
+            item.data["drawn"] = d.drawn
+            if item.kind.start(self, item):
+                self.current = item
+
+    def is_chance_node(self) -> bool:
+        """Whether the game waits for a card to be drawn (only with ``explicit_chance``)."""
+        return self._chance is not None
+
+    def _chance_pile(self, d: _Draw) -> list[int]:
+        return self.dessert_pile if d.kind == "desserts" else self.deck
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The cards the next draw may bring, as ``(card id, probability)``: the copies of each card
+        left in its pile (the dessert pile, or the deck) over the cards left there. Empty when the
+        state is not at a chance node."""
+        d = self._chance
+        if d is None:
+            return []
+        left = Counter(self._chance_pile(d))
+        left.subtract(d.drawn)
+        total = sum(k for k in left.values() if k > 0)
+        return [(int(c), k / total) for c, k in sorted(left.items()) if k > 0]
+
+    def apply_chance(self, outcome: int) -> None:
+        """Draws card ``outcome`` (a card id listed by :meth:`chance_outcomes`) for the pending event;
+        the game moves on once the event has all its cards.
+
+        :raises InvalidActionError: (and changes nothing) when the state is not at a chance node or the
+            card is not left in the pile.
+        """
+        d = self._chance
+        if d is None:
+            raise InvalidActionError("no card is to be drawn now: the state is not at a chance node")
+        if isinstance(outcome, bool) or not isinstance(outcome, int):
+            raise InvalidActionError(f"a chance outcome is a card id, not {outcome!r}")
+        pile = self._chance_pile(d)
+        if pile.count(outcome) - d.drawn.count(outcome) <= 0:
+            where = "dessert pile" if d.kind == "desserts" else "deck"
+            name = WIRE[outcome] if 0 <= outcome < len(WIRE) else repr(outcome)
+            raise InvalidActionError(f"chance outcome {outcome} ({name}) is not a card left in the {where}")
+        d.drawn.append(int(outcome))
+        if len(d.drawn) < d.need:
+            return
+        self._chance = None
+        self._take(d, d.drawn)
+        self._drawn(d)
+        if d.kind == "item":
+            self._advance()
 
     def _end_round(self) -> None:
         table = self.table
@@ -651,14 +808,8 @@ class PartyState:
             for s in range(self.players):
                 out.update(e.card for e in self.table.present(s))
             out.update(self.table.discards)
-        if self.current is not None and self.current.kind.name == "menu":
-            out.update(self.current.data.get("drawn", ()))
-        if self.current is not None and self.current.step == "place" and "card" in self.current.data:
-            # A spoon's card between its giver's hand and its new owner's choice of how to play it
-            # (a special order to aim, a nigiri for a wasabi): in nobody's hand or tableau just then.
-            card = self.current.data["card"]
-            if card is not None:
-                out[card] += 1
+        if self.current is not None:
+            out.update(self.current.kind.in_flight(self.current))
         return out
 
 
@@ -674,11 +825,20 @@ def entry_json(e: Entry) -> dict[str, Any]:
     return d
 
 
-def new_game(players: int, seed: int | None = None, menu: object = "sushi_go", **options: Any) -> PartyState:
+def new_game(
+    players: int,
+    seed: int | None = None,
+    menu: object = "sushi_go",
+    *,
+    explicit_chance: bool = False,
+    **options: Any,
+) -> PartyState:
     """Starts a Party game for ``players`` seats on ``menu`` (a suggested-menu id or 7 tiles).
 
     Options are rules.md §3.10's (:data:`~.options.DEFAULTS`). The same seed, menu and options always
-    deal the same game.
+    deal the same game. With ``explicit_chance`` the game stops at every card drawn until
+    :meth:`PartyState.apply_chance` (see :mod:`sushigo.chance`); the seed then only orders the deck,
+    which no rule reads.
 
     :raises InvalidActionError: for a bad player count, menu or option.
 
@@ -689,7 +849,7 @@ def new_game(players: int, seed: int | None = None, menu: object = "sushi_go", *
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InvalidActionError(f"a seed must be a whole number, not {seed!r}")
     options.pop("names", None)
-    return PartyState(PartyConfig.build(players, menu, options), seed)
+    return PartyState(PartyConfig.build(players, menu, options), seed, explicit_chance=explicit_chance)
 
 
 def is_dessert_name(name: str) -> bool:

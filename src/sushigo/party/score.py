@@ -11,22 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards.base import GameView
+from ..cards.base import CardType, GameView
 from ..scoring import winners
 from .cards import FACE_DOWN_TYPE, TYPES
 from .options import PartyConfig
 from .table import Table
 
-_SCORING_SPECIALS = ("soy_sauce", "tea")
+#: the card type that scores each round category
+_SCORER: dict[str, CardType] = {t.category: t for t in (*TYPES.values(), FACE_DOWN_TYPE) if t.category}
 
 
 def categories(config: PartyConfig) -> tuple[str, ...]:
-    """The round categories of a game on this menu, ``total`` last."""
-    menu = config.menu
-    out = [menu[0], menu[1], menu[2], menu[3], menu[4]]
-    out.extend(t for t in menu[5:7] if t in _SCORING_SPECIALS)
-    if "takeout_box" in menu:
-        out.append("face_down")
+    """The round categories of a game on this menu, ``total`` last: the category of each non-dessert
+    tile that scores in the round (specials such as chopsticks or wasabi do not), then those a tile
+    adds (the takeout box's ``face_down``)."""
+    kinds = [TYPES[t] for t in config.menu[:-1]]
+    out = [k.category for k in kinds if k.category is not None]
+    out.extend(k.adds_category for k in kinds if k.adds_category is not None)
     out.append("total")
     return tuple(out)
 
@@ -37,7 +38,7 @@ def score_table(table: Table) -> list[dict[str, int]]:
     cats = categories(table.config)
     columns = []
     for cat in cats[:-1]:
-        kind = FACE_DOWN_TYPE if cat == "face_down" else TYPES[cat]
+        kind = _SCORER[cat]
         points = kind.score_round(view)
         assert points is not None, cat
         columns.append((cat, points))

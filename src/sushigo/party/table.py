@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..cards.base import CardType, RoundView
+from ..cards.specials import ActionCard
 from .cards import (
     FACE_DOWN,
     IS_DESSERT,
@@ -28,7 +29,9 @@ from .options import PartyConfig
 
 _SO = PCard.SPECIAL_ORDER
 _WASABI = PCard.WASABI
-_NOT_COPYABLE = frozenset(TYPES["menu"].variants) | frozenset(TYPES["takeout_box"].variants)
+_NOT_COPYABLE = frozenset(k for t in TYPES.values() if not t.copyable for k in t.variants)
+#: the numbered cards, which a REF may name without their number (``spoon`` for ``spoon_5``)
+_NUMBERED = frozenset(t.name for t in TYPES.values() if isinstance(t, ActionCard))
 
 
 @dataclass(eq=False, slots=True)
@@ -151,9 +154,7 @@ class Table:
         pool = entries if entries is not None else list(self.present(seat))
         for e in pool:
             name = e.name
-            if name == ref or (
-                ref in ("chopsticks", "spoon", "menu", "takeout_box") and name.startswith(ref + "_")
-            ):
+            if name == ref or (ref in _NUMBERED and name.startswith(ref + "_")):
                 return e
         return None
 
@@ -238,8 +239,10 @@ class Table:
         if entry.face_down:
             return "back" if self.config.face_down_colour == "back" else None
         if entry.card == _SO:
-            return "rainbow" if self.config.special_order_colour == "own" else TYPE_OF[entry.identity].colour
-        return TYPE_OF[entry.card].colour
+            if self.config.special_order_colour == "own":
+                return "rainbow"
+            return TYPE_OF[entry.identity].colour_of(entry.identity)
+        return TYPE_OF[entry.card].colour_of(entry.card)
 
     def counts(self, seat: int) -> list[int]:
         """Cards still in ``seat``'s tableau per identity key."""
