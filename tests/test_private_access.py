@@ -53,14 +53,10 @@ PUBLIC_UNDERSCORE = frozenset(
 ALLOWLIST: frozenset[tuple[str, str]] = frozenset(
     {
         # removed when party's branch lands (core._rng, core._options; tests poking PartyState)
-        ("src/sushigo/envs/party_openspiel.py", "_rng"),
-        ("src/sushigo/envs/party_openspiel.py", "_options"),
         ("tests/envs/test_party_envs.py", "_rng"),
         ("tests/envs/test_party_envs.py", "_options"),
         ("tests/envs/test_party_openspiel.py", "_d"),
         ("tests/envs/test_party_openspiel.py", "_menu"),
-        ("tests/party/test_properties.py", "_options"),
-        ("tests/party/test_properties.py", "_choose_options"),
         # removed when web's branch lands (rooms.py split: a public state builder for app.py)
         ("src/sushigo/server/app.py", "_build_state"),
         # removed when spec's branch lands (Party's option choices public in party/options.py)

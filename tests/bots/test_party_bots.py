@@ -10,9 +10,10 @@ import random
 import pytest
 
 from sushigo.bots import bot_names, make_bot
-from sushigo.bots.party import Position, build_state, unseen_pool
+from sushigo.bots.party import Position, unseen_pool
 from sushigo.game import new_game
 from sushigo.party.menus import SUGGESTED, playable
+from sushigo.party.rules import PartyState
 from sushigo.party.score import score_table
 from sushigo.runner import play
 
@@ -158,7 +159,7 @@ def test_position_and_search_state_score_as_the_game() -> None:
                 assert pos.race == state.table.race_points and pos.claimed == state.table.uramaki_claimed
                 assert [pos.round_points(s) for s in range(players)] == [p["total"] for p in real]
                 hands = [list(h) for h in state.hands]
-                st = build_state(obs, hands, list(state.deck), list(state.dessert_pile))
+                st = PartyState.from_observation(obs, hands, list(state.deck), list(state.dessert_pile))
                 assert score_table(st.table) == real
                 assert sorted(st.table.discards) == sorted(state.table.discards)
                 assert st.all_cards() == state.all_cards()

@@ -1,9 +1,9 @@
 """The Party ``mcts`` bot: information-set Monte Carlo tree search over the seat's own secret picks.
 
 Each iteration deals the cards the seat cannot see (:func:`unseen_pool`) into the unseen hands, the
-deck and the dessert pile, builds a private :class:`~sushigo.party.rules.PartyState` from the
-observation and that sample (:func:`build_state`), and plays the round out: the tree branches on the
-seat's own picks, every other decision comes from :func:`rollout_action` (an epsilon-greedy heuristic).
+deck and the dessert pile, builds a :class:`~sushigo.party.rules.PartyState` from the observation
+and that sample (:meth:`~sushigo.party.rules.PartyState.from_observation`), and plays the round out:
+the tree branches on the seat's own picks, every other decision comes from :func:`rollout_action` (an epsilon-greedy heuristic).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...party.actions import Ask, Flip, Give
-from ...party.cards import FACE_DOWN, IS_DESSERT, KEY_NAMES, NIGIRI_VALUE, VARIANTS, WIRE, PCard
+from ...party.cards import IS_DESSERT, KEY_NAMES, VARIANTS, WIRE, PCard
+from ...party.rules import PartyState
 from ..registry import register
 from ..search import Node, SearchBot, expand_or_select, most_visited
 from ..search import run as run_search
@@ -79,58 +80,6 @@ def unseen_pool(obs: Any) -> list[int]:
         for card, _k in row:
             take(card)
     return [c for c in sorted(left) for _ in range(left[c])]
-
-
-def build_state(obs: Any, hands: list[list[int]], deck: list[int], pile: list[int]) -> Any:
-    """A private :class:`~sushigo.party.rules.PartyState` at the observed position holding the sampled
-    hidden cards (choose phase only). Tableaux are placed turn by turn through the table, so wasabi,
-    copies and face-down cards behave as in the game; the race so far and the discards are the
-    observation's."""
-    from ...party.rules import PartyState
-    from ...party.table import Table
-
-    st = PartyState(obs.config, 0)
-    n = obs.players
-    table = Table(obs.config)
-    rows = obs.tableaux
-    for t in range(obs.turn + 1):
-        table.turn = t
-        for s in range(n):
-            for card, copies, down, on, turn in rows[s]:
-                if turn != t:
-                    continue
-                if card == _SO:
-                    target = FACE_DOWN if down else copies
-                    e = table.place(s, card, copies=target, wasabi=on or not NIGIRI_VALUE[target or 0])
-                else:
-                    e = table.place(s, card)
-                    if down:
-                        table.flip(s, [e.index])
-                if not on and e.on_wasabi is not None:
-                    table.logs[s][e.on_wasabi].holds = None
-                    e.on_wasabi = None
-    table.turn = obs.turn
-    table.this_turn = []
-    table.race_points = list(obs.uramaki_race) if len(obs.uramaki_race) == n else [0] * n
-    table.uramaki_claimed = obs.uramaki_claimed
-    table.race_log = list(obs.uramaki_scored)
-    table.discards = list(obs.discards)
-    st.round = obs.round
-    st.turn = obs.turn
-    st.phase = "choose"
-    st.hands = hands
-    st.deck = deck
-    st.dessert_pile = pile
-    st.kept = kept_cards(obs)
-    st.table = table
-    st.pending = [None] * n
-    st.queue = []
-    st.current = None
-    st.round_points = []
-    st.history = [{"hands": [list(h) for h in hands], "desserts_added": [], "turns": []}]
-    st.turn_log = [[] for _ in range(n)]
-    st.finished = []
-    return st
 
 
 def rollout_action(
@@ -255,7 +204,7 @@ class PartyMCTSBot(SearchBot):
 
         def iteration(root: Node) -> tuple[list[Node], float]:
             hands, deck, pile = self._sample(obs, pool)
-            st = build_state(obs, hands, deck, pile)
+            st = PartyState.from_observation(obs, hands, deck, pile)
             r = st.round
             node: Node | None = root
             path = [root]
