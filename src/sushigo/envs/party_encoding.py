@@ -272,7 +272,8 @@ class PartyGame(GameAdapter):
             raise ValueError(f"sushi go party has one action encoding (dense), not {actions!r}")
         PartyConfig.build(players, menu, options)  # a bad menu, count or option fails now
         menu = menu if isinstance(menu, str) else list(menu)
-        return cls(None, codec_for(options), normalized=normalized, players=players, menu=menu, options=options)
+        codec = codec_for(options)
+        return cls(None, codec, normalized=normalized, players=players, menu=menu, options=options)
 
     # ---------------------------------------------------------------- the bound game
 

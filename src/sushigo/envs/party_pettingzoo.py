@@ -47,7 +47,9 @@ class PartyAECEnv(SushiAECEnv):
         "is_parallelizable": True,
     }
 
-    def __init__(self, players: int = 4, menu: str | Sequence[str] = "sushi_go", *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, players: int = 4, menu: str | Sequence[str] = "sushi_go", *args: Any, **kwargs: Any
+    ) -> None:
         super().__init__(GAME, players, *args, menu=menu, **kwargs)
 
 
@@ -56,7 +58,9 @@ class PartyParallelEnv(SushiParallelEnv):
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "sushigo_party_parallel_v0"}
 
-    def __init__(self, players: int = 4, menu: str | Sequence[str] = "sushi_go", *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, players: int = 4, menu: str | Sequence[str] = "sushi_go", *args: Any, **kwargs: Any
+    ) -> None:
         super().__init__(GAME, players, *args, menu=menu, **kwargs)
 
 

@@ -58,7 +58,8 @@ class PettingZooCommon:
         actions = options.pop("actions", "dense")
         normalized = bool(options.pop("normalized", False))
         check_settings(reward, illegal_action)
-        self.adapter = adapter = make_adapter(game, players, actions=actions, normalized=normalized, **options)
+        adapter = make_adapter(game, players, actions=actions, normalized=normalized, **options)
+        self.adapter = adapter
         self.game = game
         self.players = players
         self.illegal_action = illegal_action
@@ -67,7 +68,9 @@ class PettingZooCommon:
         self.reward_kind: Reward = reward
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        obs_space, act_space = agent_spaces(adapter.obs_low, adapter.obs_high, adapter.obs_size, adapter.action_size)
+        obs_space, act_space = agent_spaces(
+            adapter.obs_low, adapter.obs_high, adapter.obs_size, adapter.action_size
+        )
         self._obs_spaces = {a: obs_space for a in self.possible_agents}
         self._act_spaces = {a: act_space for a in self.possible_agents}
         self.state_space = spaces.Box(
