@@ -314,10 +314,11 @@ class PartyGame(GameAdapter):
         return core
 
     def clone(self) -> PartyGame:
-        """An independent copy (the core's own fast clone, RNG included, and the flip selections)."""
-        new = PartyGame(
-            self.core.clone(), self.codec, normalized=self.normalized, menu=self.menu, options=self.options
-        )
+        """An independent copy (the core's own fast clone, RNG included, and the flip selections; the
+        codec and settings are shared: they never change)."""
+        new = PartyGame.__new__(PartyGame)
+        new.__dict__.update(self.__dict__)
+        new._core = self.core.clone()
         new.flips = {s: dict(sel) for s, sel in self.flips.items()}
         return new
 
