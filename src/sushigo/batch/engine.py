@@ -29,6 +29,7 @@ import numpy as np
 from ..envs.encoding import ROUNDS, TURNS, deck_vector, obs_size
 from ..sushi_go.cards import WIRE_NAMES
 from ..sushi_go.options import Config
+from ..sushi_go.rules import State
 from ..sushi_go.score import CATEGORIES
 from .tables import (
     ACTION_SPACE_SIZE,
@@ -55,6 +56,8 @@ from .tables import (
 )
 
 N_CATEGORIES = len(CATEGORIES)
+#: the one game the batch engine plays (its arrays and kernels are Sushi Go!'s rules)
+GAME = State.game
 Backend = Literal["auto", "numpy", "numba"]
 PolicyFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -96,7 +99,7 @@ class BatchResult:
         cfg = self.config
         doc: dict[str, Any] = {
             "format": "sushigo-record/1",
-            "game": "sushi-go",
+            "game": GAME,
             "players": cfg.players,
             "options": cfg.to_options(),
         }
@@ -122,7 +125,7 @@ class BatchResult:
         ``score_report``)."""
         rp = self.round_points[game].tolist()
         return {
-            "game": "sushi-go",
+            "game": GAME,
             "players": self.config.players,
             "complete": True,
             "rounds": [{"points": [dict(zip(CATEGORIES, sheet)) for sheet in rnd]} for rnd in rp],

@@ -1,13 +1,21 @@
-"""One small adapter per game, so that every environment wrapper is written once for both games.
+"""One adapter per game, so that every environment wrapper is written once for all three games.
 
 An adapter knows how to start a game, encode a seat's observation as a vector (raw or normalised),
 encode the global state for centralised critics, list the legal action codes of a seat (dense or
-compact) and decode a code back into a core action. Observations only ever come from
-``state.observe(seat)`` and ``state.legal_actions(seat)``: the wrappers are thin by construction.
+compact), play a learner's code and a bot's core action, and say which seats choose secretly
+together. Observations only ever come from ``state.observe(seat)`` and ``state.legal_actions(seat)``:
+the wrappers are thin by construction.
+
+The adapter of a game is chosen once, by name, from :data:`ADAPTERS` (:func:`make_adapter`); the
+Gymnasium, PettingZoo and vector environments hold one and never ask which game it is. Sushi Go! and
+Sushi Roll are stateless adapters (:class:`SushiGoAdapter`, :class:`SushiRollAdapter`). Sushi Go
+Party!'s is :class:`.party_encoding.PartyGame`: a takeout box's flip is built one code at a time, so
+that adapter keeps each seat's half-built selection next to the game it started (``new_state``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -19,7 +27,8 @@ ACTION_ENCODINGS = ("dense", "compact")
 
 
 class GameAdapter:
-    """Base adapter: ``game``, ``players``, ``obs_size``, ``action_size``, ``state_size`` and the conversions.
+    """Base adapter: ``game``, ``players``, ``obs_size``, ``action_size``, ``state_size``, the bounds and
+    the conversions.
 
     ``actions`` is ``"dense"`` (the core's codes) or ``"compact"``; ``normalized`` selects the
     normalised observation vector.
@@ -43,6 +52,9 @@ class GameAdapter:
         #: bounds of every observation entry (raw, or normalised)
         self.obs_low = -100.0
         self.obs_high = 1000.0
+        #: bounds of every global-state entry
+        self.state_low = -100.0
+        self.state_high = 1000.0
 
     def new_state(self, seed: int) -> GameState:
         """Starts a game dealt (or rolled) from ``seed``."""
@@ -78,12 +90,30 @@ class GameAdapter:
             m[codes] = 1
         return m
 
+    def is_legal(self, state: GameState, seat: int, code: int) -> bool:
+        """Whether ``seat`` may play ``code`` now (any int, out-of-range ones included)."""
+        return code in self.legal_codes(state, seat)
+
+    def play(self, state: GameState, seat: int, code: int) -> None:
+        """Plays ``seat``'s legal ``code`` (through the core's checked ``submit``)."""
+        state.submit(seat, self.decode(code))
+
+    def submit(self, state: GameState, seat: int, action: Any) -> None:
+        """Submits a core action (a bot's) to the core's checked ``submit``."""
+        state.submit(seat, action)
+
+    def secret_pickers(self, state: GameState, seat: int) -> list[int]:
+        """The other seats whose secret picks are chosen together with ``seat``'s now (so a bot must
+        choose before ``seat``'s pick is submitted, and never see it); empty when ``seat`` decides
+        alone."""
+        return []
+
     def decision_seats(self) -> int:
         """Number of seats that take decisions (the dummy is not one)."""
         return self.players
 
     def is_simultaneous(self) -> bool:
-        """Whether seats act at the same time (Sushi Go!) or one after another (Sushi Roll)."""
+        """Whether every seat picks at the same time on every turn (Sushi Go!)."""
         return False
 
     def totals(self, state: GameState) -> list[int]:
@@ -159,6 +189,9 @@ class SushiGoAdapter(GameAdapter):
     def is_simultaneous(self) -> bool:
         return True
 
+    def secret_pickers(self, state: GameState, seat: int) -> list[int]:
+        return [s for s in state.to_act() if s != seat]
+
 
 @lru_cache(maxsize=1)
 def _decoded() -> tuple[Any, ...]:
@@ -213,15 +246,33 @@ class SushiRollAdapter(GameAdapter):
         return self._decode(int(code), self.players)
 
 
+def _party_adapter(
+    players: int, *, actions: str = "dense", normalized: bool = False, **options: Any
+) -> GameAdapter:
+    from .party_encoding import PartyGame
+
+    return PartyGame.for_players(players, actions=actions, normalized=normalized, **options)
+
+
+#: each game's adapter factory, ``factory(players, *, actions, normalized, **options)``: the one place
+#: in the environments that names the games
+ADAPTERS: dict[str, Callable[..., GameAdapter]] = {
+    SushiGoAdapter.game: SushiGoAdapter,
+    SushiRollAdapter.game: SushiRollAdapter,
+    "sushi-go-party": _party_adapter,
+}
+
+
 def make_adapter(
     game: str, players: int, *, actions: str = "dense", normalized: bool = False, **options: Any
 ) -> GameAdapter:
-    """Returns the adapter of ``game`` ("sushi-go" or "sushi-roll").
+    """Returns the adapter of ``game`` (a name of :data:`ADAPTERS`: "sushi-go", "sushi-roll",
+    "sushi-go-party"), for ``players`` seats with the game's options as keywords (Party's ``menu``
+    among them).
 
-    :raises ValueError: for an unknown game or action encoding.
+    :raises ValueError: for an unknown game, action encoding, player count or option.
     """
-    if game == "sushi-go":
-        return SushiGoAdapter(players, actions=actions, normalized=normalized, **options)
-    if game == "sushi-roll":
-        return SushiRollAdapter(players, actions=actions, normalized=normalized, **options)
-    raise ValueError(f"unknown game {game!r}; expected sushi-go or sushi-roll")
+    factory = ADAPTERS.get(game)
+    if factory is None:
+        raise ValueError(f"unknown game {game!r}; expected one of {', '.join(ADAPTERS)}")
+    return factory(players, actions=actions, normalized=normalized, **options)

@@ -115,12 +115,8 @@ def make_opponents(
 
 
 def batch_method(bot: Any) -> Any:
-    """Returns the bot's ``act_batch`` when it has one (looking through a per-game wrapper), else ``None``."""
+    """Returns the bot's ``act_batch`` when it has one, else ``None``."""
     fn = getattr(bot, "act_batch", None)
-    if callable(fn):
-        return fn
-    inner = getattr(bot, "inner", None)
-    fn = getattr(inner, "act_batch", None) if inner is not None else None
     return fn if callable(fn) else None
 
 

@@ -8,7 +8,8 @@ and a :class:`~sushigo.party.Flip` (the cards a takeout box turns face down). Al
 a fixed code each. A flip is any subset of the tableau, so it is **sequentialised** here: the
 deciding seat adds one card at a time (``FLIP_ADD + category``) and ends with ``FLIP_DONE``; only
 then does the core see one :class:`~sushigo.party.Flip`. :class:`PartyGame` holds that half-built
-selection next to the core game, so every wrapper (Gymnasium, PettingZoo, OpenSpiel) shares it.
+selection per seat: it is Party's :class:`~.adapters.GameAdapter`, so the one Gymnasium and PettingZoo
+environment (and the OpenSpiel game) play Party through the same interface as the other games.
 
 Action codes, for ``B`` bonus choices (``B`` = 7 with the default ``max_bonus_per_turn=1``: none,
 or one of the 6 chopsticks/spoon identities; 28 with 2, 84 with 3: every multiset of that size):
@@ -94,7 +95,9 @@ import numpy as np
 from ..errors import IllegalActionError, InvalidActionError
 from ..party.actions import Action, Ask, Flip, Give, Play
 from ..party.cards import COUNTS, DESSERTS, IS_DESSERT, KEY_NAMES, N_KEYS, TYPES, VARIANTS, WIRE, PCard
+from ..party.options import PartyConfig
 from ..party.rules import PartyState, new_game
+from .adapters import GameAdapter
 
 N_VARIANTS = len(PCard)
 SO = int(PCard.SPECIAL_ORDER)
@@ -203,25 +206,120 @@ class PartyCodec:
         return Play(PCard.SPECIAL_ORDER, NIGIRI_KEYS[play - N_VARIANTS - N_KEYS], wasabi=False, bonus=b)
 
 
-class PartyGame:
-    """A core Party game plus the half-built flip of the seat choosing a takeout box's cards.
+class PartyGame(GameAdapter):
+    """Sushi Go Party!'s :class:`~.adapters.GameAdapter`, bound to the game it plays (``core``).
 
-    Everything an environment does goes through here: :meth:`legal_codes`, :meth:`play_code` (the
-    learner's codes), :meth:`submit` (a bot's core action), :meth:`observation`, :meth:`state_vector`.
+    A takeout box's flip is built one code at a time, so this adapter keeps each seat's half-built
+    selection (``flips``, per seat: the count per flip category) next to the core game it started
+    with :meth:`new_state` (or was built on); it is in that seat's observation and the global state.
+    Everything an environment does goes through the adapter interface (``legal_codes(state, seat)``,
+    ``mask``, ``play``, ``submit``, ``encode``, ``encode_state``, ``secret_pickers``); the one-argument
+    forms (:meth:`legal_codes` and :meth:`mask` with a seat only, :meth:`play_code`,
+    :meth:`observation`, :meth:`state_vector`, :meth:`to_act`, :meth:`is_over`) ask the bound game.
+
+    ``PartyGame(core, codec)`` binds a core; :meth:`for_players` (the environments', through
+    :func:`~.adapters.make_adapter`) starts unbound, from the player count, menu and options.
     """
 
-    def __init__(self, core: PartyState, codec: PartyCodec, *, normalized: bool = False) -> None:
-        self.core = core
-        self.codec = codec
-        #: whether :meth:`observation` divides every slot by :func:`observation_scale`
-        self.normalized = normalized
-        #: count per flip category selected so far by the deciding seat (empty when no flip is built)
-        self.flip: dict[int, int] = {}
+    game = "sushi-go-party"
+    env_name = "SushiGoParty"
+
+    def __init__(
+        self,
+        core: PartyState | None,
+        codec: PartyCodec | None = None,
+        *,
+        normalized: bool = False,
+        players: int | None = None,
+        menu: object = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        if core is not None:
+            players = core.players
+            menu = list(core.config.menu) if menu is None else menu
+            options = core.config.to_options() if options is None else options
+        if players is None:
+            raise ValueError("a PartyGame needs a core game or a player count")
+        opts = dict(options or {})
+        super().__init__(players, normalized=normalized, **opts)
+        self.menu: object = "sushi_go" if menu is None else menu
+        self.codec = codec if codec is not None else codec_for(opts)
+        self._core = core
+        #: per seat, the count per flip category selected so far (no entry: that seat builds no flip)
+        self.flips: dict[int, dict[int, int]] = {}
+        self.obs_size = obs_size(players)
+        self.state_size = state_size(players)
+        self.action_size = self.codec.size
+        if self.normalized:
+            self.obs_low, self.obs_high = NORM_LOW, NORM_HIGH
+
+    @classmethod
+    def for_players(
+        cls,
+        players: int,
+        *,
+        actions: str = "dense",
+        normalized: bool = False,
+        menu: str | Sequence[str] = "sushi_go",
+        **options: Any,
+    ) -> PartyGame:
+        """The adapter of a ``players``-seat game on ``menu`` (no game yet: :meth:`new_state` deals one).
+
+        :raises ValueError: for ``actions="compact"`` (Party has one encoding), or (from the core) a bad
+            player count, menu or option.
+        """
+        if actions != "dense":
+            raise ValueError(f"sushi go party has one action encoding (dense), not {actions!r}")
+        PartyConfig.build(players, menu, options)  # a bad menu, count or option fails now
+        menu = menu if isinstance(menu, str) else list(menu)
+        codec = codec_for(options)
+        return cls(None, codec, normalized=normalized, players=players, menu=menu, options=options)
+
+    # ---------------------------------------------------------------- the bound game
+
+    @property
+    def flip(self) -> dict[int, int]:
+        """The half-built selection of the seat building a flip now (empty when none is)."""
+        for sel in self.flips.values():
+            return sel
+        return {}
+
+    @flip.setter
+    def flip(self, selection: dict[int, int]) -> None:
+        self.flips = {}
+        if selection:
+            self.flips[self.core.to_act()[0]] = dict(selection)
+
+    @property
+    def core(self) -> PartyState:
+        """The bound core game.
+
+        :raises RuntimeError: before :meth:`new_state` when none was given.
+        """
+        if self._core is None:
+            raise RuntimeError("this PartyGame has no game yet: call new_state(seed)")
+        return self._core
+
+    @core.setter
+    def core(self, state: PartyState) -> None:
+        self._core = state
+
+    def _flip_of(self, state: PartyState, seat: int) -> dict[int, int]:
+        return self.flips.get(seat, {}) if state is self._core else {}
+
+    def new_state(self, seed: int) -> PartyState:
+        """Deals a game from ``seed`` and binds it (every seat's flip selection is cleared)."""
+        core = self._core = new_game(self.players, seed, self.menu, **self.options)
+        self.flips = {}
+        return core
 
     def clone(self) -> PartyGame:
-        """An independent copy (the core's own fast clone, RNG included)."""
-        new = PartyGame(self.core.clone(), self.codec, normalized=self.normalized)
-        new.flip = dict(self.flip)
+        """An independent copy (the core's own fast clone, RNG included, and the flip selections; the
+        codec and settings are shared: they never change)."""
+        new = PartyGame.__new__(PartyGame)
+        new.__dict__.update(self.__dict__)
+        new._core = self.core.clone()
+        new.flips = {s: dict(sel) for s, sel in self.flips.items()}
         return new
 
     def to_act(self) -> tuple[int, ...]:
@@ -230,15 +328,33 @@ class PartyGame:
     def is_over(self) -> bool:
         return self.core.is_over()
 
-    def legal_codes(self, seat: int) -> list[int]:
-        """The sorted legal codes of ``seat`` now (empty when it owes no decision)."""
-        core = self.core
+    def play_code(self, seat: int, code: int) -> None:
+        """Plays ``seat``'s code in the bound game (:meth:`play`)."""
+        self.play(self.core, seat, code)
+
+    def observation(self, seat: int) -> np.ndarray:
+        """``seat``'s observation vector in the bound game (module docstring)."""
+        return self.encode(self.core, seat)
+
+    def state_vector(self) -> np.ndarray:
+        """The bound game's global state (hidden cards included: for centralised critics only)."""
+        return self.encode_state(self.core)
+
+    # ---------------------------------------------------------------- the adapter interface
+
+    def legal_codes(self, state: Any, seat: int | None = None) -> list[int]:
+        """The sorted legal codes of ``seat`` now (empty when it owes no decision); ``legal_codes(seat)``
+        asks about the bound game."""
+        if seat is None:
+            state, seat = self.core, state
+        core: PartyState = state
         if seat not in core.to_act():
             return []
         if is_flip_decision(core):
             groups = flip_groups(core, seat)
+            flip = self._flip_of(core, seat)
             add = self.codec.flip_add
-            out = [add + c for c, refs in groups.items() if self.flip.get(c, 0) < len(refs)]
+            out = [add + c for c, refs in groups.items() if flip.get(c, 0) < len(refs)]
             return [*sorted(out), self.codec.flip_done]
         codes = self.codec._codes
         encode = self.codec.encode
@@ -251,47 +367,61 @@ class PartyGame:
         out.sort()
         return out
 
-    def mask(self, seat: int) -> np.ndarray:
-        """The ``int8`` mask of ``seat``'s legal codes."""
-        m = np.zeros(self.codec.size, dtype=np.int8)
-        codes = self.legal_codes(seat)
-        if codes:
-            m[codes] = 1
-        return m
+    def mask(self, state: Any, seat: int | None = None) -> np.ndarray:
+        """The ``int8`` mask of ``seat``'s legal codes (``mask(seat)``: in the bound game)."""
+        if seat is None:
+            state, seat = self.core, state
+        return super().mask(state, seat)
 
-    def play_code(self, seat: int, code: int) -> None:
-        """Plays ``seat``'s code: a flip step is kept here, anything else goes to the core's checked submit.
+    def encode_action(self, action: Any) -> int:
+        return self.codec.encode(action)
+
+    def decode(self, code: int) -> Any:
+        return self.codec.decode(int(code))
+
+    def play(self, state: Any, seat: int, code: int) -> None:
+        """Plays ``seat``'s code: a flip step is kept in the seat's selection (of the bound game only),
+        anything else goes to the core's checked submit.
 
         :raises IllegalActionError: when the code is not legal for ``seat`` now (nothing changes).
         """
         code = int(code)
-        if code not in self.legal_codes(seat):
+        if code not in self.legal_codes(state, seat):
             raise IllegalActionError(f"action {code} is not legal for seat {seat} now", seat=seat)
         if code == self.codec.flip_done:
-            groups = flip_groups(self.core, seat)
-            refs = sorted(i for c, k in self.flip.items() for i in groups[c][:k])
-            self.flip = {}
-            self.core.submit(seat, Flip(tuple(refs)))
+            groups = flip_groups(state, seat)
+            refs = sorted(i for c, k in self._flip_of(state, seat).items() for i in groups[c][:k])
+            if state is self._core:
+                self.flips = {}
+            state.submit(seat, Flip(tuple(refs)))
         elif code >= self.codec.flip_add:
+            if state is not self._core:
+                raise ValueError("a flip is built card by card only in the adapter's own game (new_state)")
             c = code - self.codec.flip_add
-            self.flip[c] = self.flip.get(c, 0) + 1
+            sel = self.flips.setdefault(seat, {})
+            sel[c] = sel.get(c, 0) + 1
         else:
-            self.core.submit(seat, self.codec.decode(code))
+            state.submit(seat, self.codec.decode(code))
 
-    def submit(self, seat: int, action: Action) -> None:
-        """Submits a bot's core action (a whole flip included)."""
-        self.flip = {}
-        self.core.submit(seat, action)
+    def submit(self, state: Any, seat: int, action: Any) -> None:
+        """Submits a core action (a bot's; a whole flip included)."""
+        if state is self._core:
+            self.flips = {}
+        state.submit(seat, action)
 
-    def observation(self, seat: int) -> np.ndarray:
-        """``seat``'s observation vector (module docstring)."""
-        flip = self.flip if seat in self.core.to_act() and is_flip_decision(self.core) else {}
-        v = encode_observation(self.core.observe(seat), flip)
-        return v / observation_scale(self.core.players) if self.normalized else v
+    def secret_pickers(self, state: Any, seat: int) -> list[int]:
+        return [s for s in state.to_act() if s != seat] if state.phase == "choose" else []
 
-    def state_vector(self) -> np.ndarray:
+    def encode(self, state: Any, seat: int) -> np.ndarray:
+        """``seat``'s observation vector (module docstring); ``normalized`` divides every slot by
+        :func:`observation_scale`."""
+        flip = self._flip_of(state, seat) if seat in state.to_act() and is_flip_decision(state) else {}
+        v = encode_observation(state.observe(seat), flip)
+        return v / observation_scale(state.players) if self.normalized else v
+
+    def encode_state(self, state: Any) -> np.ndarray:
         """The global state (hidden cards included: for centralised critics only)."""
-        core = self.core
+        core: PartyState = state
         n = core.players
         public = encode_observation(core.observe(None), {}, origin=0)
         extra = np.zeros(N_VARIANTS * (2 * n + 3) + N_FLIP_CATEGORIES, dtype=np.float32)
@@ -310,8 +440,10 @@ class PartyGame:
         if item is not None and core.phase == "resolve":
             for c in item.data.get("drawn", ()):
                 extra[base + 2 * N_VARIANTS + c] += 1
-        for c, k in self.flip.items():
-            extra[base + 3 * N_VARIANTS + c] = k
+        if state is self._core:
+            for sel in self.flips.values():
+                for c, k in sel.items():
+                    extra[base + 3 * N_VARIANTS + c] = k
         return np.concatenate([public, extra])
 
 
@@ -478,8 +610,10 @@ def encode_observation(obs: Any, flip: dict[int, int], *, origin: int | None = N
 def new_party_game(
     players: int, seed: int, codec: PartyCodec, menu: object, options: dict[str, Any], *, normalized: bool = False
 ) -> PartyGame:
-    """Deals a Party game (``menu``: a suggested id or 7 tiles) wrapped for the environments."""
-    return PartyGame(new_game(players, seed, menu, **options), codec, normalized=normalized)
+    """Deals a Party game (``menu``: a suggested id or 7 tiles), bound to its adapter."""
+    game = PartyGame(None, codec, normalized=normalized, players=players, menu=menu, options=options)
+    game.new_state(seed)
+    return game
 
 
 @lru_cache(maxsize=8)

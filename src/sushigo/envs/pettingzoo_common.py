@@ -1,14 +1,14 @@
-"""What the PettingZoo environments of every game share (:mod:`.pettingzoo_env`, :mod:`.party_pettingzoo`).
+"""The PettingZoo environments' one implementation, for every game (:mod:`.pettingzoo_env`).
 
-The agent cycle, the illegal-action rule, final rewards and infos are one contract for all games, so
-they live here once; a game plugs in its dealing, legality, play and observation through the hooks of
-:class:`PettingZooCommon`. :class:`AECBase` and :class:`ParallelBase` are the two flavours' loops.
+The agent cycle, the illegal-action rule, final rewards and infos are one contract for all games;
+:class:`PettingZooCommon` holds the game's :class:`~.adapters.GameAdapter` (chosen once, by name) and
+never asks which game it is. :class:`AECBase` and :class:`ParallelBase` are the two flavours' loops.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from ..errors import IllegalActionError, require
 
@@ -18,7 +18,7 @@ import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 from pettingzoo import AECEnv, ParallelEnv  # noqa: E402
 
-from .adapters import GameAdapter  # noqa: E402
+from .adapters import GameAdapter, make_adapter  # noqa: E402
 from .common import Reward, check_settings, final_reward  # noqa: E402
 
 
@@ -34,58 +34,60 @@ def agent_spaces(obs_low: Any, obs_high: Any, obs_size: int, action_size: int) -
 
 
 class PettingZooCommon:
-    """Agents, spaces, the illegal-action rule and final rewards; ``core`` is the core state (``None``
-    before ``reset``) and ``_scorer`` gives its totals and winners."""
+    """Agents, spaces, the illegal-action rule and final rewards over one game's adapter.
 
+    ``adapter`` is the game's :class:`~.adapters.GameAdapter`; ``core`` is the core state (``None``
+    before ``reset``).
+    """
+
+    adapter: GameAdapter
     core: Any
-    _scorer: GameAdapter
     render_mode: str | None
 
-    def _setup_common(
+    def __init__(
         self,
-        players: int,
-        reward: Reward,
-        render_mode: str | None,
-        illegal_action: str,
-        illegal_reward: float,
+        game: str = "sushi-go",
+        players: int = 4,
+        reward: Reward = "margin",
+        render_mode: str | None = None,
+        illegal_action: Literal["terminate", "raise"] = "terminate",
+        illegal_reward: float = -1.0,
+        **options: Any,
     ) -> None:
-        """Checks and stores the settings every game has (before the game's own are built)."""
+        super().__init__()  # AECEnv's (ParallelEnv has none)
+        actions = options.pop("actions", "dense")
+        normalized = bool(options.pop("normalized", False))
         check_settings(reward, illegal_action)
+        adapter = make_adapter(game, players, actions=actions, normalized=normalized, **options)
+        self.adapter = adapter
+        self.game = game
+        self.players = players
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.illegal_agent: str | None = None
         self.reward_kind: Reward = reward
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
-
-    def _set_spaces(self, obs_space: spaces.Dict, act_space: spaces.Discrete, state_space: spaces.Box) -> None:
+        obs_space, act_space = agent_spaces(
+            adapter.obs_low, adapter.obs_high, adapter.obs_size, adapter.action_size
+        )
         self._obs_spaces = {a: obs_space for a in self.possible_agents}
         self._act_spaces = {a: act_space for a in self.possible_agents}
-        self.state_space = state_space
+        self.state_space = spaces.Box(
+            adapter.state_low, adapter.state_high, shape=(adapter.state_size,), dtype=np.float32
+        )
+        self.core = None
+        self.agents: list[str] = []
 
-    # ---------------------------------------------------------------- hooks
+    def state(self) -> np.ndarray:
+        """Returns the global state vector (docs/environments.md), for centralised critics only: it holds
+        every hidden card, so it must never be a policy's input.
 
-    def _new_game(self, seed: int) -> None:
-        """Starts a new game from ``seed`` (so that ``core`` is its state)."""
-        raise NotImplementedError
-
-    def _legal(self, seat: int, code: int) -> bool:
-        """Whether ``seat`` may play ``code`` now (any int, out-of-range ones included)."""
-        raise NotImplementedError
-
-    def _play(self, seat: int, code: int) -> None:
-        """Plays ``seat``'s legal ``code``."""
-        raise NotImplementedError
-
-    def _to_act(self) -> list[int]:
-        """The seats that owe a decision now, in seat order."""
-        raise NotImplementedError
-
-    def _game_over(self) -> bool:
-        raise NotImplementedError
-
-    def _observe(self, agent: str) -> dict[str, np.ndarray]:
-        raise NotImplementedError
+        :raises RuntimeError: before ``reset()``.
+        """
+        if self.core is None:
+            raise RuntimeError("state() needs a game: call reset() first")
+        return self.adapter.encode_state(self.core)
 
     # ---------------------------------------------------------------- shared API
 
@@ -114,7 +116,25 @@ class PettingZooCommon:
     def _start(self, seed: int | None) -> None:
         self.illegal_agent = None
         rng = np.random.default_rng(seed)
-        self._new_game(int(rng.integers(1 << 31)))
+        self.core = self.adapter.new_state(int(rng.integers(1 << 31)))
+
+    def _observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.core is None:
+            raise RuntimeError("call reset() first")
+        seat = self._seat(agent)
+        return {
+            "observation": self.adapter.encode(self.core, seat),
+            "action_mask": self.adapter.mask(self.core, seat),
+        }
+
+    def _legal(self, seat: int, code: int) -> bool:
+        return self.adapter.is_legal(self.core, seat, code)
+
+    def _play(self, seat: int, code: int) -> None:
+        self.adapter.play(self.core, seat, code)
+
+    def _to_act(self) -> list[int]:
+        return list(self.core.to_act())
 
     def _refuse(self, agent: str, code: int) -> None:
         if self.illegal_action == "raise":
@@ -122,19 +142,19 @@ class PettingZooCommon:
         self.illegal_agent = agent
 
     def _is_over(self) -> bool:
-        return self.illegal_agent is not None or self._game_over()
+        return self.illegal_agent is not None or bool(self.core.is_over())
 
     def _final_rewards(self) -> dict[str, float]:
         if self.illegal_agent is not None:
             return {a: self.illegal_reward if a == self.illegal_agent else 0.0 for a in self.possible_agents}
         return {
-            a: final_reward(self._scorer, self.core, i, self.reward_kind) for i, a in enumerate(self.possible_agents)
+            a: final_reward(self.adapter, self.core, i, self.reward_kind) for i, a in enumerate(self.possible_agents)
         }
 
     def _final_info(self, agent: str) -> dict[str, Any]:
         if self.illegal_agent is not None:
             return {"illegal_action": agent == self.illegal_agent}
-        return {"totals": self._scorer.totals(self.core)}
+        return {"totals": self.adapter.totals(self.core)}
 
 
 class AECBase(PettingZooCommon, AECEnv):

@@ -1,15 +1,19 @@
-"""PettingZoo environments for both games: an AEC environment and a Parallel environment.
+"""PettingZoo environments for every game: one AEC environment and one Parallel environment.
+
+The game is chosen once, by name, through its :class:`~.adapters.GameAdapter`; Sushi Go Party!'s
+:mod:`.party_pettingzoo` names are these classes with the game set.
 
 Agents are ``"player_0"`` … ``"player_{n-1}"`` (the dummy is not an agent). Each agent observes
 ``{"observation": vector, "action_mask": int8 mask}`` built from its own seat's observation only
-(:mod:`.encoding`, :mod:`.roll_encoding`); actions are the core's dense codes. Rewards are 0 until the
-end, then ``"margin"`` (own total minus the best other total) or ``"win"`` (+1 sole win, 0 shared,
--1 loss).
+(:mod:`.encoding`, :mod:`.roll_encoding`, :mod:`.party_encoding`); actions are the game's codes.
+Rewards are 0 until the end, then ``"margin"`` (own total minus the best other total) or ``"win"``
+(+1 sole win, 0 shared, -1 loss).
 
 * :class:`SushiParallelEnv` fits Sushi Go!'s simultaneous picks: every agent acts on every step. In
   Sushi Roll only the agent to act has a non-empty mask; the other agents' actions are ignored.
 * ``state()`` returns the documented global state (every hidden card included, for centralised
-  critics: :func:`.encoding.encode_state`, :func:`.roll_encoding.encode_state`) in ``state_space``;
+  critics: :func:`.encoding.encode_state`, :func:`.roll_encoding.encode_state`,
+  :meth:`.party_encoding.PartyGame.encode_state`) in ``state_space``;
   the core game is the attribute ``core``.
 * ``actions="compact"`` uses the compact action codes, ``normalized=True`` the normalised vector.
 * :class:`SushiAECEnv` asks one agent at a time. Sushi Go! picks are collected secretly and the turn
@@ -23,87 +27,22 @@ the default): the offending agent gets ``illegal_reward`` (-1), the others 0, an
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from ..errors import require
 
 require("pettingzoo", "rl", "sushigo.envs.pettingzoo_env")
 
-import numpy as np  # noqa: E402
-from gymnasium import spaces  # noqa: E402
-
-from .adapters import GameAdapter, make_adapter  # noqa: E402
-from .common import Reward  # noqa: E402
-from .encoding import STATE_HIGH, STATE_LOW  # noqa: E402
-from .pettingzoo_common import AECBase, ParallelBase, PettingZooCommon, agent_spaces  # noqa: E402
+from .pettingzoo_common import AECBase, ParallelBase  # noqa: E402
 
 
-class _Common(PettingZooCommon):
-    """The Sushi Go! and Sushi Roll side of both flavours: the core through a :class:`.GameAdapter`."""
+class SushiAECEnv(AECBase):
+    """Agent-environment-cycle environment for ``game`` ("sushi-go", "sushi-roll" or "sushi-go-party").
 
-    adapter: GameAdapter
-    core: Any
-
-    def __init__(
-        self,
-        game: str = "sushi-go",
-        players: int = 4,
-        reward: Reward = "margin",
-        render_mode: str | None = None,
-        illegal_action: Literal["terminate", "raise"] = "terminate",
-        illegal_reward: float = -1.0,
-        **options: Any,
-    ) -> None:
-        super().__init__()  # AECEnv's (ParallelEnv has none)
-        actions = options.pop("actions", "dense")
-        normalized = bool(options.pop("normalized", False))
-        self._setup_common(players, reward, render_mode, illegal_action, illegal_reward)
-        self.adapter = self._scorer = make_adapter(game, players, actions=actions, normalized=normalized, **options)
-        adapter = self.adapter
-        self._set_spaces(
-            *agent_spaces(adapter.obs_low, adapter.obs_high, adapter.obs_size, adapter.action_size),
-            spaces.Box(STATE_LOW, STATE_HIGH, shape=(adapter.state_size,), dtype=np.float32),
-        )
-        self.core = None
-        self.agents: list[str] = []
-
-    def state(self) -> np.ndarray:
-        """Returns the global state vector (docs/environments.md), for centralised critics only: it holds
-        every hidden card, so it must never be a policy's input.
-
-        :raises RuntimeError: before ``reset()``.
-        """
-        if self.core is None:
-            raise RuntimeError("state() needs a game: call reset() first")
-        return self.adapter.encode_state(self.core)
-
-    def _observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat(agent)
-        return {
-            "observation": self.adapter.encode(self.core, seat),
-            "action_mask": self.adapter.mask(self.core, seat),
-        }
-
-    def _legal(self, seat: int, code: int) -> bool:
-        if not 0 <= code < self.adapter.action_size:
-            return False
-        return bool(self.adapter.mask(self.core, seat)[code])
-
-    def _play(self, seat: int, code: int) -> None:
-        self.core.submit(seat, self.adapter.decode(code))
-
-    def _to_act(self) -> list[int]:
-        return list(self.core.to_act())
-
-    def _game_over(self) -> bool:
-        return bool(self.core.is_over())
-
-    def _new_game(self, seed: int) -> None:
-        self.core = self.adapter.new_state(seed)
-
-
-class SushiAECEnv(_Common, AECBase):
-    """Agent-environment-cycle environment for ``game`` ("sushi-go" or "sushi-roll")."""
+    Arguments: ``game``, ``players``, ``reward``, ``render_mode``, ``illegal_action``,
+    ``illegal_reward``, then keywords: ``actions``, ``normalized`` and the game's options (Party's
+    ``menu`` among them). ``adapter`` is the game's :class:`~.adapters.GameAdapter`.
+    """
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"],
@@ -112,8 +51,9 @@ class SushiAECEnv(_Common, AECBase):
     }
 
 
-class SushiParallelEnv(_Common, ParallelBase):
-    """Parallel environment for ``game``: a step takes one action per live agent."""
+class SushiParallelEnv(ParallelBase):
+    """Parallel environment for ``game``: a step takes one action per live agent (arguments as
+    :class:`SushiAECEnv`'s)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "sushigo_parallel_v0"}
 

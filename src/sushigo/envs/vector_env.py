@@ -31,7 +31,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from ..batch.engine import SushiGoBatch
+from ..batch.engine import GAME, SushiGoBatch
 from ..sushi_go.actions import ACTION_SPACE_SIZE, decode_action, encode_action
 from ..sushi_go.cards import Card
 from ..sushi_go.options import Config
@@ -93,7 +93,7 @@ class SushiGoVectorEnv(VectorEnv):
         self.opponent_specs: list[tuple[str, dict[str, Any]]] | None = None
         if not callable(opponents) and not (opponents == "random" and not opponent_options):
             self.opponent_specs = opponent_specs(opponents, players - 1, opponent_options)
-            check_specs(self.opponent_specs, "sushi-go")
+            check_specs(self.opponent_specs, GAME)
         size = obs_size(self.config)
         low, high = (NORM_LOW, NORM_HIGH) if self.normalized else (OBS_LOW, OBS_HIGH)
         self._scale = observation_scale(self.config) if self.normalized else None
@@ -139,15 +139,15 @@ class SushiGoVectorEnv(VectorEnv):
         ]
         self._bots = {}
         for seat, (name, opts) in zip(self.opponent_seats, self.opponent_specs):
-            first = make_one(name, opts, int(self._rng.integers(1 << 31)), "sushi-go")
-            first.reset(seat, "sushi-go", self.players)
+            first = make_one(name, opts, int(self._rng.integers(1 << 31)), GAME)
+            first.reset(seat, GAME, self.players)
             if batch_method(first) is not None:
                 self._bots[seat] = first
                 continue
             bots = [first]
             for _ in range(1, self.num_envs):
-                bot = make_one(name, opts, int(self._rng.integers(1 << 31)), "sushi-go")
-                bot.reset(seat, "sushi-go", self.players)
+                bot = make_one(name, opts, int(self._rng.integers(1 << 31)), GAME)
+                bot.reset(seat, GAME, self.players)
                 bots.append(bot)
             self._bots[seat] = bots
 

@@ -33,6 +33,9 @@ from ..bots.features import FEATURES, N, choice_codes, choices, encode
 from ..bots.nn import Network
 from ..sushi_go.rules import State, new_game
 
+#: the one game self-play trains on (the features, the network and this loop are Sushi Go!'s)
+GAME = State.game
+
 #: (players, options, weight) of the settings a run trains on
 Settings = tuple[tuple[int, dict[str, bool], float], ...]
 
@@ -207,8 +210,8 @@ def collect(
                 elif kind == "pool" and rng.random() < 0.8:
                     seats.append(_Seat("pool", net=int(rng.integers(len(pool_nets)))))
                 else:
-                    bot = make_bot(reference, seed=prng.randrange(1 << 62))
-                    bot.reset(s, "sushi-go", players)
+                    bot = make_bot(reference, seed=prng.randrange(1 << 62), game=GAME)
+                    bot.reset(s, GAME, players)
                     seats.append(_Seat("ref", bot=bot))
         return _Game(state, kind, seats)
 
@@ -331,9 +334,9 @@ def imitation(
     while len(xs) < decisions:
         players, options, _ = settings[int(rng.choice(len(settings), p=weights))]
         state = new_game(players, seed=int(rng.integers(1 << 62)), **options)
-        bots = [make_bot(teacher, seed=prng.randrange(1 << 62)) for _ in range(players)]
+        bots = [make_bot(teacher, seed=prng.randrange(1 << 62), game=GAME) for _ in range(players)]
         for s, b in enumerate(bots):
-            b.reset(s, "sushi-go", players)
+            b.reset(s, GAME, players)
         steps: list[list[int]] = [[] for _ in range(players)]
         while not state.is_over():
             picks = []
@@ -415,9 +418,13 @@ def evaluate(
         game_seed = rng.randrange(1 << 62)
         for me in range(players):
             state = new_game(players, seed=game_seed, **(options or {}))
-            bots = {s: make_bot(reference, seed=rng.randrange(1 << 62)) for s in range(players) if s != me}
+            bots = {
+                s: make_bot(reference, seed=rng.randrange(1 << 62), game=GAME)
+                for s in range(players)
+                if s != me
+            }
             for s, b in bots.items():
-                b.reset(s, "sushi-go", players)
+                b.reset(s, GAME, players)
             while not state.is_over():
                 picks = []
                 for s in range(players):
