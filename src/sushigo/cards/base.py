@@ -95,6 +95,11 @@ class CardType:
     name: str = ""
     category: str | None = None
     colour: str = ""
+    #: the card catalogue's text (:meth:`sushigo.game.GameSpec.cards`): display name, one-line rule
+    #: and the few words printed on the card's face
+    title: str = ""
+    summary: str = ""
+    short: str = ""
 
     def __init__(self, variants: Sequence[int] = ()) -> None:
         self.variants = tuple(variants)
