@@ -101,12 +101,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
     bool_option(
         "strict_wasabi",
         "Strict wasabi",
-        "A wasabi taken with chopsticks does not take a nigiri taken in the same turn (rules.md A1).",
+        "A wasabi taken with chopsticks does not take a nigiri taken in the same turn.",
+        rule="A1",
     ),
     bool_option(
         "dummy_outside_majorities",
         "Dummy outside the majorities",
-        "In the dummy variant the dummy's tableau is scored but leaves the maki and pudding races "
-        "(rules.md A2).",
+        "In the dummy variant the dummy's tableau is scored but leaves the maki and pudding races.",
+        rule="A2",
     ),
 )
