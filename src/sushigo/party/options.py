@@ -48,8 +48,10 @@ class PartyConfig:
 
         :raises InvalidActionError: naming the first bad value.
         """
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
-            raise InvalidActionError(f"sushi go party is for 2 to 8 players, not {players!r}")
+        if isinstance(players, bool) or not isinstance(players, int) or players not in HAND_SIZE:
+            raise InvalidActionError(
+                f"sushi go party is for {min(HAND_SIZE)} to {max(HAND_SIZE)} players, not {players!r}"
+            )
         tiles = resolve_menu(menu)
         opts = dict(options or {})
         values: dict[str, Any] = {}
