@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from .commands.options import BotsOption, OutputPath
+from .commands.options import BotsOption, OutputPath, game_command, game_options
 from .errors import DEBUG_VARIABLE, RecordError, SushigoError, debugging, missing_extra
 
 #: command name -> "module:attribute" of commands defined outside this module.
@@ -253,27 +253,9 @@ def replay(file: str, as_json: bool, verbose: bool) -> None:
     sys.exit(1 if failed else 0)
 
 
-@main.command()
-@click.option(
-    "--game",
-    type=click.Choice(["sushi-go", "sushi-roll", "sushi-go-party"]),
-    default="sushi-go",
-    show_default=True,
-)
-@click.option(
-    "--players", "-p", type=click.IntRange(2, 8), default=4, show_default=True, help="2-5; 2-8 for Party."
-)
+@main.command(cls=game_command(4))
 @click.option("--games", "-n", type=click.IntRange(1), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole run.")
-@click.option("--pass-both-ways", is_flag=True, help="Round 2 passes right (Sushi Go!).")
-@click.option("--soy-sauce", is_flag=True, help="Add the soy sauce promo cards (Sushi Go!).")
-@click.option("--dummy", is_flag=True, help="Two-player dummy variant (Sushi Go!, --players 2).")
-@click.option(
-    "--dice",
-    "dice_file",
-    type=click.Path(exists=True, dir_okay=False),
-    help="Sushi Roll dice set (JSON/TOML).",
-)
 @click.option(
     "--bots",
     cls=BotsOption,
@@ -286,7 +268,6 @@ def replay(file: str, as_json: bool, verbose: bool) -> None:
     type=OutputPath(),
     help="Write every game as a record (JSON Lines); the folder must exist.",
 )
-@click.option("--menu", help="Sushi Go Party! menu: a suggested-menu id or 7 comma-separated tiles.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def simulate(
@@ -294,38 +275,16 @@ def simulate(
     players: int,
     games: int,
     seed: int,
-    pass_both_ways: bool,
-    soy_sauce: bool,
-    dummy: bool,
-    dice_file: str | None,
     bots: str,
     records: str | None,
-    menu: str | None,
     as_json: bool,
     quiet: bool,
+    **flags: Any,
 ) -> None:
     """Play many games between bots (random by default) and summarise the results."""
     from .simulate import SimulationError, run_simulation
 
-    options: dict[str, Any] = {}
-    if menu is not None and game != "sushi-go-party":
-        raise click.BadParameter("--menu is for --game sushi-go-party", param_hint="--menu")
-    if game != "sushi-go-party" and players > 5:
-        raise click.BadParameter(f"{game} is for 2 to 5 players", param_hint="--players")
-    if game == "sushi-go-party":
-        if soy_sauce or dummy or dice_file:
-            raise click.BadParameter("--soy-sauce, --dummy and --dice are not Sushi Go Party! options")
-        tiles = [t.strip() for t in (menu or "sushi_go").split(",")]
-        options = {"menu": tiles[0] if len(tiles) == 1 else tiles, "pass_both_ways": pass_both_ways}
-    elif game == "sushi-go":
-        if dice_file:
-            raise click.BadParameter("--dice is for --game sushi-roll", param_hint="--dice")
-        options = {"pass_both_ways": pass_both_ways, "soy_sauce": soy_sauce, "dummy": dummy}
-    else:
-        if pass_both_ways or soy_sauce or dummy:
-            raise click.BadParameter("--pass-both-ways, --soy-sauce and --dummy are Sushi Go! variants")
-        if dice_file:
-            options["dice"] = dice_file
+    options = game_options(game, players, flags)
     if "" not in sys.path:
         sys.path.insert(0, "")  # let --bots mypkg.mybot:MyBot find modules in the working directory
     try:

@@ -19,6 +19,31 @@ class InvalidActionError(SushigoError, ValueError):
     """An action that cannot even be parsed or does not fit the game's shape (malformed)."""
 
 
+class OptionsError(InvalidActionError):
+    """Game options (or a player count) that a game does not accept, with every problem located.
+
+    ``errors`` lists ``{"loc": [...], "msg": ...}`` objects: ``loc`` is ``["players"]`` or
+    ``["options", name]`` and ``msg`` says what is wrong without repeating the location
+    (``must be one of "none", "full", not "nope"``). The exception's text is the first problem with its
+    location (``options.all_tied: must be ...``), one line a command-line tool may print as it is.
+    """
+
+    def __init__(self, errors: list[dict[str, Any]]) -> None:
+        self.errors: list[dict[str, Any]] = [
+            {"loc": list(e["loc"]), "msg": str(e["msg"])} for e in errors
+        ] or [{"loc": ["options"], "msg": "invalid options"}]
+        first = self.errors[0]
+        super().__init__(f"{'.'.join(map(str, first['loc']))}: {first['msg']}")
+
+    @property
+    def message(self) -> str:
+        """The first problem's text without its location."""
+        return str(self.errors[0]["msg"])
+
+    def __reduce__(self) -> tuple[Any, ...]:  # keeps the errors when sent back from a worker process
+        return (type(self), (self.errors,))
+
+
 class IllegalActionError(SushigoError, ValueError):
     """A well-formed action that the rules do not allow now.
 

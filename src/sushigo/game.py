@@ -1,20 +1,20 @@
-"""The one interface every client (commands, bots, server, environments) uses for both games.
+"""The one interface every client (commands, bots, server, environments) uses for every game.
 
-Sushi Go! and Sushi Roll have different rules but the same shape: a mutable state, the seats that owe
+Sushi Go!, Sushi Roll and Sushi Go Party! have different rules but the same shape: a mutable state, the seats that owe
 an action now, the legal actions of a seat, a per-seat observation, a record and a score report.
-Clients program against :class:`GameState` and pick a game by name with :func:`new_game`, so adding a
-game never touches them.
+Clients program against :class:`GameState`, pick a game by name with :func:`new_game` and learn
+everything else about it (title, players, options, capabilities, cards) from its :class:`GameSpec`,
+so adding a game never touches them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any, Protocol, runtime_checkable
 
-from .errors import InvalidActionError, RecordError
-
-GAME_NAMES = ("sushi-go", "sushi-roll", "sushi-go-party")
+from .errors import InvalidActionError, OptionsError, RecordError
 
 
 @runtime_checkable
@@ -50,14 +50,273 @@ class GameState(Protocol):
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One value an option may take, with the words a lobby or a table header shows for it."""
+
+    value: Any
+    label: str
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game: its name (the ``new_game`` keyword and the record's key), type and schema.
+
+    ``type`` is ``"bool"``, ``"choice"`` (one of ``choices``), ``"int"`` (one of ``choices``, which
+    span ``range``), ``"menu"`` (a value ``normalise`` checks against the player count) or ``"path"``
+    (a file on this machine: never offered by the server, ``server=False``). ``players`` limits the
+    player counts the option may be turned on with; ``rule`` cites where the rules decide it.
+    ``normalise(players, value, options)`` turns a valid value into its stored form, raising
+    :class:`InvalidActionError` for one the game refuses (a menu's tiles and their player limits).
+    """
+
+    name: str
+    type: str
+    default: Any
+    label: str
+    help: str
+    choices: tuple[Choice, ...] = ()
+    range: tuple[int, int] | None = None
+    players: tuple[int, int] | None = None
+    rule: str | None = None
+    server: bool = True
+    normalise: Callable[[int, Any, Mapping[str, Any]], Any] | None = field(default=None, compare=False)
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag of the option (``--pass-both-ways``)."""
+        return "--" + self.name.replace("_", "-")
+
+    def problem(self, value: Any) -> str | None:
+        """Why ``value`` is not a value of this option (``None`` when it is), without the option's name."""
+        if self.type == "path":
+            return None if isinstance(value, str) and value else "must be the path of a file"
+        if self.type == "menu":
+            return None  # checked with the player count by ``normalise``
+        values = [c.value for c in self.choices]
+        if any(_same(value, v) for v in values):
+            return None
+        return f"must be one of {', '.join(shown(v) for v in values)}, not {shown(value)}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as ``GET /api/games`` lists it (a lobby draws its control from this)."""
+        return {
+            "name": self.name,
+            "type": self.type,
+            "default": self.default,
+            "label": self.label,
+            "help": self.help,
+            "choices": [{"value": c.value, "label": c.label} for c in self.choices],
+            "range": list(self.range) if self.range else None,
+            "players": list(self.players) if self.players else None,
+            "rule": self.rule,
+        }
+
+
+def bool_option(name: str, label: str, help: str, *, default: bool = False, **more: Any) -> OptionSpec:  # noqa: A002
+    """An on/off option; its choices are ``default`` first, then the other value."""
+    words = {True: "on", False: "off"}
+    labels = more.pop("labels", words)
+    choices = tuple(Choice(v, labels[v]) for v in (default, not default))
+    return OptionSpec(name, "bool", default, label, help, choices=choices, **more)
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a game's turns allow, for clients that must know before they see a state.
+
+    ``simultaneous``: several seats choose at once (secretly) each turn, rather than one after another;
+    ``withdraw``: a seat may take its secret pick back while others still choose (the ``withdraw`` action);
+    ``dummy``: the game has a two-player dummy tableau (an option turns it on).
+    """
+
+    simultaneous: bool = False
+    withdraw: bool = False
+    dummy: bool = False
+
+    def to_json(self) -> dict[str, bool]:
+        """The capabilities as JSON."""
+        return {"simultaneous": self.simultaneous, "withdraw": self.withdraw, "dummy": self.dummy}
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    """One card (or die face) of a game, as every client shows it.
+
+    ``id`` is the formats.md name (``maki_2``, ``tempura_2``), ``name`` the display name, ``rule`` one
+    sentence saying what it scores or does; ``kind`` is its card type (or die symbol) and ``short`` the
+    few words printed on a card's face (``5 per pair``).
+    """
+
+    id: str
+    name: str
+    rule: str
+    kind: str = ""
+    short: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        """The card as JSON."""
+        return {"id": self.id, "name": self.name, "rule": self.rule, "kind": self.kind, "short": self.short}
+
+
+@dataclass(frozen=True)
 class GameSpec:
-    """How to create, parse and reload one game; filled in by each game package."""
+    """Everything a client needs to know about one game; filled in by each game package's ``api``.
+
+    How to create, parse and reload it (``new_game``, ``parse_action``, ``load_record``,
+    ``score_input``), and what to show and offer: ``title``, the player range, the ``options`` with
+    one validator (:meth:`validate_options`), the ``capabilities``, the ``observation_type`` and the
+    card catalogue (:meth:`cards`). ``dessert`` and ``dessert_unit`` name the end-of-game category in
+    reports ("pudding" cards, "pudding" tokens, any "dessert").
+    """
 
     name: str
     new_game: Callable[..., GameState]
     parse_action: Callable[[str], Any]
     load_record: Callable[[Mapping[str, Any]], GameState]
     score_input: Callable[[Mapping[str, Any]], dict[str, Any]]
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 5
+    options: tuple[OptionSpec, ...] = ()
+    capabilities: Capabilities = Capabilities()
+    observation_type: type | None = None
+    catalogue: Callable[[], tuple[CardInfo, ...]] | None = field(default=None, compare=False)
+    dessert: str = "pudding"
+    dessert_unit: str = "cards"
+
+    @property
+    def players(self) -> range:
+        """The player counts the game allows."""
+        return range(self.min_players, self.max_players + 1)
+
+    def option(self, name: str) -> OptionSpec | None:
+        """The option called ``name``, if the game has one."""
+        return next((o for o in self.options if o.name == name), None)
+
+    def cards(self) -> tuple[CardInfo, ...]:
+        """Every card (or die face) of the game with its id, display name and one-line rule."""
+        return self.catalogue() if self.catalogue is not None else ()
+
+    def players_problem(self, players: object) -> str | None:
+        """Why ``players`` is not a player count of this game (``None`` when it is)."""
+        if isinstance(players, bool) or not isinstance(players, int) or players not in self.players:
+            return f"{self.name} is for {self.min_players} to {self.max_players} players, not {players!r}"
+        return None
+
+    def validate_options(
+        self, players: object, options: Mapping[str, Any] | None, *, server: bool = False
+    ) -> dict[str, Any]:
+        """Checks a player count and options; returns every option normalised, defaults filled in.
+
+        The result may be passed to ``new_game`` as it is. ``server=True`` refuses the options a server
+        does not offer (those naming a local file).
+
+        :raises OptionsError: listing every problem, each located (``["players"]``,
+            ``["options", name]``) with a message that names the allowed values.
+        """
+        errors: list[dict[str, Any]] = []
+        bad_players = self.players_problem(players)
+        if bad_players is not None:
+            errors.append({"loc": ["players"], "msg": bad_players})
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise OptionsError([*errors, {"loc": ["options"], "msg": "options must be an object"}])
+        known = {o.name: o for o in self.options if o.server or not server}
+        out: dict[str, Any] = {}
+        for name, value in options.items():
+            spec_ = known.get(name) if isinstance(name, str) else None
+            if spec_ is None:
+                listed = f"the options are {', '.join(known)}" if known else f"{self.title} has none"
+                errors.append(
+                    {
+                        "loc": ["options", name],
+                        "msg": f"unknown option {_short(name)}: not a {self.title} option; {listed}",
+                    }
+                )
+                continue
+            problem = spec_.problem(value)
+            if problem is not None:
+                errors.append({"loc": ["options", name], "msg": problem})
+                continue
+            out[name] = value
+        for o in known.values():
+            out.setdefault(o.name, o.default)
+        if bad_players is None:
+            assert isinstance(players, int)
+            for o in known.values():
+                value = out[o.name]
+                if o.players and not _same(value, o.default) and not o.players[0] <= players <= o.players[1]:
+                    low, high = o.players
+                    count = f"{low}" if low == high else f"{low} to {high}"
+                    errors.append(
+                        {
+                            "loc": ["options", o.name],
+                            "msg": f"the {o.label.lower()} is for {count} players, not {players}",
+                        }
+                    )
+                elif o.normalise is not None and not any(e["loc"][-1] == o.name for e in errors):
+                    try:
+                        out[o.name] = o.normalise(players, value, out)
+                    except InvalidActionError as exc:
+                        errors.append({"loc": ["options", o.name], "msg": str(exc)})
+        if errors:
+            raise OptionsError(errors)
+        return {o.name: out[o.name] for o in known.values()}
+
+    def stored_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options that differ from their defaults (what a table stores and its header shows).
+
+        ``options`` are :meth:`validate_options`' result; a normalised value (a menu's tiles) is kept.
+        """
+        out = {}
+        for name, value in options.items():
+            o = self.option(name)
+            if o is None or not _same(value, o.default):
+                out[name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything about the game a client needs, as ``GET /api/games`` serves it."""
+        return {
+            "game": self.name,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [o.to_json() for o in self.options if o.server],
+            "capabilities": self.capabilities.to_json(),
+            "cards": [c.to_json() for c in self.cards()],
+            "dessert": self.dessert,
+        }
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal and of the same type (``True == 1`` in Python, but they are different option values)."""
+    return type(a) is type(b) and a == b
+
+
+def shown(value: object) -> str:
+    """An option value as JSON writes it, cut short (it goes into an error message)."""
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
+    if isinstance(value, str):
+        return '"' + (value if len(value) <= 30 else value[:30] + "…") + '"'
+    return repr(value)[:30]
+
+
+def _short(name: object) -> str:
+    text = repr(name)
+    return text if len(text) <= 32 else text[:30] + "…"
+
+
+#: Where each game's spec lives: the registry is filled from these modules' ``SPEC`` on first use.
+_SPEC_MODULES: dict[str, str] = {
+    "sushi-go": "sushigo.sushi_go.api",
+    "sushi-roll": "sushigo.sushi_roll.api",
+    "sushi-go-party": "sushigo.party.api",
+}
+GAME_NAMES = tuple(_SPEC_MODULES)
+_REGISTRY: dict[str, GameSpec] = {}
 
 
 def spec(game: str) -> GameSpec:
@@ -65,19 +324,19 @@ def spec(game: str) -> GameSpec:
 
     :raises InvalidActionError: for an unknown game name.
     """
-    if game == "sushi-go":
-        from .sushi_go import api as sg
+    found = _REGISTRY.get(game)
+    if found is not None:
+        return found
+    module = _SPEC_MODULES.get(game) if isinstance(game, str) else None
+    if module is None:
+        raise InvalidActionError(f"unknown game {game!r}; expected one of {', '.join(GAME_NAMES)}")
+    found = _REGISTRY[game] = import_module(module).SPEC
+    return found
 
-        return sg.SPEC
-    if game == "sushi-roll":
-        from .sushi_roll import api as sr
 
-        return sr.SPEC
-    if game == "sushi-go-party":
-        from .party import api as party
-
-        return party.SPEC
-    raise InvalidActionError(f"unknown game {game!r}; expected one of {', '.join(GAME_NAMES)}")
+def games() -> tuple[GameSpec, ...]:
+    """Every game's spec, in the registry's order."""
+    return tuple(spec(name) for name in GAME_NAMES)
 
 
 def new_game(game: str, players: int, seed: int | None = None, **options: Any) -> GameState:

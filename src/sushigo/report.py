@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .errors import RecordError, for_people
+from .game import spec
 
 _console = Console(highlight=False)
 
@@ -75,7 +76,7 @@ def print_report(index: int, report: dict[str, Any]) -> None:
 
 
 def _pudding_unit(report: dict[str, Any]) -> str:
-    return "tokens" if report.get("game") == "sushi-roll" else "cards"
+    return spec(report["game"]).dessert_unit
 
 
 def _winners(report: dict[str, Any]) -> str:
@@ -134,16 +135,16 @@ def print_summary(summary: dict[str, Any]) -> None:
     table.add_column("mean per game", no_wrap=True)
     for s in range(k):
         table.add_column(seat_label(summary, s), justify="right", no_wrap=True)
-    # Sushi Go!'s reports always carry a soy sauce category; it means something only with the variant
-    hide_soy = summary["game"] == "sushi-go" and not summary.get("options", {}).get("soy_sauce")
+    game = spec(summary["game"])
+    # A category named after an on/off option (Sushi Go!'s soy sauce promo) means something only with it
+    options = summary.get("options", {})
+    switches = {o.name for o in game.options if o.type == "bool" and o.default is False}
     for cat, values in summary["mean_by_category"].items():
-        if cat == "total" or (cat == "soy_sauce" and hide_soy):
+        if cat == "total" or (cat in switches and not options.get(cat)):
             continue
         table.add_row(category_label(cat), *(f"{v:.2f}" for v in values))
     pud = summary["pudding"]
-    what, unit = (
-        ("dessert", "cards") if summary["game"] == "sushi-go-party" else ("pudding", _pudding_unit(summary))
-    )
+    what, unit = game.dessert, game.dessert_unit
     table.add_row(f"{what} points", *(f"{v:.2f}" for v in pud["mean_points"]), end_section=True)
     table.add_row("[bold]total[/]", *(f"[bold]{v:.2f}[/]" for v in summary["mean_total"]))
     table.add_row("win share", *(f"{v:.1%}" for v in summary["win_share"]))

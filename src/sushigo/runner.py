@@ -18,23 +18,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .errors import IllegalActionError
-from .game import GameState
+from .game import GameState, spec
 
 _getrefcount: Callable[[Any], int] | None = getattr(sys, "getrefcount", None)
 
 
 def _observation_class(game: str) -> type:
-    if game == "sushi-roll":
-        from .sushi_roll.observation import Observation as RollObservation
-
-        return RollObservation
-    if game == "sushi-go-party":
-        from .party.observation import PartyObservation
-
-        return PartyObservation
-    from .sushi_go.observation import Observation
-
-    return Observation
+    cls = spec(game).observation_type
+    assert cls is not None, f"{game}'s spec names no observation type"
+    return cls
 
 
 class LazyObservation:

@@ -10,7 +10,14 @@ from typing import IO, Any
 from .bots import describe_crash, make_bot
 from .errors import IllegalActionError, SushigoError
 from .game import new_game
+from .game import spec as spec_of
 from .runner import play
+
+
+def _portable(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options worth reporting: all but those naming a file on this machine (a dice file)."""
+    local = {o.name for o in spec_of(game).options if not o.server}
+    return {k: v for k, v in options.items() if k not in local}
 
 
 class SimulationError(SushigoError, ValueError):
@@ -77,7 +84,7 @@ def run_simulation(
             handle.close()
     summary = acc.summary()
     summary.update(
-        {"seed": seed, "bots": list(bot_specs), "options": {k: v for k, v in options.items() if k != "dice"}}
+        {"seed": seed, "bots": list(bot_specs), "options": _portable(game, options)}
     )
     return summary
 

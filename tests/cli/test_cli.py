@@ -104,3 +104,32 @@ def test_replay_reports_broken_record_and_continues(tmp_path: Path) -> None:
 def test_missing_file_is_a_clear_error() -> None:
     code, out = run(["replay", "/nonexistent/file.json"])
     assert code != 0 and "cannot read /nonexistent/file.json" in out
+
+
+def test_every_game_option_has_one_flag_made_from_the_specs() -> None:
+    from sushigo.game import games
+
+    for command in ("simulate", "play", "tournament"):
+        code, out = run([command, "--help"])
+        assert code == 0
+        for g in games():
+            assert g.title in out  # the player ranges name every game
+            for o in g.options:
+                assert o.flag in out, (command, o.flag)
+
+
+def test_option_flags_reach_the_game_through_the_validator() -> None:
+    code, out = run(
+        ["simulate", "--game", "sushi-go-party", "-p", "3", "-n", "1", "--json", "--menu", "party_sampler",
+         "--all-tied", "full", "--max-bonus-per-turn", "2", "--no-tea-counts-desserts"]
+    )  # fmt: skip
+    assert code == 0, out
+    options = json.loads(out)["options"]
+    assert options["all_tied"] == "full" and options["max_bonus_per_turn"] == 2
+    assert options["tea_counts_desserts"] is False and "pass_both_ways" not in options  # defaults left out
+    assert options["menu"][0] == "nigiri" and len(options["menu"]) == 8
+    # A value the validator refuses is one line naming the flag; another game's flags are named too.
+    code, out = run(["simulate", "--game", "sushi-go-party", "-p", "2", "--menu", "master_menu", "-n", "1"])
+    assert code == 2 and "--menu" in out and "spoon is for 3 to 8 players, not 2" in out
+    code, out = run(["simulate", "--game", "sushi-go-party", "--soy-sauce", "--dice", __file__, "-n", "1"])
+    assert code == 2 and "--soy-sauce is for --game sushi-go; --dice is for --game sushi-roll" in out

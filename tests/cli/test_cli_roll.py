@@ -82,7 +82,9 @@ def test_bad_dice_file_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_variant_flags_are_refused_for_sushi_roll() -> None:
     code, out = run(["simulate", "--game", "sushi-roll", "--dummy"])
-    assert code != 0 and "Sushi Go! variants" in out
+    assert code != 0 and "--dummy is for --game sushi-go, not Sushi Roll options" in out
+    code, out = run(["simulate", "--game", "sushi-roll", "--menu", "sushi_go", "--soy-sauce"])
+    assert code != 0 and "--soy-sauce is for --game sushi-go" in out
 
 
 def test_console_script_is_installed() -> None:

@@ -127,7 +127,7 @@ def create_from_lobby(
     for i, value in enumerate(seats):
         page.select_option(f"#seats select[data-seat='{i}']", value)
     for variant in variants:
-        page.check(f"#{variant}")
+        page.check(f"#opt-{variant}")
     page.click("#createBtn")
     page.wait_for_url("**/t/*")
 

@@ -55,10 +55,10 @@ def _estimates(page: Any) -> list[int]:
 
 def test_house_rules_from_the_lobby_reach_the_table_header(server: ServerProcess, browser: Any) -> None:
     page = party_lobby(browser, server.base, 390, 844)
-    page.wait_for_selector("#partyOptions [data-option]", state="attached")
+    page.wait_for_selector("#houseOptions [data-option]", state="attached")
     # Every option is offered, each with its recommended value preselected and a tip.
     names = page.eval_on_selector_all(
-        "#partyOptions [data-option]", "els => els.map((e) => e.dataset.option)"
+        "#houseOptions [data-option]", "els => els.map((e) => e.dataset.option)"
     )
     assert names == list(DEFAULTS)
     assert page.is_checked("#opt-tea_counts_desserts") and not page.is_checked("#opt-pass_both_ways")
@@ -66,7 +66,7 @@ def test_house_rules_from_the_lobby_reach_the_table_header(server: ServerProcess
     assert chosen == "nobody scores (recommended)"
     assert page.eval_on_selector("#opt-max_bonus_per_turn", "e => e.tagName") == "SELECT"
     assert page.inner_text("#rulesSummary") == "(recommended)"
-    page.click("#partyRules summary")
+    page.click("#houseRules summary")
     assert "largest colour group" in page.inner_text("#opt-tea_counts_desserts-tip")
     # At two players the 3-8 player menus are off, until the player limits are turned off.
     page.select_option("#players", "2")

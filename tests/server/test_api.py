@@ -66,8 +66,8 @@ def test_protocol_doc_matches_the_code() -> None:
     ("body", "status"),
     [
         ({"game": "sushi-go", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "nobody"}]}, 400),
-        ({"game": "sushi-roll", "seats": [{"kind": "human"}] * 2, "options": {"dummy": True}}, 400),
-        ({"game": "sushi-go", "seats": [{"kind": "human"}] * 3, "options": {"dummy": True}}, 400),
+        ({"game": "sushi-roll", "seats": [{"kind": "human"}] * 2, "options": {"dummy": True}}, 422),
+        ({"game": "sushi-go", "seats": [{"kind": "human"}] * 3, "options": {"dummy": True}}, 422),
         ({"game": "sushi-go", "seats": [{"kind": "human"}] * 6}, 422),
         ({"game": "chess", "seats": [{"kind": "human"}] * 2}, 422),
         ({"game": "sushi-go", "seats": [{"kind": "human"}] * 2, "turn_timer": 1}, 422),

@@ -52,14 +52,16 @@ def _table_count(client: TestClient) -> int:
 def test_games_lists_every_party_option_with_its_default_and_choices(client: TestClient) -> None:
     info = _party_info(client)
     details = info["option_details"]
-    assert [o["name"] for o in details] == list(DEFAULTS) == info["options"]
-    for o in details:
+    # The menu first (drawn by the lobby's menu picker), then the §3.10 options in the core's order.
+    assert [o["name"] for o in details] == ["menu", *DEFAULTS] == info["options"]
+    assert details[0]["type"] == "menu" and details[0]["default"] == "sushi_go"
+    for o in details[1:]:
         values = [c["value"] for c in o["choices"]]
         # The recommended value comes first, with its exact type (true is not 1).
         assert values[0] == o["default"] == DEFAULTS[o["name"]]
         assert type(values[0]) is type(DEFAULTS[o["name"]])
         assert len(values) >= 2 and len({repr(v) for v in values}) == len(values)
-        assert o["label"] and o["tip"] and o["rule"].startswith("P")
+        assert o["label"] and o["help"] and o["rule"].startswith("P")
         assert all(c["label"] for c in o["choices"])
         for v in values:  # every value offered is one the core accepts
             PartyConfig.build(4, "sushi_go", {o["name"]: v})
@@ -68,8 +70,14 @@ def test_games_lists_every_party_option_with_its_default_and_choices(client: Tes
     for outside in (0, 4):  # and the core refuses the values just outside the list
         with pytest.raises(SushigoError):
             PartyConfig.build(4, "sushi_go", {"max_bonus_per_turn": outside})
-    others = [g for g in client.get("/api/games").json()["games"] if g["game"] != "sushi-go-party"]
-    assert all(g["option_details"] == [] for g in others)
+    others = {g["game"]: g for g in client.get("/api/games").json()["games"] if g["game"] != "sushi-go-party"}
+    assert [o["name"] for o in others["sushi-go"]["option_details"]][:3] == [
+        "pass_both_ways",
+        "soy_sauce",
+        "dummy",
+    ]
+    assert all(o["type"] == "bool" for o in others["sushi-go"]["option_details"])
+    assert others["sushi-roll"]["option_details"] == []  # its dice file is local: never offered
 
 
 @pytest.mark.parametrize(
@@ -104,7 +112,7 @@ def test_the_other_games_keep_on_off_options(client: TestClient) -> None:
     r = client.post("/api/tables", json={"seats": TWO_BOTS, "options": {"all_tied": "full"}})
     assert r.status_code == 422 and r.json()["detail"].startswith("request/invalid: body.options.all_tied:")
     r = client.post("/api/tables", json={"seats": TWO_BOTS, "options": {"all_tied": True}})
-    assert r.status_code == 400 and "unknown option 'all_tied'" in r.json()["detail"]
+    assert r.status_code == 422 and "unknown option 'all_tied'" in r.json()["detail"]
     r = client.post("/api/tables", json={"seats": TWO_BOTS, "options": {"pass_both_ways": True}})
     assert r.status_code == 201 and r.json()["options"] == {"pass_both_ways": True}
 
@@ -145,7 +153,8 @@ def test_player_limits_off_allows_a_menu_outside_its_player_counts(client: TestC
     seats = [{"kind": "bot", "bot": "random"}] * 2
     body = {"game": "sushi-go-party", "seats": seats, "menu": "master_menu"}  # spoon: 3-8
     r = client.post("/api/tables", json=body)
-    assert r.status_code == 400 and "spoon is for 3 to 8 players" in r.json()["detail"], r.text
+    assert r.status_code == 422 and "spoon is for 3 to 8 players" in r.json()["detail"], r.text
+    assert r.json()["detail"].startswith("request/invalid: body.menu: "), r.text
     r = client.post("/api/tables", json={**body, "options": {"player_limits": False}})
     assert r.status_code == 201, r.text
     assert r.json()["options"] == {"player_limits": False}
@@ -161,7 +170,7 @@ def test_player_limits_off_still_keeps_special_order_from_seven_players(client: 
         "options": {"player_limits": False},
     }
     r = client.post("/api/tables", json=body)
-    assert r.status_code == 400 and "even with player_limits off" in r.json()["detail"], r.text
+    assert r.status_code == 422 and "even with player_limits off" in r.json()["detail"], r.text
     menus = client.get("/api/party/menus").json()
     platter = next(m for m in menus["menus"] if m["id"] == "points_platter")
     assert platter["players_any"] == [2, 3, 4, 5, 6] and 7 not in platter["players"]

@@ -44,6 +44,9 @@ class _Counted(CardType):
 
 class Tempura(_Counted):
     """5 points per complete pair."""
+    title = "Tempura"
+    summary = "Tempura: 5 points for each pair."
+    short = "5 per pair"
 
     name = category = "tempura"
     colour = "lavender"
@@ -54,6 +57,9 @@ class Tempura(_Counted):
 
 class Sashimi(_Counted):
     """10 points per complete set of three."""
+    title = "Sashimi"
+    summary = "Sashimi: 10 points for each set of three."
+    short = "10 per 3"
 
     name = category = "sashimi"
     colour = "lime_green"
@@ -64,6 +70,9 @@ class Sashimi(_Counted):
 
 class Dumpling(_Counted):
     """1/3/6/10/15 for 1/2/3/4/5+ dumplings (S2's ``max`` formula is a typo, rules.md A11)."""
+    title = "Dumpling"
+    summary = "Dumplings: 1, 3, 6, 10, 15 points for 1 to 5 or more."
+    short = "1 3 6 10 15"
 
     name = category = "dumpling"
     colour = "blue"
@@ -74,6 +83,9 @@ class Dumpling(_Counted):
 
 class Eel(_Counted):
     """One eel −3, two or more 7."""
+    title = "Eel"
+    summary = "Eel: one scores −3, two or more score 7."
+    short = "1: −3 · 2+: 7"
 
     name = category = "eel"
     colour = "indigo"
@@ -84,6 +96,9 @@ class Eel(_Counted):
 
 class Tofu(_Counted):
     """One tofu 2, two 6, three or more 0."""
+    title = "Tofu"
+    summary = "Tofu: one scores 2, two score 6, three or more score 0."
+    short = "1: 2 · 2: 6 · 3+: 0"
 
     name = category = "tofu"
     colour = "green"
@@ -94,6 +109,9 @@ class Tofu(_Counted):
 
 class Onigiri(CardType):
     """Sets of distinct shapes 1/4/9/16; each set takes one of every shape still left (best grouping)."""
+    title = "Onigiri"
+    summary = "Onigiri: each set of different shapes scores 1, 4, 9 or 16 for 1 to 4 shapes."
+    short = "sets of shapes"
 
     name = category = "onigiri"
     colour = "magenta"
@@ -113,6 +131,9 @@ class Onigiri(CardType):
 
 class Edamame(CardType):
     """Each edamame: 1 per *opponent* with any edamame, at most 4 per card (rules.md §3.4.12)."""
+    title = "Edamame"
+    summary = "Edamame: 1 point for each opponent with edamame (at most 4)."
+    short = "1 per opponent's"
 
     name = category = "edamame"
     colour = "purple"
@@ -129,6 +150,9 @@ class MisoSoup(CardType):
     :meth:`end_of_turn` counts every miso soup that joined a tableau this turn (copies and extra
     cards included) and discards them all when there are two or more.
     """
+    title = "Miso soup"
+    summary = "Miso soup: 3 points, but if anyone else plays miso soup the same turn, all are discarded."
+    short = "3, alone this turn"
 
     name = category = "miso_soup"
     colour = "teal"

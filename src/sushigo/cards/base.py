@@ -104,6 +104,11 @@ class CardType:
     colour: str = ""
     #: whether a Party special order may copy a card of this type (not a menu or takeout box, §3.4.17)
     copyable = True
+    #: the card catalogue's text (:meth:`sushigo.game.GameSpec.cards`): display name, one-line rule
+    #: and the few words printed on the card's face
+    title: str = ""
+    summary: str = ""
+    short: str = ""
 
     def __init__(self, variants: Sequence[int] = ()) -> None:
         self.variants = tuple(variants)

@@ -15,6 +15,9 @@ FRUIT_POINTS = (-2, 0, 1, 3, 6, 10)
 
 class Pudding(CardType):
     """Party: most puddings +6, fewest (0 included) −6, full points on ties; no loss at 2 players."""
+    title = "Pudding"
+    summary = "Pudding: at the end of the game most puddings score 6, fewest lose 6."
+    short = "end of game"
 
     name = category = "pudding"
     colour = "pink"
@@ -26,6 +29,9 @@ class Pudding(CardType):
 
 class GreenTeaIceCream(CardType):
     """12 points per complete set of four."""
+    title = "Green tea ice cream"
+    summary = "Green tea ice cream: 12 points for each 4 at the end of the game."
+    short = "12 per 4"
 
     name = category = "green_tea_ice_cream"
     colour = "cyan"
@@ -39,6 +45,9 @@ class Fruit(CardType):
 
     ``icons`` maps each variant key to its (watermelon, pineapple, orange) icons.
     """
+    title = "Fruit"
+    summary = "Fruit: at the end of the game each fruit kind scores by count: 0 → −2, 1 → 0, 2 → 1, 3 → 3, 4 → 6, 5+ → 10."
+    short = "fruit"
 
     name = category = "fruit"
     colour = "coral"

@@ -18,6 +18,9 @@ class Nigiri(CardType):
     tableau goes onto the earliest free wasabi (:meth:`reveal`); Sushi Go!'s rules.py does the same
     at its reveal (with its strict-wasabi option).
     """
+    title = "Nigiri"
+    summary = "Nigiri: egg 1, salmon 2, squid 3 (×3 on a wasabi)."
+    short = "1 2 3"
 
     name = "nigiri"
     category = "nigiri"
@@ -49,6 +52,9 @@ class Nigiri(CardType):
 
 class Wasabi(CardType):
     """No effect and no points of its own: it triples the next nigiri (see :class:`Nigiri`)."""
+    title = "Wasabi"
+    summary = "Wasabi: triples the next nigiri you play."
+    short = "×3 next nigiri"
 
     name = "wasabi"
     colour = "yellow"  # shares nigiri's colour (rules.md §3.1: the tea example)

@@ -17,6 +17,9 @@ class Maki(CardType):
 
     Party pays 6/4/2 at 6–8 players (``places_many``). Only seats with at least one icon take part.
     """
+    title = "Maki"
+    summary = "Maki: most icons score 6, second 3 (6/4/2 for first to third at 6 to 8 players); ties score in full."
+    short = "most rolls"
 
     name = "maki"
     category = "maki"
@@ -52,6 +55,9 @@ class Maki(CardType):
 
 class Temaki(CardType):
     """Party: most temaki cards +4, fewest (0 included) −4; no loss at 2 players; option ``all_tied``."""
+    title = "Temaki"
+    summary = "Temaki: most temaki score 4, fewest lose 4 (with 2 players nobody loses)."
+    short = "most +4, fewest −4"
 
     name = "temaki"
     category = "temaki"
@@ -70,6 +76,9 @@ class Uramaki(CardType):
     (copies included) are discarded; once the three places are gone the race stops. At round end the
     most icons left (≥1) take the next unclaimed place, ties in full.
     """
+    title = "Uramaki"
+    summary = "Uramaki: at the end of each turn the first to 10 icons scores 8, then 5, then 2."
+    short = "race to 10"
 
     name = "uramaki"
     category = "uramaki"

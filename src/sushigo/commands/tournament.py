@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from ..errors import MissingExtraError, SushigoError, debugging, require
-from .options import BotsOption, OutputPath
+from .options import BotsOption, OutputPath, game_command, game_options
 
 
 def _parse_value(text: str) -> Any:
@@ -60,12 +60,7 @@ def bot_options_from(
     return out
 
 
-@click.command("tournament")
-@click.option(
-    "--game", type=click.Choice(["sushi-go", "sushi-roll", "sushi-go-party"]), default="sushi-go", show_default=True
-)
-@click.option("--players", "-p", type=click.IntRange(2, 8), default=4, show_default=True, help="2-5; 2-8 for Party.")
-@click.option("--menu", help="Sushi Go Party! menu: a suggested-menu id or 7 comma-separated tiles.")
+@click.command("tournament", cls=game_command(4))
 @click.option(
     "--bots",
     cls=BotsOption,
@@ -89,12 +84,6 @@ def bot_options_from(
 @click.option(
     "--results", type=OutputPath(), help="JSON Lines results file; resumes the same tournament if it exists."
 )
-@click.option("--pass-both-ways", is_flag=True, help="Round 2 passes right (Sushi Go!).")
-@click.option("--soy-sauce", is_flag=True, help="Add the soy sauce promo cards (Sushi Go!).")
-@click.option("--dummy", is_flag=True, help="Two-player dummy variant (Sushi Go!, --players 2).")
-@click.option(
-    "--dice", "dice_file", type=click.Path(exists=True, dir_okay=False), help="Sushi Roll dice set."
-)
 @click.option("--mcts-ms", type=float, default=None, help="mcts: milliseconds per move.")
 @click.option("--mcts-iterations", type=click.IntRange(1), default=None, help="mcts: iterations per move.")
 @click.option(
@@ -116,17 +105,12 @@ def bot_options_from(
 def tournament(
     game: str,
     players: int,
-    menu: str | None,
     bots: str,
     games: int,
     seed: int,
     workers: int | None,
     ray_address: str | None,
     results: str | None,
-    pass_both_ways: bool,
-    soy_sauce: bool,
-    dummy: bool,
-    dice_file: str | None,
     mcts_ms: float | None,
     mcts_iterations: int | None,
     bot_option: tuple[str, ...],
@@ -135,6 +119,7 @@ def tournament(
     plot_path: str | None,
     quiet: bool,
     replay_id: int | None,
+    **flags: Any,
 ) -> None:
     """Play a tournament between bots on duplicated deals and rate them.
 
@@ -147,33 +132,7 @@ def tournament(
     specs = [b.strip() for b in bots.split(",") if b.strip()]
     if not specs:
         raise click.BadParameter("name at least one bot", param_hint="--bots")
-    options: dict[str, Any] = {}
-    if menu is not None and game != "sushi-go-party":
-        raise click.BadParameter("--menu is for --game sushi-go-party", param_hint="--menu")
-    if game != "sushi-go-party" and players > 5:
-        raise click.BadParameter(f"{game} is for 2 to 5 players", param_hint="--players")
-    if game == "sushi-go-party":
-        if soy_sauce or dummy or dice_file:
-            raise click.BadParameter("--soy-sauce, --dummy and --dice are not Sushi Go Party! options")
-        tiles = [t.strip() for t in (menu or "sushi_go").split(",")]
-        options = {"menu": tiles[0] if len(tiles) == 1 else tiles}
-        if pass_both_ways:
-            options["pass_both_ways"] = True
-    elif game == "sushi-go":
-        if dice_file:
-            raise click.BadParameter("--dice is for --game sushi-roll", param_hint="--dice")
-        if dummy and players != 2:
-            raise click.BadParameter("the dummy variant is for --players 2", param_hint="--dummy")
-        options = {
-            k: v
-            for k, v in (("pass_both_ways", pass_both_ways), ("soy_sauce", soy_sauce), ("dummy", dummy))
-            if v
-        }
-    else:
-        if pass_both_ways or soy_sauce or dummy:
-            raise click.BadParameter("--pass-both-ways, --soy-sauce and --dummy are Sushi Go! variants")
-        if dice_file:
-            options["dice"] = dice_file
+    options = game_options(game, players, flags)
     config = TournamentConfig(
         game=game,
         players=players,

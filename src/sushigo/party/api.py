@@ -1,12 +1,48 @@
-"""Sushi Go Party!'s entry in the game registry (:mod:`sushigo.game`)."""
+"""Sushi Go Party!'s entry in the game registry (:mod:`sushigo.game`): how to play it and what to show."""
 
 from __future__ import annotations
 
-from ..game import GameSpec
+from functools import cache
+
+from ..game import Capabilities, CardInfo, GameSpec
 from .actions import parse_action
+from .cards import KEY_NAMES, NIGIRI_VALUE, NUMBER, PCard, type_of
+from .observation import PartyObservation
+from .options import HAND_SIZE, OPTIONS
 from .record import load_record
 from .rules import new_game
 from .scoring_input import score_input
+
+_FRUIT = {"w": "watermelon", "p": "pineapple", "o": "orange"}
+
+
+def _card(key: int) -> CardInfo:
+    """One variant (or the face-down identity) as the catalogue lists it, from its card type's text."""
+    kind = type_of(key)
+    wire = KEY_NAMES[key]
+    name, rule, short = kind.title, kind.summary, kind.short
+    if kind.name == "nigiri" or kind.name == "onigiri":  # each variant has a name of its own
+        name = wire.replace("_", " ").capitalize()
+    if key in NUMBER:
+        rule += f" Number {NUMBER[key]}."
+    elif kind.name in ("maki", "uramaki"):
+        icons = int(wire.rsplit("_", 1)[1])
+        short = f"{icons} icon{'s' * (icons > 1)}" if kind.name == "maki" else short
+        rule += f" {icons} icons."
+    elif kind.name == "fruit":
+        a, b = (_FRUIT[c] for c in wire.rsplit("_", 1)[1])
+        short = f"2 {a}" if a == b else f"{a} + {b}"
+        rule += f" This card: {a} and {b}."
+    elif kind.name == "nigiri":
+        short = str(NIGIRI_VALUE[key])
+    return CardInfo(wire, name, rule, kind=kind.name, short=short)
+
+
+@cache
+def cards() -> tuple[CardInfo, ...]:
+    """Every Party card variant in :class:`~.cards.PCard` order, then a face-down card."""
+    return tuple(_card(key) for key in range(len(PCard) + 1))
+
 
 SPEC = GameSpec(
     name="sushi-go-party",
@@ -14,4 +50,12 @@ SPEC = GameSpec(
     parse_action=parse_action,
     load_record=load_record,
     score_input=score_input,
+    title="Sushi Go Party!",
+    min_players=min(HAND_SIZE),
+    max_players=max(HAND_SIZE),
+    options=OPTIONS,
+    capabilities=Capabilities(simultaneous=True, withdraw=True, dummy=False),
+    observation_type=PartyObservation,
+    catalogue=cards,
+    dessert="dessert",
 )

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidActionError
+from ..game import Choice, OptionSpec, bool_option
 from .menus import check_players, resolve_menu
 
 #: rules.md §3.10's options with their recommended defaults.
@@ -19,15 +20,6 @@ DEFAULTS: dict[str, Any] = {
     "so_copy_this_turn": True,
     "player_limits": True,
     "pass_both_ways": False,
-}
-_CHOICES: dict[str, tuple[Any, ...]] = {
-    "all_tied": ("none", "full"),
-    "special_order_colour": ("copied", "own"),
-    "face_down_colour": ("none", "back"),
-    "tea_counts_desserts": (True, False),
-    "so_copy_this_turn": (True, False),
-    "player_limits": (True, False),
-    "pass_both_ways": (True, False),
 }
 
 HAND_SIZE = {2: 10, 3: 10, 4: 9, 5: 9, 6: 8, 7: 8, 8: 7}
@@ -56,23 +48,22 @@ class PartyConfig:
 
         :raises InvalidActionError: naming the first bad value.
         """
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
-            raise InvalidActionError(f"sushi go party is for 2 to 8 players, not {players!r}")
+        if isinstance(players, bool) or not isinstance(players, int) or players not in HAND_SIZE:
+            raise InvalidActionError(
+                f"sushi go party is for {min(HAND_SIZE)} to {max(HAND_SIZE)} players, not {players!r}"
+            )
         tiles = resolve_menu(menu)
         opts = dict(options or {})
         values: dict[str, Any] = {}
         for key, value in opts.items():
-            if key not in DEFAULTS:
+            option = _RULES.get(key)
+            if option is None:
                 raise InvalidActionError(
                     f"unknown sushi go party option {key!r}; the options are {', '.join(DEFAULTS)}"
                 )
-            if key == "max_bonus_per_turn":
-                if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 3:
-                    raise InvalidActionError(f"max_bonus_per_turn must be 1 to 3, not {value!r}")
-            elif value not in _CHOICES[key] or type(value) is not type(_CHOICES[key][0]):
-                raise InvalidActionError(
-                    f"option {key} must be one of {', '.join(map(repr, _CHOICES[key]))}, not {value!r}"
-                )
+            problem = option.problem(value)
+            if problem is not None:
+                raise InvalidActionError(f"option {key} {problem}")
             values[key] = value
         config = cls(players, tiles, **values)
         check_players(tiles, players, player_limits=config.player_limits)
@@ -100,3 +91,100 @@ class PartyConfig:
     def to_options(self) -> dict[str, Any]:
         """The options as written in records and scoring inputs (all of them, explicit)."""
         return {k: getattr(self, k) for k in DEFAULTS}
+
+
+def _menu(players: int, value: Any, options: Mapping[str, Any]) -> list[str]:
+    """A menu option's stored form: its 8 tiles, checked against the player count and ``player_limits``."""
+    tiles = resolve_menu(value)
+    check_players(tiles, players, player_limits=options.get("player_limits", True) is not False)
+    return list(tiles)
+
+
+def _yes_no(name: str, label: str, help: str, rule: str, **words: str) -> OptionSpec:  # noqa: A002
+    labels = {True: words.get("yes", "yes"), False: words.get("no", "no")}
+    return bool_option(name, label, help, default=DEFAULTS[name], labels=labels, rule=rule)
+
+
+#: The options' schema for clients (:attr:`sushigo.game.GameSpec.options`): the menu, then rules.md
+#: §3.10's options in :data:`DEFAULTS`' order with their plain words, allowed values and defaults.
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "menu",
+        "menu",
+        "sushi_go",
+        "Menu",
+        "A suggested menu's id, or 7 tiles besides nigiri: 1 roll, 3 appetizers, 2 specials, 1 dessert.",
+        rule="§3.2",
+        normalise=_menu,
+    ),
+    OptionSpec(
+        "all_tied",
+        "choice",
+        "none",
+        "Everyone tied for temaki or pudding",
+        "When every player has the same number of temaki (or puddings), does anybody score?",
+        choices=(Choice("none", "nobody scores"), Choice("full", "everyone scores most and fewest")),
+        rule="P1",
+    ),
+    OptionSpec(
+        "special_order_colour",
+        "choice",
+        "copied",
+        "Special order's colour",
+        "The colour a special order counts as for soy sauce and tea.",
+        choices=(Choice("copied", "the copied card's"), Choice("own", "its own (rainbow)")),
+        rule="P2",
+    ),
+    OptionSpec(
+        "face_down_colour",
+        "choice",
+        "none",
+        "Face-down cards' colour",
+        "The colour of cards a takeout box turned over, for soy sauce and tea.",
+        choices=(Choice("none", "no colour"), Choice("back", "one shared colour (the back)")),
+        rule="P3",
+    ),
+    _yes_no(
+        "tea_counts_desserts",
+        "Tea counts this round's desserts",
+        "Whether desserts played this round count in tea's largest colour group.",
+        "P4",
+    ),
+    OptionSpec(
+        "max_bonus_per_turn",
+        "int",
+        1,
+        "Bonus actions per turn",
+        "How many chopsticks and spoons one player may use in a single turn.",
+        choices=tuple(Choice(n, str(n)) for n in (1, 2, 3)),
+        range=(1, 3),
+        rule="P5",
+    ),
+    _yes_no(
+        "so_copy_this_turn",
+        "Extra special order copies this turn's cards",
+        "A special order played as an extra card (chopsticks, spoon, menu) may copy cards placed "
+        "earlier in the same turn.",
+        "P6",
+    ),
+    _yes_no(
+        "player_limits",
+        "Player limits for menu, special order, spoon, edamame",
+        "Menu and special order are for 2 to 6 players, spoon and edamame for 3 to 8; off, any menu "
+        "may be played (at 7 or 8 players a menu can empty the deck) except special order at 7 or 8, "
+        "which would leave too few cards to deal.",
+        "P7",
+        yes="enforced",
+        no="off",
+    ),
+    _yes_no(
+        "pass_both_ways",
+        "Pass both ways",
+        "Round 2 passes hands to the right instead of the left (the spoon still asks to the left).",
+        "P18",
+        yes="yes, round 2 passes right",
+    ),
+)
+#: The §3.10 rule options by name (everything but the menu).
+_RULES: dict[str, OptionSpec] = {o.name: o for o in OPTIONS if o.name in DEFAULTS}
+assert list(_RULES) == list(DEFAULTS), "OPTIONS must list every §3.10 option, in DEFAULTS' order"

@@ -30,9 +30,10 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ..bots import bot_names
+from ..game import games
 from .limits import BodyLimit, Limits, RateLimiter, RequestRate, client_address
-from .party_menus import PartyMenus, party_menus, party_options
-from .rooms import GAME_TITLES, PARTY_OPTIONS, SUSHI_GO_OPTIONS, Hub, Room, RoomError, table_public
+from .party_menus import PartyMenus, party_menus
+from .rooms import Hub, Room, RoomError, table_public
 from .rooms import _build_state as build_state
 from .schemas import (
     ErrorBody,
@@ -118,28 +119,9 @@ async def health() -> dict[str, str]:
 
 
 @api.get("/games", response_model=GamesResponse)
-async def games() -> GamesResponse:
-    """Lists the games, their variants (Party's with labels, choices and defaults) and the bots."""
-    return GamesResponse(
-        games=[
-            GameInfo(
-                game="sushi-go",
-                title=GAME_TITLES["sushi-go"],
-                options=list(SUSHI_GO_OPTIONS),
-                bots=bot_names("sushi-go"),
-            ),
-            GameInfo(
-                game="sushi-roll", title=GAME_TITLES["sushi-roll"], options=[], bots=bot_names("sushi-roll")
-            ),
-            GameInfo(
-                game="sushi-go-party",
-                title=GAME_TITLES["sushi-go-party"],
-                options=list(PARTY_OPTIONS),
-                option_details=party_options(),
-                bots=bot_names("sushi-go-party"),
-            ),
-        ]
-    )
+async def games_list() -> GamesResponse:
+    """Lists every game as its spec describes it (title, players, options, capabilities, cards) and its bots."""
+    return GamesResponse(games=[GameInfo.of(g.name, bot_names(g.name)) for g in games()])
 
 
 @api.get("/party/menus", response_model=PartyMenus)

@@ -34,7 +34,7 @@ from ..errors import IllegalActionError, InvalidActionError, SushigoError
 from ..game import GameState, new_game, spec
 from .botpool import INLINE_BOTS, BotPool, cap_budget
 from .limits import Limits
-from .party_menus import PARTY_OPTION_NAMES, non_default_options, party_menu
+from .party_menus import PARTY_OPTION_NAMES
 from .schemas import SeatPublic, TableCreate, TablePublic, valid_table_id
 from .store import SeatRow, Store, TableRow
 from .tablelog import WITHDRAW, GameLog, apply_stored, record, table_extras
@@ -919,36 +919,17 @@ class Hub:
                 seats.append(SeatRow("bot", name, bot, None))
             else:
                 seats.append(SeatRow("human", None, None, None))
-        options: dict[str, Any] = (
-            # Party's values were checked by TableCreate (a 422 naming the option); only those that
-            # differ from rules.md §3.10's recommendation are stored, as the table header shows them.
-            non_default_options(body.options)
-            if game == "sushi-go-party"
-            else {k: v for k, v in body.options.items() if v}
-        )
-        if body.menu is not None and game != "sushi-go-party":
-            raise RoomError("table/invalid", "body.menu: only Sushi Go Party! has menus")
-        if game in ("sushi-go", "sushi-go-party"):
-            allowed = SUSHI_GO_OPTIONS if game == "sushi-go" else PARTY_OPTIONS
-            bad = sorted(set(options) - set(allowed))
-            if bad:
-                raise RoomError("table/invalid", f"unknown option {bad[0]!r}")
-        elif options:
-            raise RoomError("table/invalid", "sushi roll has no variants")
-        if game == "sushi-go-party":
-            # Stored with the options, as the tiles themselves: the table replays whatever the menu ids
-            # come to mean later.
-            options["menu"] = party_menu(body.menu, players, player_limits=options.get("player_limits", True))
+        # TableCreate checked the seats, menu and options with the game's validator; a table stores the
+        # options that differ from their defaults (the header shows them) and Party's menu as its tiles,
+        # so it replays whatever the menu ids come to mean later.
+        game_spec = spec(game)
+        options = game_spec.stored_options(body.game_options())
         seed = secrets.randbits(62)
-        try:
-            new_game(game, players, seed, **options)
-        except SushigoError as exc:
-            raise RoomError("table/invalid", str(exc)) from None
         table_id = secrets.token_urlsafe(9)
         humans = sum(1 for s in seats if s.kind == "human")
         row = TableRow(
             id=table_id,
-            name=(body.name or f"{GAME_TITLES[game]} for {players}").strip()[:40],
+            name=(body.name or f"{game_spec.title} for {players}").strip()[:40],
             game=game,
             players=players,
             options=options,

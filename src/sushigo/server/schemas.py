@@ -16,20 +16,23 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    TypeAdapter,
+    PrivateAttr,
     ValidationError,
-    ValidationInfo,
     WithJsonSchema,
-    field_validator,
     model_validator,
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from .party_menus import GameOption, OptionValue, party_option_problem
+from ..errors import OptionsError
+from ..game import games, spec
 
 GameName = Literal["sushi-go", "sushi-roll", "sushi-go-party"]
 SeatKind = Literal["human", "bot"]
 TableStatus = Literal["open", "playing", "finished", "abandoned"]
+#: An option's value on the wire: on/off, a word, or a small number (a menu is sent as ``menu``).
+OptionValue = bool | int | str
+#: The most seats any game takes (a table's seat list is bounded by it before the game is looked up).
+MAX_SEATS = max(g.max_players for g in games())
 
 #: Largest WebSocket text message the server reads (bytes); longer ones get ``message/too_large``.
 MAX_MESSAGE_BYTES = 4096
@@ -71,7 +74,6 @@ _STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 #: An option value as the request states it; :meth:`TableCreate._options_for_game` checks it per game.
 _AnyOption = Annotated[Any, WithJsonSchema({"type": ["boolean", "integer", "string"]})]
-_BOOL_OPTIONS = TypeAdapter(dict[str, bool])
 
 
 class SeatSpec(BaseModel):
@@ -86,20 +88,26 @@ class SeatSpec(BaseModel):
 
 
 class TableCreate(BaseModel):
-    """Body of ``POST /api/tables``."""
+    """Body of ``POST /api/tables``.
+
+    The game's player range and options are checked by the game's own validator
+    (:meth:`sushigo.game.GameSpec.validate_options`); a problem is a 422 located at ``seats``,
+    ``menu`` or ``options.<name>``, and :meth:`game_options` returns the checked, normalised options.
+    """
 
     model_config = _STRICT
     game: GameName = "sushi-go"
     seats: list[SeatSpec] = Field(
-        ..., min_length=2, max_length=8, description="2-5 seats (Sushi Go!, Sushi Roll), 2-8 (Party)."
+        ...,
+        min_length=2,
+        max_length=MAX_SEATS,
+        description="One seat per player: min_players to max_players of the game (GET /api/games).",
     )
     options: dict[str, _AnyOption] = Field(
         default_factory=dict,
-        description="Sushi Go! variants (true/false): pass_both_ways, soy_sauce, dummy (2 players), "
-        "strict_wasabi, dummy_outside_majorities. Party: the rules.md §3.10 options, each with the values "
-        "GET /api/games lists (all_tied, special_order_colour, face_down_colour, tea_counts_desserts, "
-        "max_bonus_per_turn, so_copy_this_turn, player_limits, pass_both_ways); an option left out keeps "
-        "its recommended default. Sushi Roll has none.",
+        description="The game's options, each with a value GET /api/games lists for it (its "
+        "option_details: type, choices, default); an option left out keeps its default. Sushi Go!: "
+        "on/off variants; Sushi Go Party!: the rules.md §3.10 options; Sushi Roll has none.",
     )
     menu: (
         Annotated[str, Field(max_length=40)]
@@ -107,44 +115,51 @@ class TableCreate(BaseModel):
         | None
     ) = Field(
         None,
-        description="Sushi Go Party! only: a suggested menu id or 7 tiles (1 roll, 3 appetizers, "
-        "2 specials, 1 dessert; nigiri is always on the menu); see GET /api/party/menus.",
+        description="Sushi Go Party! only (its option 'menu'): a suggested menu id or 7 tiles (1 roll, "
+        "3 appetizers, 2 specials, 1 dessert; nigiri is always on the menu); see GET /api/party/menus.",
     )
     turn_timer: float | None = Field(
         None, ge=5, le=600, description="Seconds a human has per decision before a bot picks for them."
     )
     name: CleanText | None = Field(None, max_length=40, description="Table name shown in the lobby.")
-
-    @field_validator("options")
-    @classmethod
-    def _options_for_game(cls, value: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
-        """Party options are checked against their allowed values here, so a bad one is a 422 naming it.
-
-        The other games' options are on/off switches (which of them a game has is checked when the
-        table is created, as before).
-        """
-        if info.data.get("game") != "sushi-go-party":
-            _BOOL_OPTIONS.validate_python(value, strict=True)
-            return value
-        errors = [
-            InitErrorDetails(
-                type=PydanticCustomError("party_option", "{problem}", {"problem": problem}),
-                loc=(name,),
-                input=option,
-            )
-            for name, option in value.items()
-            if (problem := party_option_problem(name, option)) is not None
-        ]
-        if errors:
-            raise ValidationError.from_exception_data("options", errors)
-        return value
+    _checked: dict[str, Any] | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
-    def _seats_for_game(self) -> TableCreate:
-        """Only Party seats 6 to 8 players; the other games take 2 to 5 (a 422 like any bad length)."""
-        if self.game != "sushi-go-party" and len(self.seats) > 5:
-            raise ValueError(f"seats: {self.game} takes at most 5 seats, not {len(self.seats)}")
+    def _options_for_game(self) -> TableCreate:
+        """Checks the seat count, menu and options with the game's validator: a 422 naming each problem."""
+        given: dict[str, Any] = dict(self.options)
+        if self.menu is not None:
+            given["menu"] = self.menu
+        try:
+            self._checked = spec(self.game).validate_options(len(self.seats), given, server=True)
+        except OptionsError as exc:
+            raise ValidationError.from_exception_data(
+                "TableCreate",
+                [
+                    InitErrorDetails(
+                        type=PydanticCustomError("game_option", "{problem}", {"problem": e["msg"]}),
+                        loc=self._where(e["loc"]),
+                        input=None,
+                    )
+                    for e in exc.errors
+                ],
+            ) from None
         return self
+
+    def _where(self, loc: list[Any]) -> tuple[str | int, ...]:
+        """The request location of a validator's error location."""
+        if loc == ["players"]:
+            return ("seats",)
+        if loc[:1] == ["options"] and len(loc) == 2 and loc[1] == "menu" and self.menu is not None:
+            return ("menu",)
+        return tuple(p if isinstance(p, int) else str(p) for p in loc)
+
+    def game_options(self) -> dict[str, Any]:
+        """The options after the game's validator: every option of the game, normalised, defaults in."""
+        if self._checked is None:  # built without validation (``model_construct``)
+            given = {**self.options, **({"menu": self.menu} if self.menu is not None else {})}
+            self._checked = spec(self.game).validate_options(len(self.seats), given, server=True)
+        return dict(self._checked)
 
 
 class JoinRequest(BaseModel):
@@ -217,18 +232,79 @@ class JoinResponse(BaseModel):
     url: str
 
 
+class OptionChoice(BaseModel):
+    """One value an option may take, with the words the lobby and the table header show for it."""
+
+    value: OptionValue
+    label: str
+
+
+class GameOption(BaseModel):
+    """One option of a game as ``GET /api/games`` lists it: the lobby draws its control from this."""
+
+    name: str = Field(description="The key in POST /api/tables' options (and in records).")
+    type: Literal["bool", "choice", "int", "menu", "path"] = Field(
+        description="bool (on/off), choice or int (one of choices), menu (Party: POST's menu field)."
+    )
+    label: str = Field(description="The option in plain words.")
+    help: str = Field(description="One sentence on what it changes.")
+    rule: str | None = Field(None, description="Where the rules decide it (rules.md §3.10's P1..., §3.2).")
+    default: OptionValue = Field(description="The default value, preselected in the lobby.")
+    choices: list[OptionChoice] = Field(
+        description="Every allowed value, the default first (none for a menu)."
+    )
+    range: list[int] | None = Field(None, description="An int option's smallest and largest value.")
+    players: list[int] | None = Field(None, description="The fewest and most players it may be on with.")
+
+
+class CardEntry(BaseModel):
+    """One card (or die face) of a game's catalogue."""
+
+    id: str = Field(description="The formats.md name (maki_2; a die face such as pudding_2).")
+    name: str = Field(description="The display name.")
+    rule: str = Field(description="One sentence: what it scores or does.")
+    kind: str = Field(description="Its card type (or die symbol).")
+    short: str = Field(description="The few words printed on the card's face.")
+
+
+class GameCapabilities(BaseModel):
+    """What a game's turns allow."""
+
+    simultaneous: bool = Field(description="Several seats choose at once, secretly, each turn.")
+    withdraw: bool = Field(description="A seat may take its secret pick back (the 'withdraw' action).")
+    dummy: bool = Field(description="The game has a two-player dummy tableau (an option turns it on).")
+
+
 class GameInfo(BaseModel):
-    """One game the server offers, with its variants and bots."""
+    """One game the server offers: everything its spec says (:class:`sushigo.game.GameSpec`), and bots."""
 
     game: GameName
     title: str
-    options: list[str]
+    min_players: int
+    max_players: int
+    options: list[str] = Field(description="The names of the options the server offers.")
     option_details: list[GameOption] = Field(
         default_factory=list,
-        description="Sushi Go Party!: each option with its label, tip, default and choices (the lobby is "
-        "drawn from them). Empty for the other games, whose options are on/off switches, off by default.",
+        description="Each option with its type, label, help, default and choices (the lobby is drawn "
+        "from them).",
     )
+    capabilities: GameCapabilities
+    cards: list[CardEntry] = Field(description="Every card (die face for Sushi Roll) with its rule.")
+    dessert: str = Field(description="What reports call the end-of-game category: pudding or dessert.")
     bots: list[str]
+
+    @classmethod
+    def of(cls, game: str, bots: list[str]) -> GameInfo:
+        """Describes ``game`` from its spec."""
+        doc = spec(game).to_json()
+        return cls.model_validate(
+            {
+                **doc,
+                "options": [o["name"] for o in doc["options"]],
+                "option_details": doc["options"],
+                "bots": bots,
+            }
+        )
 
 
 class GamesResponse(BaseModel):

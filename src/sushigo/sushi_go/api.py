@@ -1,12 +1,27 @@
-"""Sushi Go!'s entry in the game registry (:mod:`sushigo.game`)."""
+"""Sushi Go!'s entry in the game registry (:mod:`sushigo.game`): how to play it and what to show."""
 
 from __future__ import annotations
 
-from ..game import GameSpec
+from functools import cache
+
+from ..game import Capabilities, CardInfo, GameSpec
 from .actions import parse_action
+from .cards import CARD_TEXT, HAND_SIZE, TYPE_OF, Card
+from .observation import Observation
+from .options import OPTIONS
 from .record import load_record
 from .rules import new_game
 from .scoring_input import score_input
+
+
+@cache
+def cards() -> tuple[CardInfo, ...]:
+    """Every Sushi Go! card, in :class:`~.cards.Card` order."""
+    return tuple(
+        CardInfo(card.wire, *CARD_TEXT[card][:2], kind=TYPE_OF[card].name, short=CARD_TEXT[card][2])
+        for card in Card
+    )
+
 
 SPEC = GameSpec(
     name="sushi-go",
@@ -14,4 +29,11 @@ SPEC = GameSpec(
     parse_action=parse_action,
     load_record=load_record,
     score_input=score_input,
+    title="Sushi Go!",
+    min_players=min(HAND_SIZE),
+    max_players=max(HAND_SIZE),
+    options=OPTIONS,
+    capabilities=Capabilities(simultaneous=True, withdraw=True, dummy=True),
+    observation_type=Observation,
+    catalogue=cards,
 )

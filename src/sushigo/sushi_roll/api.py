@@ -8,11 +8,12 @@ Clients program against :class:`sushigo.game.GameState`; this module wires the S
 from __future__ import annotations
 
 import random
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidActionError
-from ..game import GameSpec
+from ..game import Capabilities, CardInfo, GameSpec, OptionSpec
 from .actions import (
     Action,
     Reroll,
@@ -24,7 +25,9 @@ from .actions import (
     parse_action,
 )
 from .dice import DiceSet, DiceSetError, default_dice_set, load_dice_set, parse_dice_set, resolve_dice
+from .faces import DIE_TYPES, SYMBOL_TEXT, face_title, parse_face
 from .observation import Observation
+from .players import MAX_PLAYERS, MIN_PLAYERS, players_problem
 from .record import load_record
 from .rules import State
 from .score import score_input
@@ -70,8 +73,9 @@ def new_game(
     >>> state.to_act() == (state.red_seat,)
     True
     """
-    if isinstance(players, bool) or players not in (2, 3, 4, 5):
-        raise InvalidActionError(f"sushi roll is for 2 to 5 players, not {players!r}")
+    problem = players_problem(players)
+    if problem is not None:
+        raise InvalidActionError(problem)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InvalidActionError(f"a seed must be a whole number, not {seed!r}")
     names = options.pop("names", None)
@@ -92,10 +96,44 @@ def new_game(
     return state
 
 
+#: The options clients may offer: the dice set (a local file, so a server never offers it).
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "dice",
+        "path",
+        None,
+        "Dice set",
+        "A sushi-roll-dice/1 file (JSON or TOML) with the dice faces; the provisional set by default.",
+        server=False,
+    ),
+)
+
+
+@cache
+def cards() -> tuple[CardInfo, ...]:
+    """Every face of the default dice set, by die type, each once."""
+    dice = default_dice_set()
+    names = dict.fromkeys(face for kind in DIE_TYPES for face in dice.faces_of(kind))
+    out = []
+    for name in names:
+        face = parse_face(name)
+        rule = SYMBOL_TEXT[face.symbol][1]
+        out.append(CardInfo(name, face_title(face), f"{face_title(face)}: {rule}.", kind=face.symbol))
+    return tuple(out)
+
+
 SPEC = GameSpec(
     name="sushi-roll",
     new_game=new_game,
     parse_action=parse_action,
     load_record=load_record,
     score_input=score_input,
+    title="Sushi Roll",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    options=OPTIONS,
+    capabilities=Capabilities(simultaneous=False, withdraw=False, dummy=False),
+    observation_type=Observation,
+    catalogue=cards,
+    dessert_unit="tokens",
 )

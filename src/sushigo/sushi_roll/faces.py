@@ -92,3 +92,25 @@ def canonical_face(name: str) -> str:
     :raises ValueError: as :func:`parse_face`.
     """
     return parse_face(name).name
+
+
+#: Each symbol's display name and rule (what a face of it scores or gives), for the card catalogue.
+SYMBOL_TEXT: dict[str, tuple[str, str]] = {
+    "maki": ("Maki", "most maki icons score 6, second most 3"),
+    "tempura": ("Tempura", "tempura icons: 1, 5, 10 points for 1, 2, 3 (sets of three repeat)"),
+    "sashimi": ("Sashimi", "sashimi icons: 0, 6, 13 points for 1, 2, 3 (sets of three repeat)"),
+    "dumpling": ("Dumpling", "dumpling icons: 2, 4, 8 points for 1, 2, 3 (sets of three repeat)"),
+    "egg_nigiri": ("Egg nigiri", "1 point, 3 on a wasabi"),
+    "salmon_nigiri": ("Salmon nigiri", "2 points, 6 on a wasabi"),
+    "squid_nigiri": ("Squid nigiri", "3 points, 9 on a wasabi"),
+    "wasabi": ("Wasabi", "triples the next nigiri you take this round"),
+    "menu": ("Menu", "gives a menu token: spend it to re-roll dice on your belt"),
+    "chopsticks": ("Chopsticks", "gives a chopsticks token: spend it to swap a die with another belt"),
+    "pudding": ("Pudding", "gives pudding tokens: most at the end score 6, fewest lose 6"),
+}
+
+
+def face_title(face: Face) -> str:
+    """A face's display name: the symbol's, with its icon count when it shows several (``Maki ×2``)."""
+    title = SYMBOL_TEXT[face.symbol][0]
+    return f"{title} ×{face.icons}" if face.symbol == "maki" or face.icons != 1 else title

@@ -19,6 +19,7 @@ from ..errors import IllegalActionError, InvalidActionError, RecordError
 from .actions import Reroll, Swap, Take
 from .dice import DiceSetError, default_dice_set, parse_dice_set
 from .faces import DIE_COUNTS, DIE_TYPES, parse_face
+from .players import players_problem
 from .rules import ROUNDS, State
 
 RECORD_FORMAT = "sushigo-record/1"
@@ -38,8 +39,10 @@ def load_record(doc: Mapping[str, Any], *, seed: int | None = None) -> State:
     if doc.get("game") != "sushi-roll":
         raise RecordError(f"not a sushi roll record: game {doc.get('game')!r}")
     players = doc.get("players")
-    if isinstance(players, bool) or players not in (2, 3, 4, 5):
-        raise RecordError(f"sushi roll is for 2 to 5 players, not {players!r}")
+    problem = players_problem(players)
+    if problem is not None:
+        raise RecordError(problem)
+    assert isinstance(players, int)
     options = doc.get("options", {})
     if not isinstance(options, Mapping):
         raise RecordError("'options' must be an object")

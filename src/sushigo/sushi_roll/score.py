@@ -14,6 +14,7 @@ from .. import scoring
 from ..errors import RecordError
 from .dice import dice_per_player
 from .faces import APPETIZERS, NIGIRI_VALUES, parse_face
+from .players import players_problem
 
 #: Points for a set of 1, 2 or 3 icons of each appetizer (index 0 is an empty set).
 APPETIZER_TABLE: dict[str, tuple[int, int, int, int]] = {
@@ -144,8 +145,10 @@ def score_input(doc: Mapping[str, Any]) -> dict[str, Any]:
     if doc.get("game", "sushi-roll") != "sushi-roll":
         raise RecordError(f"not a sushi roll scoring input: game {doc.get('game')!r}")
     players = doc.get("players")
-    if isinstance(players, bool) or players not in (2, 3, 4, 5):
-        raise RecordError(f"sushi roll is for 2 to 5 players, not {players!r}")
+    problem = players_problem(players)
+    if problem is not None:
+        raise RecordError(problem)
+    assert isinstance(players, int)
     rounds = doc.get("rounds")
     if not isinstance(rounds, list):
         raise RecordError("'rounds' must be a list of rounds, each a list of trays")

@@ -2,29 +2,41 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 const esc = window.SushiArt.esc;
-let BOTS = { "sushi-go": ["random"], "sushi-roll": ["random"], "sushi-go-party": ["random"] };
-// Sushi Go Party! menus and tiles, as GET /api/party/menus gives them (the server's own rules).
-let PARTY = null;
-// Sushi Go Party!'s rule options (rules.md §3.10), as GET /api/games lists them: name, label, tip,
-// default and choices. The lobby draws its controls from them and keeps no list of its own.
-let PARTY_OPTIONS = [];
+// Every game as GET /api/games describes it (its spec): title, player range, options, bots. The lobby
+// draws the game list, player counts and option controls from it and keeps no list of its own.
+let GAMES = [];
+const gameInfo = (name) => GAMES.find((g) => g.game === name);
+// Menus and tiles for a "menu" option, as GET /api/party/menus gives them (the server's own rules).
+let MENUS = null;
 let custom = new Set();
 const GROUP_TITLE = { roll: "Roll (1)", appetizer: "Appetizers (3)", special: "Specials (2)", dessert: "Dessert (1)" };
 const tileTitle = (t) => t.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 
+/** The chosen game's spec (an empty one until /api/games has answered). */
+function current() { return gameInfo($("game").value) || { game: $("game").value, min_players: 2, max_players: 5, option_details: [], bots: ["random"] }; }
+/** The chosen game's options of one kind: its menu, its variants (no rule number) or its house rules. */
+const menuOption = () => current().option_details.find((o) => o.type === "menu");
+const variants = () => current().option_details.filter((o) => o.type !== "menu" && !o.rule);
+const houseRules = () => current().option_details.filter((o) => o.type !== "menu" && o.rule);
+
 /** The player counts the chosen game allows: the lobby offers exactly these. */
-function playerCounts(game) { return game === "sushi-go-party" ? [2, 3, 4, 5, 6, 7, 8] : [2, 3, 4, 5]; }
+function playerCounts() {
+  const g = current(), out = [];
+  for (let n = g.min_players; n <= g.max_players; n++) out.push(n);
+  return out;
+}
 
 function syncPlayers() {
-  const game = $("game").value, sel = $("players");
-  const want = playerCounts(game), cur = Number(sel.value) || 4;
-  if (sel.options.length !== want.length) {
-    sel.innerHTML = want.map((n) => `<option ${n === Math.min(cur, want[want.length - 1]) ? "selected" : ""}>${n}</option>`).join("");
+  const sel = $("players");
+  const want = playerCounts(), cur = Number(sel.value) || 4;
+  if ([...sel.options].map((o) => Number(o.value)).join() !== want.join()) {
+    const pick = Math.max(want[0], Math.min(cur, want[want.length - 1]));
+    sel.innerHTML = want.map((n) => `<option ${n === pick ? "selected" : ""}>${n}</option>`).join("");
   }
 }
 
-/** Whether the Party option ``player_limits`` is on (it is unless the player turned it off). */
-function limitsOn() { const v = partyOptionValues(); return v.player_limits !== false; }
+/** Whether the option ``player_limits`` is on (it is unless the player turned it off, or the game has none). */
+function limitsOn() { return optionValues().player_limits !== false; }
 
 /** Whether a suggested menu may be played by ``n`` players under the chosen player limits. */
 function menuCounts(m) { return limitsOn() ? m.players : m.players_any; }
@@ -38,33 +50,34 @@ function tileMin(t) { return limitsOn() ? t.min_players : 2; }
 function tileProblem(tile, n) {
   if (n < tileMin(tile) || n > tileMax(tile)) return `${tileMin(tile)}–${tileMax(tile)} players`;
   if (custom.has(tile.tile)) return "";
-  const inGroup = PARTY.tiles.filter((t) => t.group === tile.group && custom.has(t.tile)).length;
-  return inGroup >= PARTY.groups[tile.group] ? "group full" : "";
+  const inGroup = MENUS.tiles.filter((t) => t.group === tile.group && custom.has(t.tile)).length;
+  return inGroup >= MENUS.groups[tile.group] ? "group full" : "";
 }
 
-function drawParty() {
-  const party = $("game").value === "sushi-go-party";
-  $("partyMenu").classList.toggle("hidden", !party);
-  if (!party || !PARTY) return;
+/** Draws the menu picker when the chosen game has a menu option. */
+function drawMenu() {
+  const has = !!menuOption();
+  $("menuPicker").classList.toggle("hidden", !has);
+  if (!has || !MENUS) return;
   const n = Number($("players").value);
-  const sel = $("menuSelect"), was = sel.value;
-  sel.innerHTML = PARTY.menus.map((m) => `<option value="${esc(m.id)}" ${menuFits(m, n) ? "" : "disabled"}>${esc(m.title)}${menuFits(m, n) ? "" : ` (${menuCounts(m)[0]}–${menuCounts(m).at(-1)} players)`}</option>`).join("") + `<option value="custom">Custom menu…</option>`;
-  const ok = (id) => id === "custom" || PARTY.menus.some((m) => m.id === id && menuFits(m, n));
-  sel.value = ok(was) ? was : (PARTY.menus.find((m) => menuFits(m, n)) || { id: "custom" }).id;
+  const sel = $("menuSelect"), was = sel.value || menuOption().default;
+  sel.innerHTML = MENUS.menus.map((m) => `<option value="${esc(m.id)}" ${menuFits(m, n) ? "" : "disabled"}>${esc(m.title)}${menuFits(m, n) ? "" : ` (${menuCounts(m)[0]}–${menuCounts(m).at(-1)} players)`}</option>`).join("") + `<option value="custom">Custom menu…</option>`;
+  const ok = (id) => id === "custom" || MENUS.menus.some((m) => m.id === id && menuFits(m, n));
+  sel.value = ok(was) ? was : (MENUS.menus.find((m) => menuFits(m, n)) || { id: "custom" }).id;
   const isCustom = sel.value === "custom";
   $("tilePicker").classList.toggle("hidden", !isCustom);
   if (!isCustom) {
-    const m = PARTY.menus.find((x) => x.id === sel.value);
+    const m = MENUS.menus.find((x) => x.id === sel.value);
     $("menuInfo").textContent = `${m.description}: ${m.tiles.map(tileTitle).join(", ")}`;
     $("menuMsg").textContent = "";
     return;
   }
-  for (const t of PARTY.tiles) if (custom.has(t.tile) && (n < tileMin(t) || n > tileMax(t))) custom.delete(t.tile);
+  for (const t of MENUS.tiles) if (custom.has(t.tile) && (n < tileMin(t) || n > tileMax(t))) custom.delete(t.tile);
   $("menuInfo").textContent = "Nigiri is always on the menu. Choose 1 roll, 3 appetizers, 2 specials and 1 dessert.";
   let html = "";
   for (const g of Object.keys(GROUP_TITLE)) {
     html += `<fieldset data-group="${g}"><legend>${GROUP_TITLE[g]}</legend>`;
-    for (const t of PARTY.tiles.filter((x) => x.group === g)) {
+    for (const t of MENUS.tiles.filter((x) => x.group === g)) {
       const why = tileProblem(t, n);
       const limited = n < tileMin(t) || n > tileMax(t);
       html += `<label class="${why ? "off" : ""}" title="${esc(why)}"><input type="checkbox" data-tile="${esc(t.tile)}" ${custom.has(t.tile) ? "checked" : ""} ${why ? "disabled" : ""}> ${esc(tileTitle(t.tile))}${limited ? ` <span class="muted">(${esc(why)})</span>` : ""}</label>`;
@@ -72,30 +85,54 @@ function drawParty() {
     html += "</fieldset>";
   }
   $("tilePicker").innerHTML = html;
-  const missing = Object.keys(GROUP_TITLE).map((g) => [g, PARTY.groups[g] - PARTY.tiles.filter((t) => t.group === g && custom.has(t.tile)).length]).filter(([, k]) => k > 0);
+  const missing = Object.keys(GROUP_TITLE).map((g) => [g, MENUS.groups[g] - MENUS.tiles.filter((t) => t.group === g && custom.has(t.tile)).length]).filter(([, k]) => k > 0);
   $("menuMsg").textContent = missing.length ? "Still to choose: " + missing.map(([g, k]) => `${k} ${g}${k > 1 ? "s" : ""}`).join(", ") : "";
 }
 
-const isSwitch = (o) => o.choices.length === 2 && o.choices.every((c) => typeof c.value === "boolean");
+const isSwitch = (o) => o.type === "bool";
 
-/** Draws one control per Party option: a checkbox for on/off, a select otherwise; defaults preselected. */
-function drawPartyOptions() {
-  $("partyRules").classList.toggle("hidden", !PARTY_OPTIONS.length);
-  $("partyOptions").innerHTML = PARTY_OPTIONS.map((o) => {
-    const id = "opt-" + o.name, tip = `<p class="opt-tip muted" id="${id}-tip">${esc(o.tip)}</p>`;
-    if (isSwitch(o)) {
-      return `<div class="opt"><label class="switch"><input type="checkbox" id="${id}" data-option="${esc(o.name)}" aria-describedby="${id}-tip" ${o.default ? "checked" : ""}> ${esc(o.label)}</label>${tip}</div>`;
-    }
-    const opts = o.choices.map((c, i) => `<option value="${i}" ${c.value === o.default ? "selected" : ""}>${esc(c.label)}${c.value === o.default ? " (recommended)" : ""}</option>`).join("");
-    return `<div class="opt"><label>${esc(o.label)} <select id="${id}" data-option="${esc(o.name)}" aria-describedby="${id}-tip">${opts}</select></label>${tip}</div>`;
-  }).join("");
+/** One option's control: a checkbox for on/off, a select otherwise; the default preselected. */
+function optionControl(o, withTip) {
+  const id = "opt-" + o.name, tip = withTip ? `<p class="opt-tip muted" id="${id}-tip">${esc(o.help)}</p>` : "";
+  const described = withTip ? `aria-describedby="${id}-tip"` : `title="${esc(o.help)}"`;
+  if (isSwitch(o)) {
+    const box = `<input type="checkbox" id="${id}" data-option="${esc(o.name)}" ${described} ${o.default ? "checked" : ""}> ${esc(o.label)}`;
+    return withTip ? `<div class="opt"><label class="switch">${box}</label>${tip}</div>` : `<label>${box}</label>`;
+  }
+  const opts = o.choices.map((c, i) => `<option value="${i}" ${c.value === o.default ? "selected" : ""}>${esc(c.label)}${c.value === o.default ? " (recommended)" : ""}</option>`).join("");
+  const sel = `<label>${esc(o.label)} <select id="${id}" data-option="${esc(o.name)}" ${described}>${opts}</select></label>`;
+  return withTip ? `<div class="opt">${sel}${tip}</div>` : sel;
+}
+
+/** Draws the chosen game's variants (in a row) and house rules (folded, with a tip each). */
+function drawOptions() {
+  const game = $("game").value;
+  if ($("variants").dataset.game === game) return;  // drawn already: keep the player's choices
+  $("variants").dataset.game = game;
+  $("variants").innerHTML = variants().map((o) => optionControl(o, false)).join("");
+  const rules = houseRules();
+  $("houseRules").classList.toggle("hidden", !rules.length);
+  $("houseOptions").innerHTML = rules.map((o) => optionControl(o, true)).join("");
   syncRulesSummary();
 }
 
-/** Every Party option's chosen value (the defaults until the player changes one). */
-function partyOptionValues() {
+/** Options with a player range (the dummy: 2 players) are off outside it. */
+function syncOptionPlayers() {
+  const n = Number($("players").value);
+  for (const o of current().option_details) {
+    const el = $("opt-" + o.name);
+    if (!el || !o.players) continue;
+    const fits = n >= o.players[0] && n <= o.players[1];
+    el.disabled = !fits;
+    if (!fits) { if (isSwitch(o)) el.checked = o.default; else el.value = "0"; }
+  }
+}
+
+/** Every option's chosen value (the defaults until the player changes one); the menu aside. */
+function optionValues() {
   const out = {};
-  for (const o of PARTY_OPTIONS) {
+  for (const o of current().option_details) {
+    if (o.type === "menu") continue;
     const el = $("opt-" + o.name);
     if (!el) out[o.name] = o.default;
     else if (isSwitch(o)) out[o.name] = el.checked;
@@ -104,23 +141,28 @@ function partyOptionValues() {
   return out;
 }
 
-/** The options that differ from the recommendation: what the table is created with. */
-function changedPartyOptions() {
-  const values = partyOptionValues(), out = {};
-  for (const o of PARTY_OPTIONS) if (values[o.name] !== o.default) out[o.name] = values[o.name];
+/** The options that differ from their defaults: what the table is created with. */
+function changedOptions() {
+  const values = optionValues(), out = {};
+  for (const [name, value] of Object.entries(values)) {
+    const o = current().option_details.find((x) => x.name === name);
+    if (value !== o.default) out[name] = value;
+  }
   return out;
 }
 
 /** An option and its value in words ("Bonus actions per turn: 2"), as the table header shows it. */
-function optionWords(name, value) {
-  const o = PARTY_OPTIONS.find((x) => x.name === name);
+function optionWords(game, name, value) {
+  const o = ((gameInfo(game) || {}).option_details || []).find((x) => x.name === name);
   if (!o) return name.replace(/_/g, " ") + (value === true ? "" : `: ${value}`);
+  if (isSwitch(o) && !o.rule) return value ? o.label : `${o.label}: off`;
   const c = o.choices.find((x) => x.value === value);
   return `${o.label}: ${c ? c.label : value}`;
 }
 
 function syncRulesSummary() {
-  const n = Object.keys(changedPartyOptions()).length;
+  const names = new Set(houseRules().map((o) => o.name));
+  const n = Object.keys(changedOptions()).filter((k) => names.has(k)).length;
   $("rulesSummary").textContent = n ? `(${n} changed)` : "(recommended)";
 }
 
@@ -128,18 +170,19 @@ function syncRulesSummary() {
 function chosenMenu() {
   const id = $("menuSelect").value;
   if (id !== "custom") return id;
-  const tiles = PARTY.tiles.filter((t) => custom.has(t.tile)).map((t) => t.tile);
+  const tiles = MENUS.tiles.filter((t) => custom.has(t.tile)).map((t) => t.tile);
   return tiles.length === 7 ? tiles : null;
 }
 
 function seatRows() {
   syncPlayers();
+  drawOptions();
+  syncOptionPlayers();
   const n = Number($("players").value);
-  const game = $("game").value;
   const old = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+  const bots = current().bots.length ? current().bots : ["random"];
   let html = "";
   for (let i = 0; i < n; i++) {
-    const bots = BOTS[game] || ["random"];
     const def = i === 0 ? "me" : old[i] && old[i] !== "me" ? old[i] : "bot:" + (bots.includes("greedy") ? "greedy" : bots[0]);
     const opts = [["me", "You"], ["human", "Human (invite)"], ...bots.map((b) => ["bot:" + b, "Bot: " + b])];
     html += `<div class="seatrow"><span class="pill">Seat ${i + 1}</span><select data-seat="${i}">${opts
@@ -147,25 +190,24 @@ function seatRows() {
       .join("")}</select></div>`;
   }
   $("seats").innerHTML = html;
-  $("variants").classList.toggle("hidden", game !== "sushi-go");
-  $("dummy").disabled = n !== 2;
-  if (n !== 2) $("dummy").checked = false;
-  drawParty();
+  drawMenu();
 }
 
 async function loadGames() {
   try {
     const r = await fetch("/api/games");
-    const data = await r.json();
-    BOTS = {};
-    for (const g of data.games) BOTS[g.game] = g.bots;
-    const party = data.games.find((g) => g.game === "sushi-go-party");
-    PARTY_OPTIONS = (party && party.option_details) || [];
-    drawPartyOptions();
-    const p = await fetch("/api/party/menus");
-    if (p.ok) PARTY = await p.json();
-  } catch (e) { /* keep defaults */ }
+    GAMES = (await r.json()).games;
+    const sel = $("game"), was = sel.value;
+    sel.innerHTML = GAMES.map((g) => `<option value="${esc(g.game)}">${esc(g.title)}</option>`).join("");
+    if (gameInfo(was)) sel.value = was;
+    $("sub").textContent = GAMES.map((g) => g.title).join(", ").replace(/, ([^,]*)$/, " and $1") + " with friends and bots";
+    if (GAMES.some((g) => g.option_details.some((o) => o.type === "menu"))) {
+      const p = await fetch("/api/party/menus");
+      if (p.ok) MENUS = await p.json();
+    }
+  } catch (e) { /* keep what there is */ }
   seatRows();
+  refresh();
 }
 
 function when(ts) {
@@ -176,11 +218,10 @@ function when(ts) {
 
 function tableRow(t, kind) {
   const seats = t.seats.map((s) => (s.kind === "bot" ? `${esc(s.name)} <span class="tag">bot</span>` : s.taken ? esc(s.name) : "<i>free</i>")).join(", ");
-  const game = { "sushi-go": "Sushi Go!", "sushi-roll": "Sushi Roll", "sushi-go-party": "Sushi Go Party!" }[t.game] || t.game;
+  const game = esc((gameInfo(t.game) || { title: t.game }).title);
   const menu = t.menu ? " · " + esc(t.menu.slice(1).map(tileTitle).join(", ")) : "";
   const o = t.options || {};
-  const opts = t.game === "sushi-go-party" ? Object.keys(o).map((k) => optionWords(k, o[k])).join("; ")
-    : Object.keys(o).filter((k) => o[k]).map((k) => k.replace(/_/g, " ")).join(", ");
+  const opts = Object.keys(o).map((k) => optionWords(t.game, k, o[k])).join("; ");
   const id = encodeURIComponent(t.id);
   let action = "", extra = "";
   if (kind === "open") action = `<a class="btn" href="/t/${id}">Join</a>`;
@@ -232,15 +273,12 @@ async function create() {
   const name = $("myname").value.trim() || "Me";
   const picks = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   const seats = picks.map((v) => (v.startsWith("bot:") ? { kind: "bot", bot: v.slice(4) } : { kind: "human" }));
-  const options = {};
-  if (game === "sushi-go") for (const k of ["pass_both_ways", "soy_sauce", "dummy"]) if ($(k).checked) options[k] = true;
-  const body = { game, seats, options };
-  if (game === "sushi-go-party") {
-    if (!PARTY) { $("createMsg").textContent = "The menus could not be loaded; reload the page."; return; }
+  const body = { game, seats, options: changedOptions() };
+  if (menuOption()) {
+    if (!MENUS) { $("createMsg").textContent = "The menus could not be loaded; reload the page."; return; }
     const menu = chosenMenu();
     if (!menu) { $("createMsg").textContent = "Finish the custom menu first: " + $("menuMsg").textContent; return; }
     body.menu = menu;
-    body.options = changedPartyOptions();
   }
   if ($("timer").value) body.turn_timer = Number($("timer").value);
   $("createBtn").disabled = true;
@@ -263,21 +301,20 @@ async function create() {
 }
 
 $("players").addEventListener("change", seatRows);
-$("menuSelect").addEventListener("change", drawParty);
-$("partyOptions").addEventListener("change", (e) => {
+$("menuSelect").addEventListener("change", drawMenu);
+$("houseOptions").addEventListener("change", (e) => {
   syncRulesSummary();
-  if (e.target.dataset.option === "player_limits") drawParty();  // the menus and tiles it allows change
+  if (e.target.dataset.option === "player_limits") drawMenu();  // the menus and tiles it allows change
 });
 $("tilePicker").addEventListener("change", (e) => {
   const box = e.target.closest("input[data-tile]");
   if (!box) return;
   if (box.checked) custom.add(box.dataset.tile); else custom.delete(box.dataset.tile);
-  drawParty();
+  drawMenu();
 });
 $("game").addEventListener("change", seatRows);
 $("createBtn").addEventListener("click", create);
 $("myname").value = localStorage.getItem("sushigo:name") || "";
 $("myname").addEventListener("change", () => localStorage.setItem("sushigo:name", $("myname").value));
 loadGames();
-refresh();
 setInterval(refresh, 4000);
