@@ -64,7 +64,10 @@ def new_game(
     """Starts a Sushi Roll game: deals the belts (red one at random), draws and rolls round 0.
 
     ``dice`` is a :class:`DiceSet` or the path of a dice file (default: the provisional set).
-    ``names`` (a list of ``players`` strings) is the only other option.
+    ``names`` (a list of ``players`` strings) is the only other option. With ``explicit_chance`` the
+    game stops at every chance node (the red belt, each deal, slide and re-roll) until
+    :meth:`~sushigo.sushi_roll.rules.State.apply_chance` resolves it, and ``seed`` is not used
+    (:mod:`sushigo.chance`).
 
     :raises InvalidActionError: for a bad player count, seed or unknown option.
     :raises DiceSetError: for an invalid dice set or dice file.
@@ -79,6 +82,7 @@ def new_game(
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InvalidActionError(f"a seed must be a whole number, not {seed!r}")
     names = options.pop("names", None)
+    explicit_chance = bool(options.pop("explicit_chance", False))
     if options:
         raise InvalidActionError(
             f"unknown sushi roll option {sorted(options)[0]!r}; the options are dice, names"
@@ -89,6 +93,10 @@ def new_game(
         or not all(isinstance(n, str) for n in names)
     ):
         raise InvalidActionError(f"names must list {players} strings")
+    if explicit_chance:
+        return State(
+            players, resolve_dice(dice), names=None if names is None else list(names), explicit_chance=True
+        )
     rng = random.Random(seed)
     state = State(players, resolve_dice(dice), rng, seed=seed, names=None if names is None else list(names))
     state.red_start = state.red_seat = rng.randrange(players)
