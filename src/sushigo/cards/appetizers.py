@@ -44,9 +44,11 @@ class Tempura(_Counted):
 
     name = category = "tempura"
     colour = "lavender"
+    #: cards in a complete set, and the points the set scores
+    SET_SIZE, SET_POINTS = 2, 5
 
     def points(self, n: int) -> int:
-        return n // 2 * 5
+        return n // self.SET_SIZE * self.SET_POINTS
 
 
 class Sashimi(_Counted):
@@ -54,9 +56,11 @@ class Sashimi(_Counted):
 
     name = category = "sashimi"
     colour = "lime_green"
+    #: cards in a complete set, and the points the set scores
+    SET_SIZE, SET_POINTS = 3, 10
 
     def points(self, n: int) -> int:
-        return n // 3 * 10
+        return n // self.SET_SIZE * self.SET_POINTS
 
 
 class Dumpling(_Counted):
