@@ -10,6 +10,7 @@ from typing import Any
 
 from .base import CardType, RoundView
 
+#: dumpling points by count; more dumplings than the table's last count score its last entry
 DUMPLING_POINTS = (0, 1, 3, 6, 10, 15)
 
 
@@ -70,7 +71,7 @@ class Dumpling(_Counted):
     colour = "blue"
 
     def points(self, n: int) -> int:
-        return DUMPLING_POINTS[min(n, 5)]
+        return DUMPLING_POINTS[min(n, len(DUMPLING_POINTS) - 1)]
 
 
 class Eel(_Counted):
