@@ -18,21 +18,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..cards import RoundView
 from ..sushi_go.actions import Pick
 from ..sushi_go.cards import (
-    COLOUR,
     COUNTS,
     DUMPLING_TYPE,
     MAKI_TYPE,
     NIGIRI_TYPE,
     SASHIMI_TYPE,
-    SOY_SAUCE_TYPE,
     TEMPURA_TYPE,
     Card,
     deck_counts,
 )
 from ..sushi_go.observation import Observation
+from ..sushi_go.score import soy_sauce_points
 
 N = len(Card)
 TEMPURA, SASHIMI, DUMPLING = int(Card.TEMPURA), int(Card.SASHIMI), int(Card.DUMPLING)
@@ -60,7 +58,7 @@ class CardFacts(NamedTuple):
     #: maki icons of each card (0 for the rest), and the points for most and second most icons
     icons: tuple[int, ...]
     maki_places: tuple[int, int]
-    #: what a soy sauce scores for the one player with the most colours
+    #: what a soy sauce scores for the one player with the most colours (scored by its card type)
     soy_points: int
 
 
@@ -78,9 +76,6 @@ def card_facts() -> CardFacts:
     nigiri = tuple(NIGIRI_TYPE.values.get(c, 0) for c in Card)
     icons = dict(MAKI_TYPE.icons)
     first, second = MAKI_TYPE.PLACES
-    soy = [0] * N
-    soy[SOY] = 1
-    alone = RoundView(1, [soy], [[0] * N], lambda s: [COLOUR[Card.SOY_SAUCE]])
     return CardFacts(
         steps=tuple(steps),
         sets=sets,
@@ -88,7 +83,7 @@ def card_facts() -> CardFacts:
         wasabi_factor=NIGIRI_TYPE.WASABI_FACTOR,
         icons=tuple(icons.get(c, 0) for c in Card),
         maki_places=(first, second),
-        soy_points=SOY_SAUCE_TYPE.score_round(alone)[0],
+        soy_points=soy_sauce_points([[Card.SOY_SAUCE]])[0],
     )
 
 
