@@ -3,7 +3,8 @@
 It counts cards: the cards still in circulation this round are the hands it has seen plus, for hands it
 has not, the unseen cards in proportion (deck minus everything it can account for, with earlier rounds
 remembered by :class:`~.sg_tools.CardMemory`). From that it estimates how many more of each kind it
-can still expect to take this round, and values a pick as:
+can still expect to take this round, and values a pick as (every card's points, set sizes and
+multipliers are the card types', read by :mod:`.sg_tools`; the other numbers are the bot's tuning):
 
 * tempura and sashimi: the set's points times the (Poisson) chance of completing it;
 * dumplings: the step it adds at the expected final count;
@@ -13,7 +14,7 @@ can still expect to take this round, and values a pick as:
   optimistic scenarios of the other seats' future takes (puddings across the rest of the game);
 * chopsticks: worth a second card only while enough turns remain; pairs are used when the second card
   is worth more than keeping the chopsticks;
-* soy sauce: 4 points times a rough chance of having the most colours;
+* soy sauce: its points times a rough chance of having the most colours;
 * denial: part of what the card would complete for the seat that receives this hand — a little at
   three or more players, more at two, where every point denied is a point of margin (measured: the
   two-player weight 1.0 beats the old 0.25 in 59.5% of 400 games on fresh deals, 95% CI 54.6–64.2%;
@@ -75,7 +76,7 @@ def _dumpling_table() -> tuple[tuple[int, ...], int]:
 _DUMPLINGS, _DUMPLING_CAP = _dumpling_table()
 
 
-def _dumpling_curve(x: float) -> float:
+def dumpling_curve(x: float) -> float:
     """Dumpling points at a fractional count: the parabola through the dumpling type's points at the
     three nearest counts (for 1/3/6/10/15 that is ``x(x+1)/2``), flat from the count where they stop
     growing."""
@@ -207,7 +208,7 @@ class HeuristicBot(BaseBot):
         if card == DUMPLING:
             d = counts[DUMPLING]
             e = exp[DUMPLING] * 0.7
-            return _dumpling_curve(d + 1 + e) - _dumpling_curve(d + e)
+            return dumpling_curve(d + 1 + e) - dumpling_curve(d + e)
         if NIGIRI[card]:
             if free > 0:
                 v = float(WASABI_FACTOR * NIGIRI[card])
