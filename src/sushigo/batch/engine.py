@@ -37,8 +37,11 @@ from .tables import (
     COLOUR_GROUP,
     DUMMY_BASE,
     DUMPLING,
+    DUMPLING_CAP,
     DUMPLINGS,
     MAKI,
+    MAKI_FIRST,
+    MAKI_SECOND,
     N_COLOURS,
     N_KINDS,
     NIGIRI,
@@ -48,10 +51,17 @@ from .tables import (
     OWN_SECOND,
     OWN_USES,
     PUDDING,
+    PUDDING_POINTS,
     SASHIMI,
+    SASHIMI_POINTS,
+    SASHIMI_SET,
+    SOY_POINTS,
     SOY_SAUCE,
     TEMPURA,
+    TEMPURA_POINTS,
+    TEMPURA_SET,
     WASABI,
+    WASABI_FACTOR,
     deck_array,
 )
 
@@ -423,14 +433,14 @@ class SushiGoBatch:
         value = NIGIRI[first]
         on = (value > 0) & (free > 0)
         free += ((first == WASABI) & ~on).astype(np.int16) - on.astype(np.int16)
-        nig += (value * np.where(on, 3, 1)).astype(np.int16)
+        nig += (value * np.where(on, WASABI_FACTOR, 1)).astype(np.int16)
         has_second = second >= 0
         if has_second.any():
             value = NIGIRI[np.where(has_second, second, 0)] * has_second
             avail = free - ((first == WASABI) & cfg.strict_wasabi)
             on = (value > 0) & (avail > 0)
             free += ((second == WASABI) & ~on).astype(np.int16) - on.astype(np.int16)
-            nig += (value * np.where(on, 3, 1)).astype(np.int16)
+            nig += (value * np.where(on, WASABI_FACTOR, 1)).astype(np.int16)
             used = has_second.astype(np.int16)
             self.tableaux[:, :p, CHOPSTICKS] -= used
             self.hands[:, :, CHOPSTICKS] += used
@@ -445,7 +455,7 @@ class SushiGoBatch:
             value = NIGIRI[dcard]
             on = (value > 0) & (self.free_wasabi[:, 2] > 0)
             self.free_wasabi[:, 2] += ((dcard == WASABI) & ~on).astype(np.int16) - on.astype(np.int16)
-            self.nigiri_points[:, 2] += (value * np.where(on, 3, 1)).astype(np.int16)
+            self.nigiri_points[:, 2] += (value * np.where(on, WASABI_FACTOR, 1)).astype(np.int16)
             self.hands = self.hands[:, ::-1].copy()
         else:
             self.hands = np.roll(self.hands, self._direction(), axis=1)
@@ -478,10 +488,12 @@ class SushiGoBatch:
         b, nt = self.size, self.n_tableaux
         sheet = np.zeros((b, nt, N_CATEGORIES), dtype=np.int64)
         icons = counts @ MAKI
-        sheet[:, :, 0] = majority(icons, (icons > 0) & self._in_majorities()[None, :], 6, 3)
-        sheet[:, :, 1] = counts[:, :, TEMPURA] // 2 * 5
-        sheet[:, :, 2] = counts[:, :, SASHIMI] // 3 * 10
-        sheet[:, :, 3] = DUMPLINGS[np.minimum(counts[:, :, DUMPLING], 5)]
+        sheet[:, :, 0] = majority(
+            icons, (icons > 0) & self._in_majorities()[None, :], MAKI_FIRST, MAKI_SECOND
+        )
+        sheet[:, :, 1] = counts[:, :, TEMPURA] // TEMPURA_SET * TEMPURA_POINTS
+        sheet[:, :, 2] = counts[:, :, SASHIMI] // SASHIMI_SET * SASHIMI_POINTS
+        sheet[:, :, 3] = DUMPLINGS[np.minimum(counts[:, :, DUMPLING], DUMPLING_CAP)]
         sheet[:, :, 4] = self.nigiri_points
         if cfg.soy_sauce:
             groups = np.zeros((b, nt, N_COLOURS), dtype=np.int64)
@@ -491,7 +503,7 @@ class SushiGoBatch:
             best = colours.max(axis=1, keepdims=True)
             top = (counts[:, :, SOY_SAUCE] > 0) & (colours == best)
             n_top = np.maximum(top.sum(axis=1, keepdims=True), 1)
-            sheet[:, :, 5] = np.where(top, 4 // n_top, 0)
+            sheet[:, :, 5] = np.where(top, SOY_POINTS // n_top, 0)
         sheet[:, :, 6] = sheet[:, :, :6].sum(axis=2)
         self.round_points[:, self.round] = sheet
         self.banked += sheet[:, :, 6].astype(np.int16)
@@ -513,10 +525,10 @@ class SushiGoBatch:
         lo = np.where(inmaj, counts, 1 << 30).min(axis=1, keepdims=True)
         differ = hi != lo
         tops = inmaj & (counts == hi) & differ
-        pts = np.where(tops, 6 // np.maximum(tops.sum(axis=1, keepdims=True), 1), 0)
+        pts = np.where(tops, PUDDING_POINTS // np.maximum(tops.sum(axis=1, keepdims=True), 1), 0)
         if penalty:
             bottoms = inmaj & (counts == lo) & differ
-            pts -= np.where(bottoms, 6 // np.maximum(bottoms.sum(axis=1, keepdims=True), 1), 0)
+            pts -= np.where(bottoms, PUDDING_POINTS // np.maximum(bottoms.sum(axis=1, keepdims=True), 1), 0)
         return pts
 
     def totals(self) -> np.ndarray:

@@ -25,6 +25,7 @@ from .tables import (
     N_KINDS,
     NIGIRI,
     PUDDING,
+    RULES,
     SASHIMI,
     SOY_SAUCE,
     TEMPURA,
@@ -60,6 +61,7 @@ def _place(
     card: int,
     fresh: int,
     nigiri_value: np.ndarray,
+    wasabi_factor: int,
 ) -> None:
     tab[k, card] += 1
     v = nigiri_value[card]
@@ -68,7 +70,7 @@ def _place(
     elif v > 0:
         if free[k] - fresh > 0:
             free[k] -= 1
-            nig[k] += 3 * v
+            nig[k] += wasabi_factor * v
         else:
             nig[k] += v
     elif card == PUDDING:
@@ -191,6 +193,7 @@ def _games(
     nigiri_value: np.ndarray,
     dumplings: np.ndarray,
     colour_group: np.ndarray,
+    rules: np.ndarray,
     deals: np.ndarray,
     picks: np.ndarray,
     round_points: np.ndarray,
@@ -199,6 +202,12 @@ def _games(
     totals: np.ndarray,
     winners: np.ndarray,
 ) -> None:
+    # the scoring numbers (tables.RULES, read from the card types)
+    tempura_set, tempura_points = rules[0], rules[1]
+    sashimi_set, sashimi_points = rules[2], rules[3]
+    dumpling_cap, wasabi_factor = rules[4], rules[5]
+    maki_first, maki_second = rules[6], rules[7]
+    soy_points, pudding_points_most = rules[8], rules[9]
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
     n_hands = 3 if dummy else players
@@ -275,14 +284,14 @@ def _games(
                     a = first[s]
                     b = second[s]
                     hands[s, a] -= 1
-                    _place_jit(tab, free, nig, pud, s, a, 0, nigiri_value)
+                    _place_jit(tab, free, nig, pud, s, a, 0, nigiri_value, wasabi_factor)
                     if b >= 0:
                         hands[s, b] -= 1
                         fresh = 1 if (strict and a == WASABI) else 0
-                        _place_jit(tab, free, nig, pud, s, b, fresh, nigiri_value)
+                        _place_jit(tab, free, nig, pud, s, b, fresh, nigiri_value, wasabi_factor)
                 if ctrl >= 0:
                     hands[ctrl, dcard] -= 1
-                    _place_jit(tab, free, nig, pud, 2, dcard, 0, nigiri_value)
+                    _place_jit(tab, free, nig, pud, 2, dcard, 0, nigiri_value, wasabi_factor)
                     picks[g, r, t, 2, 0] = dcard
                 for s in range(players):
                     if second[s] >= 0:
@@ -345,15 +354,15 @@ def _games(
             for k in range(nt):
                 maki = 0
                 if taking[k] and icons[k] == top:
-                    maki = 6 // n_first
+                    maki = maki_first // n_first
                 elif taking[k] and icons[k] == runner:
-                    maki = 3 // n_second
-                soy_pts = 4 // n_soy if (soy and tab[k, SOY_SAUCE] > 0 and colours[k] == best) else 0
+                    maki = maki_second // n_second
+                soy_pts = soy_points // n_soy if (soy and tab[k, SOY_SAUCE] > 0 and colours[k] == best) else 0
                 row = round_points[g, r, k]
                 row[0] = maki
-                row[1] = tab[k, TEMPURA] // 2 * 5
-                row[2] = tab[k, SASHIMI] // 3 * 10
-                row[3] = dumplings[min(tab[k, DUMPLING], 5)]
+                row[1] = tab[k, TEMPURA] // tempura_set * tempura_points
+                row[2] = tab[k, SASHIMI] // sashimi_set * sashimi_points
+                row[3] = dumplings[min(tab[k, DUMPLING], dumpling_cap)]
                 row[4] = nig[k]
                 row[5] = soy_pts
                 row[6] = row[0] + row[1] + row[2] + row[3] + row[4] + row[5]
@@ -376,9 +385,9 @@ def _games(
             pts = 0
             if hi != lo and inmaj[k]:
                 if pud[k] == hi:
-                    pts += 6 // n_hi
+                    pts += pudding_points_most // n_hi
                 if penalty and pud[k] == lo:
-                    pts -= 6 // n_lo
+                    pts -= pudding_points_most // n_lo
             puddings[g, k] = pud[k]
             pudding_points[g, k] = pts
             totals[g, k] = banked[k] + pts
@@ -431,6 +440,7 @@ def play_random(config: Config, games: int, seed: int) -> Any:
         NIGIRI,
         DUMPLINGS,
         COLOUR_GROUP,
+        RULES,
         deals,
         picks,
         round_points,

@@ -9,8 +9,18 @@ from __future__ import annotations
 import numpy as np
 
 from ..sushi_go.actions import ACTION_SPACE_SIZE, OWN_CHOICES
-from ..sushi_go.cards import COLOUR, MAKI_ICONS, NIGIRI_VALUE, Card, deck_counts
-from ..sushi_go.score import CATEGORIES, DUMPLING_POINTS
+from ..sushi_go.cards import (
+    COLOUR,
+    MAKI_ICONS,
+    MAKI_TYPE,
+    NIGIRI_TYPE,
+    NIGIRI_VALUE,
+    SASHIMI_TYPE,
+    TEMPURA_TYPE,
+    Card,
+    deck_counts,
+)
+from ..sushi_go.score import CATEGORIES, DUMPLING_POINTS, game_pudding_points, soy_sauce_points
 
 N_KINDS = len(Card)
 NO_DUMMY = N_KINDS  #: the "dummy" part of a code that gives the dummy no card
@@ -30,6 +40,31 @@ N_CATEGORIES = len(CATEGORIES)
 MAKI = np.array(MAKI_ICONS, dtype=np.int64)
 NIGIRI = np.array(NIGIRI_VALUE, dtype=np.int64)
 DUMPLINGS = np.array(DUMPLING_POINTS, dtype=np.int64)
+#: the scoring numbers, read from the card types and the core's scoring functions
+TEMPURA_SET, TEMPURA_POINTS = TEMPURA_TYPE.SET_SIZE, TEMPURA_TYPE.SET_POINTS
+SASHIMI_SET, SASHIMI_POINTS = SASHIMI_TYPE.SET_SIZE, SASHIMI_TYPE.SET_POINTS
+DUMPLING_CAP = len(DUMPLING_POINTS) - 1  #: more dumplings than this score as many
+WASABI_FACTOR = NIGIRI_TYPE.WASABI_FACTOR
+MAKI_FIRST, MAKI_SECOND = MAKI_TYPE.PLACES
+SOY_POINTS = soy_sauce_points([[Card.SOY_SAUCE]])[0]  #: a lone soy sauce player's points
+PUDDING_POINTS = game_pudding_points([1, 0], two_player_rule=True)[0]  #: the most puddings' points
+#: the same numbers as one array for the compiled kernel, in this order (Numba's cache would keep the
+#: values of module constants across a change here, arguments it does not keep)
+RULES = np.array(
+    [
+        TEMPURA_SET,
+        TEMPURA_POINTS,
+        SASHIMI_SET,
+        SASHIMI_POINTS,
+        DUMPLING_CAP,
+        WASABI_FACTOR,
+        MAKI_FIRST,
+        MAKI_SECOND,
+        SOY_POINTS,
+        PUDDING_POINTS,
+    ],
+    dtype=np.int64,
+)
 _colour_names = sorted(set(COLOUR.values()))
 #: colour group of each card kind (soy sauce promo)
 COLOUR_GROUP = np.array([_colour_names.index(COLOUR[c]) for c in Card], dtype=np.int64)

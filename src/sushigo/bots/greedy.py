@@ -1,7 +1,8 @@
 """The ``greedy`` bot: the pick with the best immediate value, counting what sets a card completes.
 
-For Sushi Go! a pick scores its immediate points (a second tempura is worth 5, a third sashimi 10, a
-dumpling the step it adds, a nigiri triple on a free wasabi), the change in the seat's maki standing
+For Sushi Go! a pick scores its immediate points (the set a tempura or sashimi completes, the step a
+dumpling adds, a nigiri times the wasabi factor on a free wasabi: the card types' numbers, read by
+:mod:`.sg_tools`), the change in the seat's maki standing
 on the current tableaux, and a fixed credit for progress that scores later (a first tempura, a
 wasabi, a pudding). Ties go to the seeded RNG. When it controls the dummy it gives the dummy the card
 its opponent would value most. For Sushi Roll it defers to :class:`~.roll_bots.RollGreedyBot`.

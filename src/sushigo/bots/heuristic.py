@@ -3,7 +3,8 @@
 It counts cards: the cards still in circulation this round are the hands it has seen plus, for hands it
 has not, the unseen cards in proportion (deck minus everything it can account for, with earlier rounds
 remembered by :class:`~.sg_tools.CardMemory`). From that it estimates how many more of each kind it
-can still expect to take this round, and values a pick as:
+can still expect to take this round, and values a pick as (every card's points, set sizes and
+multipliers are the card types', read by :mod:`.sg_tools`; the other numbers are the bot's tuning):
 
 * tempura and sashimi: the set's points times the (Poisson) chance of completing it;
 * dumplings: the step it adds at the expected final count;
@@ -13,7 +14,7 @@ can still expect to take this round, and values a pick as:
   optimistic scenarios of the other seats' future takes (puddings across the rest of the game);
 * chopsticks: worth a second card only while enough turns remain; pairs are used when the second card
   is worth more than keeping the chopsticks;
-* soy sauce: 4 points times a rough chance of having the most colours;
+* soy sauce: its points times a rough chance of having the most colours;
 * denial: part of what the card would complete for the seat that receives this hand — a little at
   three or more players, more at two, where every point denied is a point of margin (measured: the
   two-player weight 1.0 beats the old 0.25 in 59.5% of 400 games on fresh deals, 95% CI 54.6–64.2%;
@@ -31,6 +32,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..sushi_go.actions import Pick
+from ..sushi_go.cards import DUMPLING_TYPE
 from ..sushi_go.observation import Observation
 from ..sushi_go.rules import final_pudding_points
 from .base import BaseBot
@@ -38,16 +40,20 @@ from .registry import register
 from .sg_tools import (
     CHOPSTICKS,
     DUMPLING,
+    DUMPLING_STEP,
     EGG,
     ICONS,
+    MAKI_KINDS,
     NIGIRI,
+    NIGIRI_KINDS,
     PUDDING,
     SALMON,
-    SASHIMI,
+    SETS,
     SOY,
+    SOY_POINTS,
     SQUID,
-    TEMPURA,
     WASABI,
+    WASABI_FACTOR,
     CardMemory,
     counts_of,
     free_wasabi,
@@ -59,9 +65,26 @@ from .sg_tools import (
 from .sg_tools import N as N_KINDS
 
 
-def _dumpling_curve(x: float) -> float:
-    x = min(max(x, 0.0), 5.0)
-    return x * (x + 1) / 2
+def _dumpling_table() -> tuple[tuple[int, ...], int]:
+    """The dumpling type's points by count up to the count from which more dumplings add nothing."""
+    steps = DUMPLING_STEP
+    cap = max((n + 1 for n, step in enumerate(steps) if step), default=0)
+    cap = max(cap, 2)
+    return tuple(DUMPLING_TYPE.points(n) for n in range(cap + 1)), cap
+
+
+_DUMPLINGS, _DUMPLING_CAP = _dumpling_table()
+
+
+def dumpling_curve(x: float) -> float:
+    """Dumpling points at a fractional count: the parabola through the dumpling type's points at the
+    three nearest counts (for 1/3/6/10/15 that is ``x(x+1)/2``), flat from the count where they stop
+    growing."""
+    x = min(max(x, 0.0), float(_DUMPLING_CAP))
+    m = min(int(x), _DUMPLING_CAP - 2)
+    p0, p1, p2 = _DUMPLINGS[m], _DUMPLINGS[m + 1], _DUMPLINGS[m + 2]
+    f = x - m
+    return p0 + f * (p1 - p0) + f * (f - 1) / 2 * (p2 - 2 * p1 + p0)
 
 
 def _p_at_least(m: int, lam: float) -> float:
@@ -178,18 +201,17 @@ class HeuristicBot(BaseBot):
         unseen: Sequence[int],
     ) -> float:
         """Value of ``seat`` adding ``card`` to a tableau with ``counts`` and ``free`` wasabi."""
-        if card == TEMPURA:
-            return 5.0 if counts[TEMPURA] % 2 else 5.0 * _p_at_least(1, exp[TEMPURA])
-        if card == SASHIMI:
-            have = counts[SASHIMI] % 3
-            return 10.0 * _p_at_least(2 - have, exp[SASHIMI])
+        kind = SETS.get(card)
+        if kind is not None:  # tempura, sashimi: the set's points times the chance to complete it
+            size, points = kind
+            return points * _p_at_least(size - 1 - counts[card] % size, exp[card])
         if card == DUMPLING:
             d = counts[DUMPLING]
             e = exp[DUMPLING] * 0.7
-            return _dumpling_curve(d + 1 + e) - _dumpling_curve(d + e)
+            return dumpling_curve(d + 1 + e) - dumpling_curve(d + e)
         if NIGIRI[card]:
             if free > 0:
-                v = 3.0 * NIGIRI[card]
+                v = float(WASABI_FACTOR * NIGIRI[card])
                 if card == EGG:
                     v -= 2.0 * _p_at_least(1, exp[SALMON] + exp[SQUID])
                 return v
@@ -197,14 +219,15 @@ class HeuristicBot(BaseBot):
         if card == WASABI:
             if picks_left < 2:
                 return 0.0
-            e_n = exp[EGG] + exp[SALMON] + exp[SQUID]
+            e_n = sum(exp[c] for c in NIGIRI_KINDS)
             if e_n <= 0:
                 return 0.0
-            avg = (exp[EGG] * 1 + exp[SALMON] * 2 + exp[SQUID] * 3) / e_n
+            avg = sum(exp[c] * NIGIRI[c] for c in NIGIRI_KINDS) / e_n
             owed = free  # wasabi already waiting take the first nigiri
-            return 2.0 * avg * _p_at_least(owed + 1, e_n * 0.9)
+            # the bonus a wasabi adds to a nigiri of that value, times the chance one comes
+            return (WASABI_FACTOR - 1) * avg * _p_at_least(owed + 1, e_n * 0.9)
         if ICONS[card]:
-            e_icons = sum(exp[c] * ICONS[c] for c in (3, 4, 5))
+            e_icons = sum(exp[c] * ICONS[c] for c in MAKI_KINDS)
             return self._maki_value(obs, seat, ICONS[card], e_icons / max(1, obs.players - 1) * 1.2)
         if card == PUDDING:
             return self._pudding_value(obs, seat, unseen)
@@ -220,7 +243,7 @@ class HeuristicBot(BaseBot):
             others = max(
                 (_colours(t) + min(picks_left, 3) * 0.5 for i, t in enumerate(tab) if i != seat), default=0
             )
-            return 4.0 * (0.75 if mine >= others + 1 else 0.45 if mine >= others else 0.15)
+            return SOY_POINTS * (0.75 if mine >= others + 1 else 0.45 if mine >= others else 0.15)
         return 0.0
 
     def own_value(self, obs: Observation, seat: int, cards: Sequence[int], ctx: dict[str, Any]) -> float:

@@ -52,28 +52,33 @@ from .sg_tools import (
     PUDDING,
     SASHIMI,
     SOY,
+    STEPS,
     TEMPURA,
     WASABI,
+    WASABI_FACTOR,
     CardMemory,
     canonical_picks,
     unseen_counts,
 )
 
 _CARDS = tuple(Card)
+_TEMPURA_STEP = STEPS[TEMPURA] or ()
+_SASHIMI_STEP = STEPS[SASHIMI] or ()
 
 
 def _quick_value(card: int, counts: list[int], free: int, left: int) -> float:
     """Cheap rollout value of one card for a tableau with ``counts`` and ``free`` wasabi."""
+    # a completed set scores its points (the card types' steps); a started one gets partial credit
     if card == TEMPURA:
-        return 5.0 if counts[TEMPURA] & 1 else 2.5
+        return _TEMPURA_STEP[counts[TEMPURA]] or 2.5
     if card == SASHIMI:
-        m = counts[SASHIMI] % 3
-        return 10.0 if m == 2 else (3.5 if m == 1 else 2.0) if left >= 2 else 0.0
+        n = counts[SASHIMI]
+        return _SASHIMI_STEP[n] or ((3.5 if _SASHIMI_STEP[n + 1] else 2.0) if left >= 2 else 0.0)
     if card == DUMPLING:
         return DUMPLING_STEP[counts[DUMPLING]] + 0.5
     v = NIGIRI[card]
     if v:
-        return 3.0 * v if free else float(v)
+        return WASABI_FACTOR * v if free else v
     if card == WASABI:
         return 2.5 if left >= 3 else 0.3
     i = ICONS[card]

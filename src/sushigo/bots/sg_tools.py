@@ -6,15 +6,31 @@ seat has seen in earlier rounds, which the observation no longer shows; :func:`u
 deck minus every card the seat can account for. :func:`marginal_points` is the immediate value of adding
 cards to a tableau ("what sets a card completes"), which ``greedy`` ranks by and the MCTS rollout
 policy uses.
+
+Card values are never written here: :data:`STEPS`, :data:`SETS`, :data:`NIGIRI`, :data:`WASABI_FACTOR`,
+:data:`ICONS`, :data:`MAKI_PLACES` and :data:`SOY_POINTS` are read once, at import, from the card types
+Sushi Go! scores with (:mod:`sushigo.sushi_go.cards`), so changing a card's scoring there changes what
+every Sushi Go! bot values. :func:`card_facts` does the reading.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..sushi_go.actions import Pick
-from ..sushi_go.cards import MAKI_ICONS, NIGIRI_VALUE, Card, deck_counts
+from ..sushi_go.cards import (
+    COUNTS,
+    DUMPLING_TYPE,
+    MAKI_TYPE,
+    NIGIRI_TYPE,
+    SASHIMI_TYPE,
+    TEMPURA_TYPE,
+    Card,
+    deck_counts,
+)
 from ..sushi_go.observation import Observation
+from ..sushi_go.score import soy_sauce_points
 
 N = len(Card)
 TEMPURA, SASHIMI, DUMPLING = int(Card.TEMPURA), int(Card.SASHIMI), int(Card.DUMPLING)
@@ -26,9 +42,63 @@ WASABI, CHOPSTICKS, PUDDING, SOY = (
     int(Card.PUDDING),
     int(Card.SOY_SAUCE),
 )
-DUMPLING_STEP = (1, 2, 3, 4, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-ICONS = MAKI_ICONS
-NIGIRI = NIGIRI_VALUE
+
+
+class CardFacts(NamedTuple):
+    """The card values the bots use, by :class:`Card` index, as the card types define them."""
+
+    #: points one more card adds at each count, for the cards scored by their count (tempura,
+    #: sashimi, dumpling; ``None`` for the rest): ``STEPS[card][n] = points(n + 1) - points(n)``
+    steps: tuple[tuple[int, ...] | None, ...]
+    #: (cards in a set, points per set) of the set cards (tempura, sashimi)
+    sets: dict[int, tuple[int, int]]
+    #: face value of each nigiri (0 for the rest), and the wasabi multiplier
+    nigiri: tuple[int, ...]
+    wasabi_factor: int
+    #: maki icons of each card (0 for the rest), and the points for most and second most icons
+    icons: tuple[int, ...]
+    maki_places: tuple[int, int]
+    #: what a soy sauce scores for the one player with the most colours (scored by its card type)
+    soy_points: int
+
+
+def card_facts() -> CardFacts:
+    """Reads :class:`CardFacts` from Sushi Go!'s card types (called once at import)."""
+    most = sum(COUNTS.values())  # no tableau holds more cards of a kind than the deck
+    steps: list[tuple[int, ...] | None] = [None] * N
+    for t in (TEMPURA_TYPE, SASHIMI_TYPE, DUMPLING_TYPE):
+        (card,) = t.variants
+        steps[card] = tuple(t.points(n + 1) - t.points(n) for n in range(most + 1))
+    sets = {
+        TEMPURA: (TEMPURA_TYPE.SET_SIZE, TEMPURA_TYPE.SET_POINTS),
+        SASHIMI: (SASHIMI_TYPE.SET_SIZE, SASHIMI_TYPE.SET_POINTS),
+    }
+    nigiri = tuple(NIGIRI_TYPE.values.get(c, 0) for c in Card)
+    icons = dict(MAKI_TYPE.icons)
+    first, second = MAKI_TYPE.PLACES
+    return CardFacts(
+        steps=tuple(steps),
+        sets=sets,
+        nigiri=nigiri,
+        wasabi_factor=NIGIRI_TYPE.WASABI_FACTOR,
+        icons=tuple(icons.get(c, 0) for c in Card),
+        maki_places=(first, second),
+        soy_points=soy_sauce_points([[Card.SOY_SAUCE]])[0],
+    )
+
+
+FACTS = card_facts()
+STEPS = FACTS.steps
+SETS = FACTS.sets
+DUMPLING_STEP: tuple[int, ...] = STEPS[DUMPLING] or ()
+NIGIRI = FACTS.nigiri
+WASABI_FACTOR = FACTS.wasabi_factor
+ICONS = FACTS.icons
+MAKI_PLACES = FACTS.maki_places
+SOY_POINTS = FACTS.soy_points
+#: the nigiri and maki kinds, in card order
+NIGIRI_KINDS = tuple(c for c in range(N) if NIGIRI[c])
+MAKI_KINDS = tuple(c for c in range(N) if ICONS[c])
 
 
 def counts_of(cards: Sequence[int]) -> list[int]:
@@ -90,7 +160,10 @@ def unseen_counts(obs: Observation, memory: CardMemory | None = None) -> list[in
 
 
 def maki_points(icons: Sequence[float]) -> list[int]:
-    """Maki majority points for the icon totals (6 to the most, 3 to second, ties split, §1.4.1)."""
+    """Maki majority points for (possibly projected, fractional) icon totals: :data:`MAKI_PLACES`
+    to the most and second most, ties split and a tied first cancelling second (§1.4.1), as
+    Sushi Go!'s maki type scores integer totals."""
+    first_points, second_points = MAKI_PLACES
     n = len(icons)
     best = max(icons) if icons else 0
     out = [0] * n
@@ -99,15 +172,15 @@ def maki_points(icons: Sequence[float]) -> list[int]:
     top = [i for i in range(n) if icons[i] == best]
     if len(top) > 1:
         for i in top:
-            out[i] = 6 // len(top)
+            out[i] = first_points // len(top)
         return out
-    out[top[0]] = 6
+    out[top[0]] = first_points
     rest = [x for x in icons if 0 < x < best]
     if rest:
         second = max(rest)
         sec = [i for i in range(n) if icons[i] == second]
         for i in sec:
-            out[i] = 3 // len(sec)
+            out[i] = second_points // len(sec)
     return out
 
 
@@ -116,15 +189,12 @@ def marginal_points(cards: Sequence[int], counts: Sequence[int], free: int) -> f
     c = list(counts)
     gained = 0.0
     for card in cards:
-        if card == TEMPURA:
-            gained += 5 if c[TEMPURA] % 2 == 1 else 0
-        elif card == SASHIMI:
-            gained += 10 if c[SASHIMI] % 3 == 2 else 0
-        elif card == DUMPLING:
-            gained += DUMPLING_STEP[c[DUMPLING]]
+        steps = STEPS[card]
+        if steps is not None:
+            gained += steps[c[card]]
         elif NIGIRI[card]:
             if free > 0:
-                gained += 3 * NIGIRI[card]
+                gained += WASABI_FACTOR * NIGIRI[card]
                 free -= 1
             else:
                 gained += NIGIRI[card]
@@ -134,7 +204,8 @@ def marginal_points(cards: Sequence[int], counts: Sequence[int], free: int) -> f
     return gained
 
 
-#: Fixed credit greedy gives for progress that does not score yet (a half pair, a started set...).
+#: Fixed credit greedy gives for progress that does not score yet (a half pair, a started set...);
+#: for a set card, the credit of the card one short of completing it, less for earlier ones.
 GREEDY_PARTIAL = {
     TEMPURA: 2.0,
     SASHIMI: 2.5,
@@ -150,11 +221,13 @@ def greedy_value(cards: Sequence[int], counts: Sequence[int], free: int, maki_ga
     value = marginal_points(cards, counts, free) + maki_gain
     c = list(counts)
     for card in cards:
-        if card == TEMPURA and c[TEMPURA] % 2 == 0:
-            value += GREEDY_PARTIAL[TEMPURA]
-        elif card == SASHIMI and c[SASHIMI] % 3 != 2:
-            value += GREEDY_PARTIAL[SASHIMI] * (1 + c[SASHIMI] % 3) / 2
-        elif card in GREEDY_PARTIAL and card not in (TEMPURA, SASHIMI):
+        kind = SETS.get(card)
+        if kind is not None:
+            # a card that does not complete a set: the credit times how far the set has come
+            have, short = c[card] % kind[0], kind[0] - 1
+            if have != short:
+                value += GREEDY_PARTIAL[card] * (1 + have) / short
+        elif card in GREEDY_PARTIAL:
             value += GREEDY_PARTIAL[card]
         c[card] += 1
     return value

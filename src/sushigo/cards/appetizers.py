@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 from .base import CardType, RoundView
 
+#: dumpling points by count; more dumplings than the table's last count score its last entry
 DUMPLING_POINTS = (0, 1, 3, 6, 10, 15)
 
 
@@ -50,9 +51,11 @@ class Tempura(_Counted):
 
     name = category = "tempura"
     colour = "lavender"
+    #: cards in a complete set, and the points the set scores
+    SET_SIZE, SET_POINTS = 2, 5
 
     def points(self, n: int) -> int:
-        return n // 2 * 5
+        return n // self.SET_SIZE * self.SET_POINTS
 
 
 class Sashimi(_Counted):
@@ -63,9 +66,11 @@ class Sashimi(_Counted):
 
     name = category = "sashimi"
     colour = "lime_green"
+    #: cards in a complete set, and the points the set scores
+    SET_SIZE, SET_POINTS = 3, 10
 
     def points(self, n: int) -> int:
-        return n // 3 * 10
+        return n // self.SET_SIZE * self.SET_POINTS
 
 
 class Dumpling(_Counted):
@@ -78,7 +83,7 @@ class Dumpling(_Counted):
     colour = "blue"
 
     def points(self, n: int) -> int:
-        return DUMPLING_POINTS[min(n, 5)]
+        return DUMPLING_POINTS[min(n, len(DUMPLING_POINTS) - 1)]
 
 
 class Eel(_Counted):

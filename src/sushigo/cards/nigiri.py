@@ -25,6 +25,8 @@ class Nigiri(CardType):
     name = "nigiri"
     category = "nigiri"
     colour = "yellow"
+    #: a nigiri on a wasabi scores its face value times this
+    WASABI_FACTOR = 3
 
     def __init__(self, values: Mapping[int, int]) -> None:
         super().__init__(tuple(values))
@@ -39,13 +41,14 @@ class Nigiri(CardType):
             table.put_on_wasabi(seat, entry, wasabi)
 
     def score_round(self, view: RoundView) -> list[int]:
-        """Face value of every nigiri, plus twice it again for those on a wasabi."""
+        """Face value of every nigiri, times :attr:`WASABI_FACTOR` for those on a wasabi."""
         out = []
         items = tuple(self.values.items())
+        extra = self.WASABI_FACTOR - 1
         for row, tri in zip(view.counts, view.tripled):
             total = 0
             for k, v in items:
-                total += v * (row[k] + 2 * tri[k])
+                total += v * (row[k] + extra * tri[k])
             out.append(total)
         return out
 

@@ -24,6 +24,8 @@ class Maki(CardType):
     name = "maki"
     category = "maki"
     colour = "red"
+    #: points for the most and the second most icons (Party's 6–8 players: ``places_many``)
+    PLACES = (6, 3)
 
     def __init__(
         self, icons: Mapping[int, int], *, ties: str, places_many: tuple[int, ...] | None = None
@@ -48,8 +50,9 @@ class Maki(CardType):
         mask = view.in_majorities
         taking = [icons[i] > 0 and (mask is None or mask[i]) for i in range(len(icons))]
         if self.ties == "split":
-            return majority_points(icons, 6, 3, ties="split", participants=taking)
-        places = self.places_many if (self.places_many and view.players >= 6) else (6, 3)
+            first, second = self.PLACES
+            return majority_points(icons, first, second, ties="split", participants=taking)
+        places = self.places_many if (self.places_many and view.players >= 6) else self.PLACES
         return place_points(icons, places, taking)
 
 
