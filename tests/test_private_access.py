@@ -59,8 +59,6 @@ ALLOWLIST: frozenset[tuple[str, str]] = frozenset(
         ("tests/envs/test_party_openspiel.py", "_menu"),
         # removed when web's branch lands (rooms.py split: a public state builder for app.py)
         ("src/sushigo/server/app.py", "_build_state"),
-        # removed when spec's branch lands (Party's option choices public in party/options.py)
-        ("src/sushigo/server/party_menus.py", "_CHOICES"),
         # removed when bots' branch lands (tests/bots/*: State.determinize replaces the _pile swap)
         ("tests/bots/test_neural.py", "_priors"),
         ("tests/bots/test_neural.py", "_Node"),
