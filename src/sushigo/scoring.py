@@ -1,8 +1,10 @@
-"""Scoring rules shared by Sushi Go! and Sushi Roll: majority races and the winner.
+"""Scoring rules shared by the games: majority races, puddings and the winner (Party uses the winner;
+its places are :func:`sushigo.cards.base.place_points`).
 
-The two games differ in how ties are paid, and that difference is easy to get wrong, so both live here
-side by side: Sushi Go! *splits* a tied award (rounded down) and gives no second place after a tied first;
-Sushi Roll pays *full* points to everyone tied and still awards second place after a tied first.
+Sushi Go! and Sushi Roll differ in how ties are paid, and that difference is easy to get wrong, so both
+live here side by side: Sushi Go! *splits* a tied award (rounded down) and gives no second place after a
+tied first; Sushi Roll pays *full* points to everyone tied and still awards second place after a tied
+first.
 """
 
 from __future__ import annotations

@@ -3,11 +3,15 @@
 Each test checks what a player sees: the round-end view with every final tableau, the game log (a
 chopsticks turn, a Sushi Roll swap), a pick changed before the reveal, a seat opened on a second device
 with the seat link (also after the stand-in bot took it), score tables that add up, and no page wider
-than a phone. Screenshots go to ``out/screenshots/``; those shown in the README to ``docs/img/``.
+than a phone. Screenshots go to ``out/screenshots/`` (ignored by git); those shown in the README are
+copied to the tracked ``docs/img/`` only when ``SUSHIGO_UPDATE_DOC_IMAGES=1``, so a plain test run never
+changes the tree.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +27,8 @@ from sushigo.server.testing import MANY_TABLES, ServerProcess, http, new_page, n
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "out" / "screenshots"
 DOC_IMG = ROOT / "docs" / "img"
+#: set to 1 to refresh the README's screenshots in docs/img/ (a plain run leaves the tracked tree alone)
+UPDATE_DOC_IMAGES = os.environ.get("SUSHIGO_UPDATE_DOC_IMAGES") == "1"
 GRACE = 2.0
 
 
@@ -35,9 +41,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 def shot(page: Any, name: str, doc: bool = False, full: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
-    if doc:
+    if doc and UPDATE_DOC_IMAGES:
         DOC_IMG.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(DOC_IMG / f"{name}.png"), full_page=full)
+        shutil.copyfile(SHOTS / f"{name}.png", DOC_IMG / f"{name}.png")
 
 
 def labels_fit(page: Any) -> None:

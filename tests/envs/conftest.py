@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,3 +29,21 @@ def _bot_vs_random(game: Any, bot: Any, rs: Any) -> tuple[Any, int]:
 @pytest.fixture
 def bot_vs_random() -> Callable[[Any, Any, Any], tuple[Any, int]]:
     return _bot_vs_random
+
+
+# ------------------------------------------------------------------------------------- the fast loop
+#: Out of the fast loop (`pytest -m "not slow"`; CI runs them all): OpenSpiel's random simulations
+#: (whole games through every API check, 10 s each for Sushi Roll) and the MaskablePPO example (a
+#: training run of minutes). Matched on the test function's name or module.
+SLOW_NAMES = ("random_sim", "seeded_deals_remain_available")
+SLOW_MODULES = {"test_maskable_ppo.py"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if not item.path.is_relative_to(here):
+            continue
+        name = getattr(item, "originalname", item.name)
+        if item.path.name in SLOW_MODULES or any(s in name for s in SLOW_NAMES):
+            item.add_marker(pytest.mark.slow)

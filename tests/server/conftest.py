@@ -106,3 +106,21 @@ def server(database: str, tmp_path: Path) -> Iterator[ServerProcess]:
         yield proc
     finally:
         proc.stop()
+
+
+# ------------------------------------------------------------------------------------- the fast loop
+#: The server tests that stay in the fast loop (`pytest -m "not slow"`): in-process app, no subprocess,
+#: no PostgreSQL. Everything else here starts a real server and is marked slow (CI runs it all).
+QUICK = {
+    "test_api.py::test_every_endpoint_is_in_the_openapi_schema",
+    "test_api.py::test_protocol_doc_matches_the_code",
+    "test_api.py::test_static_pages_are_served",
+    "test_api.py::test_bad_tables_are_refused",
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.is_relative_to(here) and f"{item.path.name}::{item.originalname}" not in QUICK:
+            item.add_marker(pytest.mark.slow)
