@@ -113,7 +113,7 @@ def build_roll_state(obs: Observation, rng: random.Random) -> State:
     st.red_seat = obs.red_belt
     st.round = obs.round
     st.cycle = obs.cycle
-    to_act = obs.to_act if obs.to_act is not None else obs.red_belt
+    to_act = obs.to_act[0] if obs.to_act else obs.red_belt
     st.taken = (to_act - obs.red_belt) % obs.players
 
     def dice(faces: Sequence[str]) -> list[tuple[str, str]]:
