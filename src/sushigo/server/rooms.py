@@ -37,7 +37,7 @@ from .limits import Limits
 from .party_menus import PARTY_OPTION_NAMES, non_default_options, party_menu
 from .schemas import SeatPublic, TableCreate, TablePublic, valid_table_id
 from .store import SeatRow, Store, TableRow
-from .tablelog import WITHDRAW, GameLog, apply_stored, record, table_extras
+from .tablelog import WITHDRAW, GameLog, SecretPicks, apply_stored, record, table_extras
 
 log = logging.getLogger("sushigo.server")
 T = TypeVar("T")
@@ -310,16 +310,15 @@ class Room:
 
         ``log_at`` is how many log entries the receiver already has; the message carries the rest.
         """
-        state = self.state
-        legal: list[str] = []
-        if seat is not None and self.status == "playing" and seat in state.to_act():
-            legal = [action_text(a) for a in state.legal_actions(seat)]
+        view = self.state.observe(seat).to_json()
+        if self.status != "playing":
+            view["legal"] = []  # nobody acts before every seat is taken
         return {
             "type": "state",
             "state_id": self.state_id,
             "table": table,
-            "view": state.observe(seat).to_json(),
-            "legal": legal,
+            "view": view,
+            "legal": [a["text"] for a in view["legal"]],
             "deadline": None if seat is None else self.deadline(seat),
             **self.extras(),
             "pick": None if seat is None else self.picks.get(seat),
@@ -531,8 +530,8 @@ class Room:
                 )
             withdraw = text.strip() == WITHDRAW
             if withdraw:
-                if self.game not in ("sushi-go", "sushi-go-party"):
-                    raise RoomError("action/invalid", "only a Sushi Go! or Party pick can be withdrawn")
+                if not isinstance(self.state, SecretPicks):
+                    raise RoomError("action/invalid", "this game has no secret pick to withdraw")
                 if seat not in self.picks:
                     raise RoomError("action/illegal", "there is no pick of yours to take back this turn")
             elif seat not in self.state.to_act():
@@ -541,7 +540,8 @@ class Room:
             owing = set(self.state.to_act())
             try:
                 if withdraw:
-                    self.state.withdraw(seat)  # type: ignore[attr-defined]
+                    assert isinstance(self.state, SecretPicks)
+                    self.state.withdraw(seat)
                     canonical = WITHDRAW
                 else:
                     action = spec(self.game).parse_action(text)
@@ -583,19 +583,18 @@ class Room:
                 self.row.status = "finished"
                 self.row.result = result
                 self.row.finished_at = time.time()
-            if (
-                self.game == "sushi-roll"
-                or over
-                or getattr(self.state, "phase", None) == "resolve"  # Party: each decision has its time
-                or (not withdraw and len(self.state.to_act()) == self.row.players)
-            ):
+            # The turn (and its timer) goes on only while an action just moved its seat in or out of
+            # a simultaneous decision that others still owe: a secret pick, or taking one back. Any
+            # other change (a sequential move, a re-roll, a Party card being resolved, a new deal, a
+            # decision the pick handed to someone, the 2-player dummy's) starts a new turn.
+            owes = set(self.state.to_act())
+            open_turn = not over and bool(owes) and owes == (owing | {seat} if withdraw else owing - {seat})
+            if open_turn:
+                # Only who still has to act is news, unless the pick wrote to the log.
+                secret = entries == 0
+            else:
                 self._new_turn()
                 secret = False
-            else:
-                # A pick (or a withdrawal) inside an open turn: only who still has to act is news, as
-                # long as nobody else now owes a different decision (the 2-player dummy's pick is one).
-                owes = set(self.state.to_act())
-                secret = entries == 0 and owes == (owing | {seat} if withdraw else owing - {seat})
             if client is not None:
                 client.send({"type": "ack", "state_id": self.state_id, "action": canonical})
             self.changed.set()
