@@ -35,6 +35,7 @@ from ..game import GameState, new_game, spec
 from .botpool import INLINE_BOTS, BotPool, cap_budget
 from .limits import Limits
 from .party_menus import PARTY_OPTION_NAMES, non_default_options, party_menu
+from .presentation import presentation
 from .schemas import SeatPublic, TableCreate, TablePublic, valid_table_id
 from .store import SeatRow, Store, TableRow
 from .tablelog import WITHDRAW, GameLog, SecretPicks, apply_stored, record, table_extras
@@ -321,9 +322,14 @@ class Room:
             "legal": [a["text"] for a in view["legal"]],
             "deadline": None if seat is None else self.deadline(seat),
             **self.extras(),
-            "pick": None if seat is None else self.picks.get(seat),
+            "pick": self.pick_json(seat),
             "log": {"start": log_at, "entries": self.log.entries[log_at:]},
         }
+
+    def pick_json(self, seat: int | None) -> dict[str, Any] | None:
+        """The receiver's own pending secret pick as a structured action (``None`` for anyone else)."""
+        text = None if seat is None else self.picks.get(seat)
+        return None if text is None else presentation(self.game).pick_json(text)
 
     def send_state(self, client: Client, table: dict[str, Any] | None = None) -> None:
         """Sends one client its current ``state`` (with the log entries it has not seen yet)."""

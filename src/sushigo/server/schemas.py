@@ -436,8 +436,8 @@ class TableExtras(BaseModel):
     Party, as in the view) or trays (Sushi Roll) with ``on_wasabi`` marks and ``points`` per category, sent while the round-end
     view is due (a round has ended and nothing of the next one is on the table yet; and once the game is
     over); ``null`` otherwise. ``running``: each tableau's round total if the round ended now. ``pick``: the receiver's own
-    pending pick of this turn (Sushi Go!; withdraw it with the action text ``withdraw`` until the turn
-    resolves); ``null`` for every other receiver. ``final``: once the game is over, its score table
+    pending pick of this turn as a structured action (Sushi Go!, Party; withdraw it with the action
+    text ``withdraw`` until the turn resolves); ``null`` for every other receiver. ``final``: once the game is over, its score table
     (``rounds`` totals per round, ``pudding_points``, Sushi Roll's ``token_points``, ``totals``, each the
     sum of its column). ``log``: see ``LogPart``.
     """
@@ -450,7 +450,11 @@ class TableExtras(BaseModel):
         description="Sushi Go Party! only: each tableau card's round-log position, in the view's order "
         "(the numbers a takeout box's 'flip 0,3' uses).",
     )
-    pick: str | None = None
+    pick: dict[str, Any] | None = Field(
+        None,
+        description="The receiver's own pending secret pick as a structured action (text, label, cards ...), "
+        "as in view.legal; null for everyone else.",
+    )
     log: LogPart
 
 

@@ -54,6 +54,10 @@ class Presentation:
             "token_points": report.get("token_points"),
         }
 
+    def pick_json(self, text: str) -> dict[str, Any] | None:
+        """A pending secret pick (its action text) as a structured action, like the view's ``legal``."""
+        return None
+
     def extras(self, state: Any) -> dict[str, Any]:
         """The game's own public fields of a ``state`` message (see ``TableExtras``)."""
         return {}

@@ -105,6 +105,11 @@ class PartyPresentation(Presentation):
         )
         return {"refs": refs}
 
+    def pick_json(self, text: str) -> dict[str, Any] | None:
+        from ...party.actions import action_json, parse_action
+
+        return action_json(parse_action(text), 0)
+
     def hands(self, state: Any) -> list[list[str]] | None:
         from ...party.cards import WIRE
 

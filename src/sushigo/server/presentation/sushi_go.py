@@ -105,6 +105,11 @@ class SushiGoPresentation(Presentation):
         mask = [True, True, False] if (cfg.dummy and cfg.dummy_outside_majorities) else None
         return score_round(state.tableaux, state.on_wasabi, in_majorities=mask)
 
+    def pick_json(self, text: str) -> dict[str, Any] | None:
+        from ...sushi_go.actions import action_json, parse_action
+
+        return action_json(parse_action(text))
+
     def hands(self, state: Any) -> list[list[str]] | None:
         return [[c.wire for c in sorted(h)] for h in state.hands]
 
