@@ -3,7 +3,7 @@
 // actions and sends its text. Drawing is keyed (render.js patchList / setHTML): nodes that did not
 // change are never rebuilt, so a `presence` message or another seat's move never swallows a click in
 // progress. The game's own parts come from its module (games/index.js), chosen once per view.
-import { $, R, S, seatNames } from "./state.js";
+import { $, R, S, seatNames, send } from "./state.js";
 import { start } from "./connection.js";
 import { drawScores } from "./scores.js";
 import { maybeRoundEnd, renderFinal } from "./roundend.js";
@@ -95,6 +95,7 @@ for (const [name, get] of Object.entries({ last: () => S.last, logEntries: () =>
   Object.defineProperty(window, name, { get, configurable: true });
 }
 window.seatLink = seatLink;
+window.send = send;
 
 start({
   welcome: () => { $("game").classList.remove("hidden"); drawSeatLink(); },
