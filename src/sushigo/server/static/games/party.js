@@ -62,6 +62,9 @@ export function rulesLine(options, onWords) {
 
 export const seatsClass = "party-seats";
 
+/** Card tips and screen-reader labels use Party's rules (art.js). */
+export const usesPartyRules = true;
+
 export function seats(msg, nm) {
   const v = msg.view;
   const dessert = R.tileTitle(v.menu[v.menu.length - 1]);
@@ -84,7 +87,6 @@ export function seats(msg, nm) {
 
 export function mine(msg, nm) {
   const v = msg.view;
-  A.art.partyRules = true;
   $("roundPill").textContent = `Round ${v.round + 1} of 3`;
   $("turnPill").textContent = v.is_over ? "Game over" : `Turn ${v.turn + 1}`;
   let waiting = "";
@@ -238,7 +240,6 @@ export function roundEnd(lr, nm) {
 }
 
 export function replaySeat(f, v, s, nm) {
-  A.art.partyRules = true;
   const last = f.log.find((e) => !e.end);
   const hand = (f.hands && f.hands[s]) || [];
   const marks = new Set();

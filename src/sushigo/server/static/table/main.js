@@ -3,7 +3,7 @@
 // actions and sends its text. Drawing is keyed (render.js patchList / setHTML): nodes that did not
 // change are never rebuilt, so a `presence` message or another seat's move never swallows a click in
 // progress. The game's own parts come from its module (games/index.js), chosen once per view.
-import { $, R, S, seatNames, send } from "./state.js";
+import { $, A, R, S, seatNames, send } from "./state.js";
 import { start } from "./connection.js";
 import { drawScores } from "./scores.js";
 import { maybeRoundEnd, renderFinal } from "./roundend.js";
@@ -17,6 +17,7 @@ function render(msg) {
   const prev = S.last;
   S.last = msg;
   game = gameOf(msg.view);
+  A.art.partyRules = game.usesPartyRules === true;
   document.body.dataset.game = msg.view.game;
   if (msg.log) {
     if (msg.log.start <= S.logEntries.length) S.logEntries = S.logEntries.slice(0, msg.log.start).concat(msg.log.entries);
