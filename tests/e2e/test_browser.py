@@ -34,7 +34,9 @@ GRACE = 2.0
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("e2e"), bot_delay=0.0, grace=GRACE, extra_args=MANY_TABLES) as proc:
+    with ServerProcess(
+        tmp_path_factory.mktemp("e2e"), bot_delay=0.0, grace=GRACE, extra_args=MANY_TABLES
+    ) as proc:
         yield proc
 
 
@@ -230,13 +232,13 @@ def test_pick_change_and_seat_link(server: ServerProcess, browser: Any) -> None:
     a.click(f"#hand .card >> nth={first}")
     a.click("#playBtn:not([disabled])")
     a.wait_for_function("() => last.pick !== null")
-    assert a.evaluate("last.pick") == hand[first]
+    assert a.evaluate("last.pick.text") == hand[first]
     assert a.query_selector("#hand .card.picked") is not None  # the pick stays visible
     shot(a, "pick-pending-phone")
     assert b.evaluate("last.pick") is None and b.evaluate("last.view.to_act") == [1]
     a.click(f"#hand .card >> nth={second}")
     a.click("#playBtn:not([disabled])")
-    a.wait_for_function(f"() => last.pick === {hand[second]!r}")
+    a.wait_for_function(f"() => last.pick && last.pick.text === {hand[second]!r}")
     b.click("#hand .card >> nth=0")
     b.click("#playBtn:not([disabled])")
     a.wait_for_function("() => logEntries.some((e) => e.plays)")

@@ -43,7 +43,7 @@ MODE_JS = """() => {
   if (!document.getElementById('roundEnd').classList.contains('hidden')) return 'roundend';
   if (!last || !last.legal.length) return 'wait';
   if (document.getElementById('confirmFlip')) return 'flip';
-  if (last.legal.every((a) => /^(ask|give) /.test(a))) return document.querySelector('#decision [data-action]') ? 'name' : 'wait';
+  if (last.view.legal.every((a) => a.kind === 'ask' || a.kind === 'give')) return document.querySelector('#decision [data-action]') ? 'name' : 'wait';
   if (document.getElementById('playBtn')) return 'play';
   return 'wait';
 }"""
@@ -79,14 +79,14 @@ def _step(page: Any, seen: Counter[str]) -> str:
     resolving = page.evaluate("last.view.resolving && last.view.resolving.card") or ""
     if mode == "flip":
         # Choose the cards of the longest legal set by tapping them, then confirm.
-        target = max(page.evaluate("last.legal"), key=len)
-        for ref in target.split(" ")[1].split(",") if " " in target else []:
+        target = max(page.evaluate("last.view.legal.map((a) => a.refs)"), key=len)
+        for ref in target:
             if page.get_attribute(f"#flipCards .card[data-index='{ref}']", "aria-pressed") != "true":
                 page.click(f"#flipCards .card[data-index='{ref}']", timeout=2000)
         page.click("#confirmFlip:not([disabled])", timeout=2000)
         seen["flip"] += 1
     elif mode == "name":
-        kind = "ask" if page.evaluate("last.legal[0].startsWith('ask')") else "give"
+        kind = page.evaluate("last.view.legal[0].kind")
         page.click("#decision [data-action] >> nth=0", timeout=2000)
         seen[kind] += 1
     else:
@@ -135,7 +135,7 @@ def play_to_end(page: Any, seen: Counter[str], timeout: float = 400.0, until: st
 
 
 STUCK_JS = """() => JSON.stringify({legal: last.legal, phase: last.view.phase, res: last.view.resolving,
-  to_act: last.view.to_act, pick: last.pick, psel, pchoice, msg: document.getElementById('msg').textContent,
+  to_act: last.view.to_act, pick: last.pick, pchoice, msg: document.getElementById('msg').textContent,
   controls: document.getElementById('controls').innerText})"""
 
 

@@ -247,7 +247,7 @@ def test_a_resent_action_is_stale_and_a_reroll_spends_one_token(server: ServerPr
             await a.send(json.dumps({"type": "hello", "token": toks[0]}))
             await b.send(json.dumps({"type": "hello", "token": toks[1]}))
             first = await _until(a, "state")
-            seat = first["view"]["to_act"]
+            seat = first["view"]["to_act"][0]
             ws = a if seat == 0 else b
             state = first if seat == 0 else await _until(b, "state")
             tokens_before = state["view"]["menu"][seat]

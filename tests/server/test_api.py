@@ -134,7 +134,15 @@ def test_the_turn_timer_lets_a_bot_pick_for_a_connected_but_idle_player(client: 
 
 
 def test_static_pages_are_served(client: TestClient) -> None:
-    for path in ("/", "/t/x", "/replay/x", "/static/table.js", "/static/art.js", "/static/style.css"):
+    for path in (
+        "/",
+        "/t/x",
+        "/replay/x",
+        "/static/table/main.js",
+        "/static/games/index.js",
+        "/static/art.js",
+        "/static/style.css",
+    ):
         assert client.get(path).status_code == 200
 
 

@@ -130,7 +130,7 @@ async def _scenario(server: ServerProcess) -> None:
     async with websockets.connect(f"{server.ws_base}/ws/tables/{roll['id']}") as r:
         await r.send(json.dumps({"type": "hello", "token": rt[0]}))
         st = await _recv_until(r, "state")
-        if st["view"]["to_act"] == 0:
+        if st["view"]["to_act"] == [0]:
             async with websockets.connect(f"{server.ws_base}/ws/tables/{roll['id']}") as r1:
                 await r1.send(json.dumps({"type": "hello", "token": rt[1]}))
                 await _recv_until(r1, "state")

@@ -309,14 +309,17 @@ def test_messages_hold_only_what_the_receiver_may_know(
             sid = msg["state_id"]
             last_sid = sid
             view, legal = expected[sid][receiver]
-            assert msg["view"] == view
             if msg["table"]["status"] != "playing":
-                legal = []
-            assert msg["legal"] == legal
+                view, legal = {**view, "legal": []}, []
+            assert msg["view"] == view
+            # The message's texts are the view's structured actions, and exactly the engine's.
+            assert msg["legal"] == [a["text"] for a in msg["view"]["legal"]]
+            assert sorted(msg["legal"]) == sorted(legal)
             for key, value in public[sid].items():
                 assert msg[key] == value, key
             # Only the receiver's own pending pick, and only while it is pending.
-            assert msg["pick"] == (None if receiver is None else own_picks[sid].get(receiver))
+            pick = msg["pick"] and msg["pick"]["text"]
+            assert pick == (None if receiver is None else own_picks[sid].get(receiver))
             picks_seen += msg["pick"] is not None
             part = msg["log"]
             assert part["start"] == len(received), "each state carries exactly the entries not yet sent"

@@ -22,7 +22,7 @@ pytest.importorskip("sqlalchemy")
 from fastapi.testclient import TestClient
 
 from sushigo.game import new_game
-from sushigo.server import rooms
+from sushigo.server import chat as table_chat
 from sushigo.server.app import create_app
 from sushigo.server.replay import build_replay
 from sushigo.server.store import SeatRow, TableRow
@@ -205,7 +205,7 @@ def _until(ws: Any, kind: str) -> dict[str, Any]:
 def test_chat_is_plain_limited_stored_and_replayed(
     client: TestClient, app_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(rooms, "CHAT_MAX_LINES", 7)
+    monkeypatch.setattr(table_chat, "CHAT_MAX_LINES", 7)
     t = client.post(
         "/api/tables", json={"game": "sushi-go", "seats": [{"kind": "human"}, {"kind": "human"}]}
     ).json()

@@ -37,7 +37,7 @@ def test_observation_shows_the_public_table() -> None:
     state = new_game(2, seed=4)
     seat = state.to_act()[0]
     obs = state.observe(seat)
-    assert obs.to_act == seat and obs.red_belt == state.red_seat
+    assert obs.to_act == (seat,) and obs.red_belt == state.red_seat
     assert obs.belts == tuple(tuple(f for _, f in b) for b in state.belts)
     assert obs.menu == (3, 3) and obs.chopsticks == (2, 2) and obs.supply_menu == 12
     assert sorted(obs.legal_actions) == state.legal_action_ids(seat)

@@ -108,7 +108,7 @@ class RollGreedyBot(BaseBot):
 
 def build_roll_state(obs: Observation, rng: random.Random) -> State:
     """Rebuilds a private game from the public table, rolling its future chance from ``rng``."""
-    to_act = obs.to_act if obs.to_act is not None else obs.red_belt
+    to_act = obs.to_act[0] if obs.to_act else obs.red_belt
 
     def dice(faces: Sequence[str]) -> list[tuple[str, str]]:
         return [(SYMBOL_TYPE[parse_face(f).symbol], f) for f in faces]

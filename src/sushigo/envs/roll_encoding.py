@@ -99,8 +99,7 @@ def encode_state(obs: object) -> np.ndarray:
     n: int = obs.players  # type: ignore[attr-defined]
     vec = np.zeros(state_size(n), dtype=np.float32)
     vec[: obs_size(n)] = _encode(obs, 0)
-    to_act = obs.to_act  # type: ignore[attr-defined]
-    if to_act is not None and not obs.is_over:  # type: ignore[attr-defined]
+    for to_act in obs.to_act:  # type: ignore[attr-defined]
         vec[obs_size(n) + to_act] = 1.0
     return vec
 
@@ -148,7 +147,7 @@ def _encode(obs: object, seat: int) -> np.ndarray:
     vec[b + 2] = o.supply_pudding  # type: ignore[attr-defined]
     vec[b + 3 + min(o.round, 2)] = 1.0  # type: ignore[attr-defined]
     vec[b + 6] = o.cycle  # type: ignore[attr-defined]
-    vec[b + 7] = 1.0 if (o.to_act == seat and not o.is_over) else 0.0  # type: ignore[attr-defined]
+    vec[b + 7] = 1.0 if (seat in o.to_act) else 0.0  # type: ignore[attr-defined]
     bag = dict(o.bag)  # type: ignore[attr-defined]
     for i, kind in enumerate(DIE_TYPES):
         vec[b + 8 + i] = bag.get(kind, 0)

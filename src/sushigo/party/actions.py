@@ -16,8 +16,10 @@ A Party turn asks for up to four kinds of decision:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import InvalidActionError
+from ..labels import card_label, words
 from .cards import KEY_NAMES, WIRE, PCard
 
 _KEY_BY_NAME = {n: i for i, n in enumerate(KEY_NAMES)}
@@ -89,6 +91,45 @@ class Flip:
 
 
 Action = Play | Ask | Give | Flip
+
+
+def ask_label(name: str) -> str:
+    """A spoon's request in words: a card (``maki_2``: "Maki ×2") or a whole type (``maki``: "any Maki")."""
+    return card_label(name) if name in _KEY_BY_NAME else f"any {words(name)}"
+
+
+def action_json(action: Action, index: int) -> dict[str, Any]:
+    """The structured form of ``action`` for clients (docs/protocol.md, "The observation envelope").
+
+    ``{"id": index, "text", "label", "kind", ...}`` with ``kind`` ``play`` (``card``, ``copies``,
+    ``wasabi``, ``bonus``), ``ask`` (``name``), ``give`` (``card``) or ``flip`` (``refs``: round-log
+    positions). Party has no dense action ids: ``id`` is the action's place in the legal list.
+
+    >>> action_json(parse_action("eel bonus=chopsticks_1"), 0)["label"]
+    'Eel, and use Chopsticks #1 this turn'
+    """
+    out: dict[str, Any] = {"id": index, "text": action.to_text()}
+    if isinstance(action, Play):
+        card = WIRE[action.card]
+        copies = None if action.copies is None else KEY_NAMES[action.copies]
+        bonus = [WIRE[b] for b in action.bonus]
+        label = card_label(card)
+        if copies is not None:
+            label += f" copying {card_label(copies)}"
+        if not action.wasabi:
+            label += " (not on your wasabi)"
+        if bonus:
+            label += ", and use " + " and ".join(card_label(b) for b in bonus) + " this turn"
+        out.update(kind="play", label=label, card=card, copies=copies, wasabi=action.wasabi, bonus=bonus)
+    elif isinstance(action, Ask):
+        out.update(kind="ask", label=f"Ask for {ask_label(action.name)}", name=action.name)
+    elif isinstance(action, Give):
+        out.update(kind="give", label=f"Give {card_label(WIRE[action.card])}", card=WIRE[action.card])
+    else:
+        n = len(action.refs)
+        label = f"Turn {n} face down" if n else "Turn nothing over"
+        out.update(kind="flip", label=label, refs=list(action.refs))
+    return out
 
 
 def parse_key(text: str) -> int:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..cards.rolls import Uramaki
+from ..envelope import envelope, scores_json
+from .actions import Action, action_json
 from .cards import KEY_NAMES, WIRE
 from .options import PartyConfig
 
@@ -61,13 +63,16 @@ class PartyObservation:
     #: every play of this round so far, ``round_plays[t][s]`` as in the record (a spoon's request and
     #: giver, a failed spoon's request, flips); a menu's four drawn cards only for that menu's player
     round_plays: tuple[Any, ...] = ()
+    #: the viewer's legal decisions now (empty unless it owes one)
+    legal: tuple[Action, ...] = ()
 
     @property
     def players(self) -> int:
         return self.config.players
 
     def to_json(self) -> dict[str, Any]:
-        """The observation with card names, as sent to a client."""
+        """The observation with card names, as sent to a client: the envelope (:mod:`sushigo.envelope`),
+        then Party's fields."""
 
         def names(cards: tuple[int, ...] | None) -> list[str] | None:
             return None if cards is None else [WIRE[c] for c in cards]
@@ -84,12 +89,18 @@ class PartyObservation:
             return d
 
         return {
-            "game": "sushi-go-party",
-            "seat": self.seat,
-            "players": self.players,
+            **envelope(
+                game="sushi-go-party",
+                seat=self.seat,
+                players=self.players,
+                round=self.round,
+                to_act=self.to_act,
+                is_over=self.is_over,
+                scores=scores_json(self.scores),
+                legal=[action_json(a, i) for i, a in enumerate(self.legal)],
+            ),
             "menu": list(self.config.menu),
             "options": self.config.to_options(),
-            "round": self.round,
             "turn": self.turn,
             "phase": self.phase,
             "hand": names(self.hand),
@@ -97,12 +108,9 @@ class PartyObservation:
             "hand_sizes": list(self.hand_sizes),
             "tableaux": [[card(t) for t in row] for row in self.tableaux],
             "desserts": [[KEY_NAMES[k] for k in row] for row in self.desserts],
-            "to_act": list(self.to_act),
             "resolving": self.resolving,
             "menu_drawn": names(self.menu_drawn),
             "deck_size": self.deck_size,
-            "is_over": self.is_over,
-            "scores": self.scores,
             "earlier_tableaux": list(self.earlier_tableaux),
             "uramaki_race": list(self.uramaki_race),
             "uramaki_claimed": self.uramaki_claimed,
@@ -179,6 +187,7 @@ def observe(state: PartyState, seat: int | None) -> PartyObservation:
         uramaki_scored=tuple(state.table.race_log) if not over else (),
         discards=tuple(sorted(state.table.discards)) if not over else (),
         round_plays=_round_plays(state, seat) if not over else (),
+        legal=() if seat is None or over else tuple(state.legal_actions(seat)),
     )
 
 

@@ -14,8 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .schemas import CLIENT_MESSAGES, ws_message_schemas
-from .tablelog import ChatMessage, ChatOut, TableExtras
+from .schemas import CLIENT_MESSAGES, ChatMessage, ChatOut, TableExtras, ws_message_schemas
 
 
 def http_section() -> str:

@@ -9,133 +9,49 @@ the store and only then acknowledges it and sends every client its own view, ``o
 Seat tokens come from :func:`secrets.token_urlsafe`; only their SHA-256 hashes are stored. The seed is
 kept server-side and is never part of a message. Bot seats, turn timers and absent players (replaced by a
 stand-in bot after a grace period) are driven by one small task per room.
+
+The room is split by responsibility: :mod:`.client` (a connection's queue, the encoding, ``RoomError``),
+:mod:`.presence` (who is connected, stand-ins, ``presence`` messages), :mod:`.chat`, :mod:`.driver` (bots,
+stand-ins and timers), :mod:`.names` (player names); here are the room's views, seating and action
+pipeline, and the :class:`Hub` of all rooms. What differs by game is asked of the game's state and of
+its presentation (:mod:`.presentation`), never of its name.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hashlib
 import hmac
 import logging
-import re
 import secrets
 import time
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-import orjson
-
-from ..bots import bot_names, make_bot
+from ..bots import bot_names
 from ..errors import IllegalActionError, InvalidActionError, SushigoError
 from ..game import GameState, new_game, spec
-from .botpool import INLINE_BOTS, BotPool, cap_budget
+from .botpool import BotPool
+from .chat import TableChat
+from .client import Client, RoomError, action_text, encode, hash_token
+from .driver import BotDriver
 from .limits import Limits
-from .party_menus import PARTY_OPTION_NAMES
+from .names import check_player_name, name_key
+from .presence import Presence
+from .presentation import presentation
 from .schemas import SeatPublic, TableCreate, TablePublic, valid_table_id
 from .store import SeatRow, Store, TableRow
-from .tablelog import WITHDRAW, GameLog, apply_stored, record, table_extras
+from .tablelog import WITHDRAW, GameLog, SecretPicks, apply_stored, record, table_extras
 
 log = logging.getLogger("sushigo.server")
 T = TypeVar("T")
 
-SUSHI_GO_OPTIONS = ("pass_both_ways", "soy_sauce", "dummy", "strict_wasabi", "dummy_outside_majorities")
-PARTY_OPTIONS = PARTY_OPTION_NAMES
-GAME_TITLES = {"sushi-go": "Sushi Go!", "sushi-roll": "Sushi Roll", "sushi-go-party": "Sushi Go Party!"}
 #: Stand-in bots for absent players, best first; the first one available is used.
 STANDIN_PREFERENCE = ("heuristic", "greedy", "random")
-#: Chat: longest line, lines kept and sent to a new client, and the per-connection rate (lines / seconds).
-CHAT_MAX_CHARS = 200
-CHAT_HISTORY = 100
-CHAT_BURST = 5
-CHAT_WINDOW = 10.0
-#: Chat lines one table stores at most (a spectator flood cannot fill the database).
-CHAT_MAX_LINES = 2000
 
 
-class RoomError(Exception):
-    """A rejected request, with a stable ``code`` (``action/illegal``, ``auth/invalid``, ...)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def hash_token(token: str) -> str:
-    """Returns the stored form of a seat token."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def action_text(action: Any) -> str:
-    """Returns an action's text form (both games' actions have ``to_text``)."""
-    return str(action.to_text())
-
-
-def encode(message: dict[str, Any]) -> str:
-    """JSON text of an outgoing message.
-
-    orjson: encoding every receiver's own view is the largest cost of a turn (a tenth of json's).
-    """
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-class Client:
-    """One WebSocket connection's outgoing side: messages are queued and written by the socket's task.
-
-    ``seat`` is ``None`` for a spectator. ``send`` never blocks a room: a client that does not read its
-    messages is dropped once ``max_queue`` messages are waiting.
-    """
-
-    def __init__(self, seat: int | None, max_queue: int = 256) -> None:
-        self.seat = seat
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.max_queue = max_queue
-        self.closed = False
-        #: Called once when the client is dropped as a slow reader (the room forgets it, the socket ends).
-        self.on_drop: list[Callable[[Client], None]] = []
-        #: How many game-log entries this client has been sent (each ``state`` carries only the new ones).
-        self.log_at = 0
-        self.chat_times: list[float] = []
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queues ``message`` as JSON text."""
-        self.send_text(encode(message))
-
-    def send_text(self, text: str) -> None:
-        """Queues a message already encoded with :func:`encode` (one encoding for many receivers)."""
-        if self.closed:
-            return
-        if self.queue.qsize() >= self.max_queue:
-            self.drop()
-            return
-        self.queue.put_nowait(text)
-
-    def drop(self) -> None:
-        """Gives up on a client that does not read: its waiting messages go, and it stops counting now.
-
-        Waiting for the socket to close would keep a dropped spectator in the count (and its messages in
-        memory) for as long as the peer keeps the connection open.
-        """
-        if self.closed:
-            return
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.close()
-        for callback in self.on_drop:
-            callback(self)
-
-    def close(self) -> None:
-        """Asks the writer to close the socket."""
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait(None)
-
-
-class Room:
+class Room(Presence, TableChat, BotDriver):
     """One table: its seats, its authoritative game state and its connected clients."""
 
     def __init__(self, hub: Hub, row: TableRow) -> None:
@@ -180,20 +96,6 @@ class Room:
     def status(self) -> str:
         return self.row.status
 
-    def is_standin(self, seat: int) -> bool:
-        """Tells whether a bot plays for the absent human at ``seat`` right now."""
-        seat_row = self.row.seats[seat]
-        if seat_row.kind != "human" or seat_row.token_hash is None or self.connected(seat):
-            return False
-        return time.monotonic() - self.absent_since.get(seat, 0.0) >= self.hub.grace
-
-    def connected(self, seat: int) -> bool:
-        return any(c.seat == seat and not c.closed for c in self.clients)
-
-    def spectators(self) -> int:
-        """Connected spectators (a dropped or closing client no longer counts)."""
-        return sum(1 for c in self.clients if c.seat is None and not c.closed)
-
     def public(self) -> TablePublic:
         """Returns what everyone may know about the table."""
         connected, standin, spectators = self._presence_key()
@@ -231,64 +133,6 @@ class Room:
             self._public = (presence, table)
         return self._public[1]
 
-    # ------------------------------------------------------------------------------- presence
-
-    def _presence_key(self) -> tuple[tuple[bool, ...], tuple[bool, ...], int]:
-        players = range(self.row.players)
-        return (
-            tuple(self.connected(s) for s in players),
-            tuple(self.is_standin(s) for s in players),
-            self.spectators(),
-        )
-
-    def schedule_presence(self) -> None:
-        """Sends a ``presence`` message soon: changes within ``presence_interval`` share one message.
-
-        Connects and disconnects change no game state, so they never cause a ``state`` message: a
-        spectator churn of hundreds of connects per second costs every client a few tiny messages per
-        second instead of a full table each time.
-        """
-        if self._presence_timer is not None:
-            return
-        loop = asyncio.get_running_loop()
-        wait = self._presence_sent_at + self.hub.limits.presence_interval - loop.time()
-        self._presence_timer = loop.call_later(max(0.0, wait), self._send_presence)
-
-    def _send_presence(self) -> None:
-        self._presence_timer = None
-        key = self._presence_key()
-        if key == self._presence_last:
-            return
-        self._presence_last = key
-        self._presence_sent_at = asyncio.get_running_loop().time()
-        message = {
-            "type": "presence",
-            "connected": list(key[0]),
-            "standin": list(key[1]),
-            "spectators": key[2],
-        }
-        for client in list(self.clients):
-            client.send(message)
-
-    def _watch_grace(self, seat: int) -> None:
-        """Announces the stand-in taking over ``seat`` when its grace period ends."""
-        old = self._grace_timers.pop(seat, None)
-        if old is not None:
-            old.cancel()
-        loop = asyncio.get_running_loop()
-        self._grace_timers[seat] = loop.call_later(self.hub.grace + 0.01, self.schedule_presence)
-
-    def forget(self, client: Client) -> None:
-        """Removes ``client`` at once (no lock needed): used when it is dropped as a slow reader."""
-        if client not in self.clients:
-            return
-        self.clients.discard(client)
-        if client.seat is not None and not self.connected(client.seat):
-            self.absent_since[client.seat] = time.monotonic()
-            self._watch_grace(client.seat)
-        self.changed.set()
-        self.schedule_presence()
-
     def deadline(self, seat: int) -> float | None:
         """Seconds left on the turn timer for ``seat``, when it owes an action and the table has one."""
         timer = self.row.turn_timer
@@ -310,21 +154,25 @@ class Room:
 
         ``log_at`` is how many log entries the receiver already has; the message carries the rest.
         """
-        state = self.state
-        legal: list[str] = []
-        if seat is not None and self.status == "playing" and seat in state.to_act():
-            legal = [action_text(a) for a in state.legal_actions(seat)]
+        view = self.state.observe(seat).to_json()
+        if self.status != "playing":
+            view["legal"] = []  # nobody acts before every seat is taken
         return {
             "type": "state",
             "state_id": self.state_id,
             "table": table,
-            "view": state.observe(seat).to_json(),
-            "legal": legal,
+            "view": view,
+            "legal": [a["text"] for a in view["legal"]],
             "deadline": None if seat is None else self.deadline(seat),
             **self.extras(),
-            "pick": None if seat is None else self.picks.get(seat),
+            "pick": self.pick_json(seat),
             "log": {"start": log_at, "entries": self.log.entries[log_at:]},
         }
+
+    def pick_json(self, seat: int | None) -> dict[str, Any] | None:
+        """The receiver's own pending secret pick as a structured action (``None`` for anyone else)."""
+        text = None if seat is None else self.picks.get(seat)
+        return None if text is None else presentation(self.game).pick_json(text)
 
     def send_state(self, client: Client, table: dict[str, Any] | None = None) -> None:
         """Sends one client its current ``state`` (with the log entries it has not seen yet)."""
@@ -405,58 +253,6 @@ class Room:
         if not self.clients and self.status in ("finished", "abandoned"):
             self.hub.park(self)
 
-    # ------------------------------------------------------------------------------- chat
-
-    async def _load_chat(self) -> list[dict[str, Any]]:
-        if self.chat is None:
-            lines = await self.hub.db(self.hub.store.load_chat, self.id, CHAT_HISTORY)
-            if self.chat is None:
-                self.chat = lines
-        return self.chat
-
-    async def chat_lines(self) -> list[dict[str, Any]]:
-        """The table's chat (for the replay viewer)."""
-        return list(await self._load_chat())
-
-    async def send_chat_history(self, client: Client) -> None:
-        """Sends a new client the table's stored chat lines (none: nothing is sent)."""
-        lines = await self._load_chat()
-        if lines:
-            client.send({"type": "chat", "lines": lines[-CHAT_HISTORY:]})
-
-    async def say(self, client: Client, text: str) -> None:
-        """Stores one chat line of ``client`` and sends it to everyone at the table.
-
-        Plain text only: control and invisible characters are dropped here and every page escapes the
-        text when it shows it. A connection may send ``CHAT_BURST`` lines per ``CHAT_WINDOW`` seconds.
-
-        :raises RoomError: ``chat/closed``, ``chat/invalid``, ``chat/full`` or ``rate/limited``.
-        """
-        if self.status not in ("open", "playing"):
-            raise RoomError("chat/closed", "the chat closes when the game is over")
-        clean = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
-        clean = " ".join(clean.split())[:CHAT_MAX_CHARS]
-        if not clean:
-            raise RoomError("chat/invalid", "a chat line needs some visible text")
-        if self.chat_total is None:
-            self.chat_total = await self.hub.db(self.hub.store.count_chat, self.id)
-        if self.chat_total >= CHAT_MAX_LINES:
-            raise RoomError("chat/full", f"this table's chat is full ({CHAT_MAX_LINES} lines)")
-        now = time.monotonic()
-        client.chat_times = [t for t in client.chat_times if now - t < CHAT_WINDOW]
-        if len(client.chat_times) >= CHAT_BURST:
-            raise RoomError("rate/limited", f"at most {CHAT_BURST} chat lines per {CHAT_WINDOW:g} seconds")
-        client.chat_times.append(now)
-        seat = client.seat
-        name = "Spectator" if seat is None else self.row.seats[seat].name or f"Player {seat + 1}"
-        line = {"seat": seat, "name": name, "text": clean, "at": round(time.time(), 3)}
-        lines = await self._load_chat()
-        self.chat_total = await self.hub.db(self.hub.store.append_chat, self.id, line)
-        lines.append(line)
-        del lines[:-CHAT_HISTORY]
-        for other in list(self.clients):
-            other.send({"type": "chat", "lines": [line]})
-
     # ---------------------------------------------------------------------------- seating
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
@@ -531,8 +327,8 @@ class Room:
                 )
             withdraw = text.strip() == WITHDRAW
             if withdraw:
-                if self.game not in ("sushi-go", "sushi-go-party"):
-                    raise RoomError("action/invalid", "only a Sushi Go! or Party pick can be withdrawn")
+                if not isinstance(self.state, SecretPicks):
+                    raise RoomError("action/invalid", "this game has no secret pick to withdraw")
                 if seat not in self.picks:
                     raise RoomError("action/illegal", "there is no pick of yours to take back this turn")
             elif seat not in self.state.to_act():
@@ -541,7 +337,8 @@ class Room:
             owing = set(self.state.to_act())
             try:
                 if withdraw:
-                    self.state.withdraw(seat)  # type: ignore[attr-defined]
+                    assert isinstance(self.state, SecretPicks)
+                    self.state.withdraw(seat)
                     canonical = WITHDRAW
                 else:
                     action = spec(self.game).parse_action(text)
@@ -583,19 +380,18 @@ class Room:
                 self.row.status = "finished"
                 self.row.result = result
                 self.row.finished_at = time.time()
-            if (
-                self.game == "sushi-roll"
-                or over
-                or getattr(self.state, "phase", None) == "resolve"  # Party: each decision has its time
-                or (not withdraw and len(self.state.to_act()) == self.row.players)
-            ):
+            # The turn (and its timer) goes on only while an action just moved its seat in or out of
+            # a simultaneous decision that others still owe: a secret pick, or taking one back. Any
+            # other change (a sequential move, a re-roll, a Party card being resolved, a new deal, a
+            # decision the pick handed to someone, the 2-player dummy's) starts a new turn.
+            owes = set(self.state.to_act())
+            open_turn = not over and bool(owes) and owes == (owing | {seat} if withdraw else owing - {seat})
+            if open_turn:
+                # Only who still has to act is news, unless the pick wrote to the log.
+                secret = entries == 0
+            else:
                 self._new_turn()
                 secret = False
-            else:
-                # A pick (or a withdrawal) inside an open turn: only who still has to act is news, as
-                # long as nobody else now owes a different decision (the 2-player dummy's pick is one).
-                owes = set(self.state.to_act())
-                secret = entries == 0 and owes == (owing | {seat} if withdraw else owing - {seat})
             if client is not None:
                 client.send({"type": "ack", "state_id": self.state_id, "action": canonical})
             self.changed.set()
@@ -617,11 +413,6 @@ class Room:
 
     # ---------------------------------------------------------------------------- driving
 
-    def start_driver(self) -> None:
-        """Starts the room's task that plays bot seats, stand-ins and timed-out turns."""
-        if self.status == "playing" and (self.driver is None or self.driver.done()):
-            self.driver = asyncio.get_running_loop().create_task(self._drive())
-
     def stop(self) -> None:
         if self.driver is not None:
             self.driver.cancel()
@@ -634,126 +425,6 @@ class Room:
         self.hub.bot_pool.drop(self.id)
         for client in list(self.clients):
             client.close()
-
-    def _due(self, now: float) -> tuple[list[tuple[int, str]], float | None]:
-        """Returns the seats a bot must act for now, and when to look again."""
-        due: list[tuple[int, str]] = []
-        wake: float | None = None
-
-        def later(at: float) -> None:
-            nonlocal wake
-            wake = at if wake is None else min(wake, at)
-
-        ready = self.turn_started_at + self.hub.bot_delay
-        for seat in self.state.to_act():
-            if seat in self._bot_busy:
-                continue
-            seat_row = self.row.seats[seat]
-            absent = not self.connected(seat) and seat in self.absent_since
-            if seat_row.kind == "bot":
-                reason = "bot"
-            elif absent and now >= self.absent_since[seat] + self.hub.grace:
-                reason = "standin"
-            else:
-                if absent:
-                    later(self.absent_since[seat] + self.hub.grace)
-                if self.row.turn_timer is None:
-                    continue
-                end = self.turn_started_at + self.row.turn_timer
-                if now < end:
-                    later(end)
-                    continue
-                reason = "timer"
-            if now < ready:
-                later(ready)
-                continue
-            due.append((seat, reason))
-        return due, wake
-
-    async def _drive(self) -> None:
-        failures = 0
-        while self.status == "playing":
-            try:
-                self.changed.clear()
-                due, wake = self._due(time.monotonic())
-                if due:
-                    await asyncio.gather(*(self._bot_act(seat, reason) for seat, reason in due))
-                if due:
-                    continue
-                timeout = None if wake is None else max(0.0, wake - time.monotonic()) + 0.001
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.changed.wait(), timeout)
-                failures = 0
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # pragma: no cover - a bug; keep the table going
-                failures += 1
-                log.exception("room %s driver failed", self.id)
-                await asyncio.sleep(min(5.0, 0.1 * failures))
-
-    def _bot_for(self, seat: int) -> Any:
-        bot = self.bots.get(seat)
-        if bot is None:
-            seat_row = self.row.seats[seat]
-            name = (
-                seat_row.bot if seat_row.kind == "bot" and seat_row.bot else self.hub.standin_bot(self.game)
-            )
-            bot = make_bot(name, seed=secrets.randbits(32), game=self.game)
-            bot.reset(seat, self.game, self.row.players)
-            cap_budget(bot, self.hub.bot_pool.move_ms)
-            self.bots[seat] = bot
-        return bot
-
-    async def _bot_act(self, seat: int, reason: str) -> None:
-        start_id = self.state_id
-        observation = self.state.observe(seat)
-        legal = self.state.legal_actions(seat)
-        if not legal:
-            return
-        bot = self._bot_for(seat)
-        self._bot_busy.add(seat)
-        try:
-            if getattr(bot, "name", "") in INLINE_BOTS:
-                action = bot.act(observation, legal)
-            else:
-                # Off the event loop, in a worker process, queued fairly with other tables' bots; the
-                # bot comes back with what it remembered from this move.
-                action, thought = await self.hub.bot_pool.think(self.id, bot, observation, legal)
-                if self.bots.get(seat) is bot:
-                    self.bots[seat] = thought
-            if action not in legal:
-                action = legal[0]
-            with contextlib.suppress(RoomError):
-                await self.submit(seat, action_text(action), state_id=start_id, by=reason)
-        except Exception:
-            log.exception("bot at seat %s of table %s failed", seat, self.id)
-            with contextlib.suppress(RoomError):
-                await self.submit(seat, action_text(legal[0]), state_id=start_id, by=reason)
-        finally:
-            self._bot_busy.discard(seat)
-
-
-def name_key(name: str) -> str:
-    """The form two names are compared in: NFKC, case-folded, inner spaces collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
-
-
-def check_player_name(name: str, taken: list[str], bots: list[str]) -> str:
-    """Returns ``name`` cleaned, if another seat at the table does not have it and it cannot pass for a bot.
-
-    A human may not use the word "bot" or a bot's name (``Greedy``, ``mcts``): the table marks bot seats,
-    and a player posing as one could mislead the others about who they play against.
-
-    :raises RoomError: ``name/taken`` or ``name/reserved``.
-    """
-    name = " ".join(name.split())[:24]
-    key = name_key(name)
-    words = set(re.findall(r"\w+", key))
-    if words & {"bot", "bots", "robot"} or key in {name_key(b) for b in bots}:
-        raise RoomError("name/reserved", f"body.name: {name!r} would pass for a bot; choose another name")
-    if key in {name_key(t) for t in taken}:
-        raise RoomError("name/taken", f"body.name: someone at this table is already called {name!r}")
-    return name
 
 
 def _build_state(row: TableRow, log: GameLog | None = None, picks: dict[int, str] | None = None) -> GameState:

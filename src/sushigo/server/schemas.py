@@ -34,6 +34,11 @@ OptionValue = bool | int | str
 #: The most seats any game takes (a table's seat list is bounded by it before the game is looked up).
 MAX_SEATS = max(g.max_players for g in games())
 
+#: The protocol's version, sent in ``welcome``. 2: every ``view`` starts with the observation envelope
+#: (``game``, ``seat``, ``players``, ``round``, ``to_act`` as a list, ``is_over``, ``scores`` with
+#: ``totals`` and ``rounds``, ``legal`` as structured actions); Sushi Roll's view has ``on_wasabi``.
+PROTOCOL_VERSION = 2
+
 #: Largest WebSocket text message the server reads (bytes); longer ones get ``message/too_large``.
 MAX_MESSAGE_BYTES = 4096
 
@@ -404,9 +409,10 @@ class PingMessage(BaseModel):
 
 
 class WelcomeMessage(BaseModel):
-    """Server → client, after ``hello``: the client's seat (``null``: spectator)."""
+    """Server → client, after ``hello``: the client's seat (``null``: spectator) and the protocol version."""
 
     type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
     seat: int | None
     table: TablePublic
 
@@ -414,8 +420,11 @@ class WelcomeMessage(BaseModel):
 class StateMessage(BaseModel):
     """Server → client, after every change: the receiver's own view and nothing more.
 
-    ``view`` is exactly ``state.observe(seat).to_json()`` for the receiver (``seat`` null for
-    spectators); ``legal`` lists the receiver's legal actions now, as text (empty unless it must act).
+    ``view`` is ``state.observe(seat).to_json()`` for the receiver (``seat`` null for spectators): the
+    observation envelope, then the game's fields (docs/protocol.md, "The observation envelope"). Its
+    ``legal`` lists the receiver's legal actions now as structured objects, empty unless it must act
+    and the table is playing; the message's own ``legal`` holds the same actions' texts, for clients
+    that only send.
     ``deadline`` is the seconds left on the turn timer for the receiver, if any.
     """
 
@@ -480,6 +489,77 @@ class PickedMessage(BaseModel):
     type: Literal["picked"] = "picked"
     state_id: int
     to_act: list[int]
+
+
+# ------------------------------------------------------------------ the table's fields of ``state``
+
+
+class LogPart(BaseModel):
+    """The ``log`` field of a ``state`` message: the game log's entries from index ``start`` on.
+
+    A client that has seen ``start`` entries appends these; the first ``state`` after ``welcome`` starts
+    at 0 and holds the whole log.
+    """
+
+    start: int
+    entries: list[dict[str, Any]]
+
+
+class TableExtras(BaseModel):
+    """Fields of the ``state`` message beyond the receiver's ``view`` (all public unless said).
+
+    ``last_round``: the last finished round's final tableaux (Sushi Go!, the forced last card included;
+    Party, as in the view) or trays (Sushi Roll) with ``on_wasabi`` marks and ``points`` per category, sent while the round-end
+    view is due (a round has ended and nothing of the next one is on the table yet; and once the game is
+    over); ``null`` otherwise. ``running``: each tableau's round total if the round ended now. ``pick``: the receiver's own
+    pending pick of this turn as a structured action (Sushi Go!, Party; withdraw it with the action
+    text ``withdraw`` until the turn resolves); ``null`` for every other receiver. ``final``: once the game is over, its score table
+    (``rounds`` totals per round, ``pudding_points``, Sushi Roll's ``token_points``, ``totals``, each the
+    sum of its column). ``log``: see ``LogPart``.
+    """
+
+    last_round: dict[str, Any] | None = None
+    running: list[int] | None = None
+    final: dict[str, Any] | None = None
+    refs: list[list[int]] | None = Field(
+        None,
+        description="Sushi Go Party! only: each tableau card's round-log position, in the view's order "
+        "(the numbers a takeout box's 'flip 0,3' uses).",
+    )
+    pick: dict[str, Any] | None = Field(
+        None,
+        description="The receiver's own pending secret pick as a structured action (text, label, cards ...), "
+        "as in view.legal; null for everyone else.",
+    )
+    log: LogPart
+
+
+class ChatLine(BaseModel):
+    """One chat line: who wrote it (``seat`` null: a spectator), the escaped-on-display text, when."""
+
+    seat: int | None
+    name: str
+    text: str
+    at: float
+
+
+class ChatMessage(BaseModel):
+    """Client → server: a chat line (1 to 200 characters of plain text; at most 5 lines per 10 s).
+
+    Seated players and spectators may chat while the table is open or playing; the server strips control
+    characters, stores the line with the table and sends it to everyone as a ``chat`` message.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["chat"]
+    text: str = Field(..., min_length=1, max_length=200)
+
+
+class ChatOut(BaseModel):
+    """Server → client: chat lines, oldest first: the stored ones after ``welcome``, then each new one."""
+
+    type: Literal["chat"] = "chat"
+    lines: list[ChatLine]
 
 
 CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (HelloMessage, ActionMessage, PingMessage)

@@ -24,8 +24,15 @@ from pydantic import ValidationError
 
 from .limits import Limits, RateLimiter, client_address
 from .rooms import Client, Hub, Room, RoomError
-from .schemas import MAX_MESSAGE_BYTES, ActionMessage, HelloMessage, PingMessage, valid_table_id
-from .tablelog import ChatMessage
+from .schemas import (
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    ActionMessage,
+    ChatMessage,
+    HelloMessage,
+    PingMessage,
+    valid_table_id,
+)
 
 #: Messages per second a connection may send on average, and the burst it may send at once.
 RATE = 10.0
@@ -272,7 +279,14 @@ async def _serve(ws: WebSocket, hub: Hub, shared: AddressLimits, address: str, t
                     client.on_drop.append(on_drop)
                     writer = asyncio.get_running_loop().create_task(_writer(ws, client))
                     async with room.lock:
-                        client.send({"type": "welcome", "seat": seat, "table": room.public_json()})
+                        client.send(
+                            {
+                                "type": "welcome",
+                                "protocol": PROTOCOL_VERSION,
+                                "seat": seat,
+                                "table": room.public_json(),
+                            }
+                        )
                     await room.attach(client)
                 elif isinstance(msg, ChatMessage):
                     if client is None:

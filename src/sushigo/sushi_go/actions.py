@@ -8,8 +8,10 @@ wasabi), plus the dummy's card when the seat controls the dummy. Text: ``"tempur
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import InvalidActionError
+from ..labels import card_label
 from .cards import N_KINDS, WIRE_NAMES, Card
 
 
@@ -32,6 +34,23 @@ class Pick:
 
     def __str__(self) -> str:
         return self.to_text()
+
+
+def action_json(pick: Pick) -> dict[str, Any]:
+    """The structured form of ``pick`` for clients (docs/protocol.md, "The observation envelope").
+
+    ``{"id", "text", "label", "cards", "dummy"}``: ``text`` is what a client sends back, ``cards`` the
+    seat's own cards in resolution order, ``dummy`` the dummy's card (``None`` unless the seat controls it).
+
+    >>> action_json(parse_action("wasabi+squid_nigiri"))["label"]
+    'Wasabi + Squid nigiri'
+    """
+    cards = [WIRE_NAMES[c] for c in pick.cards]
+    dummy = None if pick.dummy is None else WIRE_NAMES[pick.dummy]
+    label = " + ".join(card_label(c) for c in cards)
+    if dummy is not None:
+        label += f", dummy gets {card_label(dummy)}"
+    return {"id": encode_action(pick), "text": pick.to_text(), "label": label, "cards": cards, "dummy": dummy}
 
 
 def single(card: Card) -> Pick:

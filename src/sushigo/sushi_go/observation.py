@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..envelope import envelope, scores_json
+from .actions import Pick, action_json
 from .cards import WIRE_NAMES, Card
 from .options import Config
 
@@ -47,6 +49,8 @@ class Observation:
     #: marks: public, and what a seat must remember to count the cards still in the deck
     earlier_tableaux: tuple[tuple[tuple[Card, ...], ...], ...] = ()
     earlier_on_wasabi: tuple[tuple[tuple[bool, ...], ...], ...] = ()
+    #: the viewer's legal picks now (empty unless it owes one)
+    legal: tuple[Pick, ...] = ()
 
     @property
     def players(self) -> int:
@@ -54,17 +58,24 @@ class Observation:
         return self.config.players
 
     def to_json(self) -> dict[str, Any]:
-        """Returns the observation with card names, as sent to a client."""
+        """Returns the observation with card names, as sent to a client: the envelope
+        (:mod:`sushigo.envelope`), then Sushi Go!'s fields."""
 
         def names(cards: tuple[Card, ...] | None) -> list[str] | None:
             return None if cards is None else [WIRE_NAMES[c] for c in cards]
 
         return {
-            "game": "sushi-go",
-            "seat": self.seat,
-            "players": self.players,
+            **envelope(
+                game="sushi-go",
+                seat=self.seat,
+                players=self.players,
+                round=self.round,
+                to_act=self.to_act,
+                is_over=self.is_over,
+                scores=scores_json(self.scores),
+                legal=[action_json(p) for p in self.legal],
+            ),
             "options": self.config.to_options(),
-            "round": self.round,
             "turn": self.turn,
             "hand": names(self.hand),
             "known_hands": [names(h) for h in self.known_hands],
@@ -72,10 +83,7 @@ class Observation:
             "tableaux": [names(t) for t in self.tableaux],
             "on_wasabi": [list(w) for w in self.on_wasabi],
             "puddings": list(self.puddings),
-            "to_act": list(self.to_act),
             "dummy_controller": self.dummy_controller,
-            "is_over": self.is_over,
-            "scores": self.scores,
             "earlier_tableaux": [[names(t) for t in rnd] for rnd in self.earlier_tableaux],
             "earlier_on_wasabi": [[list(w) for w in rnd] for rnd in self.earlier_on_wasabi],
         }
@@ -146,5 +154,6 @@ def observe(state: State, seat: int | None) -> Observation:
         scores=scores,
         earlier_tableaux=tuple([t for t, _ in finished]),
         earlier_on_wasabi=tuple([w for _, w in finished]),
+        legal=() if seat is None or over else tuple(state.legal_actions(seat)),
     )
     return obs

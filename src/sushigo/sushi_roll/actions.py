@@ -21,10 +21,14 @@ then swaps, ``base + (own*players + other_seat)*d + other`` with ``base = d + 2*
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import InvalidActionError
+from ..labels import words
 from .dice import dice_per_player
+from .faces import parse_face
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,46 @@ def parse_action(text: str) -> Action:
     raise InvalidActionError(
         f"cannot read action {text!r}; expected 'take N', 'reroll N,N,...' or 'swap N with SEAT:N'"
     )
+
+
+def face_label(name: str) -> str:
+    """A die face in words: ``maki_2`` → "Maki ×2", ``egg_nigiri`` → "Egg nigiri"."""
+    face = parse_face(name)
+    return words(face.symbol) + (f" ×{face.icons}" if face.icons != 1 or face.symbol == "maki" else "")
+
+
+def action_json(
+    action: Action, players: int, seat: int | None = None, belts: Sequence[Sequence[str]] | None = None
+) -> dict[str, Any]:
+    """The structured form of ``action`` for clients (docs/protocol.md, "The observation envelope").
+
+    ``{"id", "text", "label", "kind", "positions", ...}``: ``kind`` is ``take``, ``reroll`` or ``swap``;
+    ``positions`` the acting seat's dice (one for take and swap); a swap adds ``other_seat`` and
+    ``other``. With the acting ``seat`` and ``belts`` (faces per seat, in belt order) the label names
+    the faces.
+
+    >>> action_json(Reroll((0, 2)), 2, 0, [["tempura", "maki_2", "egg_nigiri"], []])["label"]
+    'Re-roll Tempura, Egg nigiri'
+    """
+
+    def face(belt: int | None, pos: int) -> str:
+        belt = seat if belt is None else belt
+        if belts is None or belt is None or not 0 <= belt < len(belts) or pos >= len(belts[belt]):
+            return f"die {pos + 1}"
+        return face_label(belts[belt][pos])
+
+    out: dict[str, Any] = {"id": encode_action(action, players), "text": action.to_text()}
+    if isinstance(action, Take):
+        out.update(kind="take", positions=[action.position])
+        out["label"] = f"Take {face(action.belt, action.position)}"
+    elif isinstance(action, Reroll):
+        out.update(kind="reroll", positions=list(action.positions))
+        out["label"] = "Re-roll " + ", ".join(face(None, p) for p in action.positions)
+    else:
+        out.update(kind="swap", positions=[action.own], other_seat=action.other_seat, other=action.other)
+        mine, theirs = face(None, action.own), face(action.other_seat, action.other)
+        out["label"] = f"Swap your {mine} for seat {action.other_seat + 1}'s {theirs}"
+    return out
 
 
 def action_space_size(players: int) -> int:

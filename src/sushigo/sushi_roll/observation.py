@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..envelope import envelope
+from .actions import action_json, decode_action
 from .faces import DIE_TYPES
+from .score import wasabi_marks
 
 if TYPE_CHECKING:
     from .rules import State
@@ -23,7 +26,9 @@ class Observation:
     Per-seat tuples are indexed by seat. ``belts`` list faces in belt order (the positions actions use);
     ``trays`` list this round's faces in the order taken; ``past_trays[r][seat]`` the finished rounds'.
     ``scores`` are the totals so far (final totals once ``is_over``). ``legal_actions`` holds the viewer's
-    legal action ids when it is to act, else nothing.
+    legal action ids when it is to act, else nothing. ``to_act`` holds the seat to move (empty once the
+    game is over), as in every game. ``on_wasabi[s][i]`` is the tray position of the wasabi that the
+    nigiri at position ``i`` of seat ``s``'s tray sits on, else ``None`` (:func:`.score.wasabi_marks`).
     """
 
     game: str
@@ -31,11 +36,12 @@ class Observation:
     seat: int | None
     round: int
     cycle: int
-    to_act: int | None
+    to_act: tuple[int, ...]
     red_belt: int
     dice_per_player: int
     belts: tuple[tuple[str, ...], ...]
     trays: tuple[tuple[str, ...], ...]
+    on_wasabi: tuple[tuple[int | None, ...], ...]
     free_wasabi: tuple[int, ...]
     past_trays: tuple[tuple[tuple[str, ...], ...], ...]
     round_scores: tuple[tuple[int, ...], ...]
@@ -52,10 +58,37 @@ class Observation:
     winners: tuple[int, ...]
     legal_actions: tuple[int, ...]
 
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to move, or ``None`` once the game is over."""
+        return self.to_act[0] if self.to_act else None
+
     def to_json(self) -> dict[str, Any]:
-        """Returns a JSON-ready dict (tuples become lists; ``bag`` and ``dice_faces`` become objects)."""
-        out: dict[str, Any] = {}
+        """Returns a JSON-ready dict: the envelope (:mod:`sushigo.envelope`), then Sushi Roll's fields
+        (tuples become lists; ``bag`` and ``dice_faces`` become objects)."""
+        legal = [
+            action_json(decode_action(i, self.players), self.players, self.seat, self.belts)
+            for i in self.legal_actions
+        ]
+        scores = {
+            "totals": list(self.scores),
+            "rounds": _plain(self.round_scores),
+            "complete": self.is_over,
+            "winners": list(self.winners) if self.is_over else None,
+        }
+        out = envelope(
+            game=self.game,
+            seat=self.seat,
+            players=self.players,
+            round=self.round,
+            to_act=self.to_act,
+            is_over=self.is_over,
+            scores=scores,
+            legal=legal,
+        )
         for name in self.__dataclass_fields__:
+            if name in out or name in ("scores", "winners"):
+                continue
             value = getattr(self, name)
             if name in ("bag", "dice_faces"):
                 out[name] = {k: _plain(v) for k, v in value}
@@ -76,17 +109,19 @@ def make_observation(state: State, seat: int | None) -> Observation:
     current = state.current_seat
     this_round = state.trays[-1] if state.trays and not state._round_done() else []
     bag = state.bag_counts()
+    trays = tuple(tuple(f for _, f in tray) for tray in this_round) or tuple(() for _ in state.belts)
     return Observation(
         game="sushi-roll",
         players=state.players,
         seat=seat,
         round=state.round,
         cycle=state.cycle,
-        to_act=current,
+        to_act=state.to_act(),
         red_belt=state.red_seat,
         dice_per_player=state.dice_per_player,
         belts=tuple(tuple(f for _, f in belt) for belt in state.belts),
-        trays=tuple(tuple(f for _, f in tray) for tray in this_round) or tuple(() for _ in state.belts),
+        trays=trays,
+        on_wasabi=tuple(tuple(wasabi_marks(tray)) for tray in trays),
         free_wasabi=tuple(state.free_wasabi(s) if this_round else 0 for s in range(state.players)),
         past_trays=tuple(tuple(tuple(t) for t in trays) for trays in state.scored_trays()),
         round_scores=tuple(tuple(sheet["total"] for sheet in r["points"]) for r in report["rounds"]),

@@ -45,35 +45,36 @@ def icon_counts(tray: Sequence[str]) -> dict[str, int]:
     return counts
 
 
-def wasabi_marks(tray: Sequence[str]) -> list[bool]:
-    """Returns, for each die of ``tray`` in the order taken, whether it is a nigiri on a wasabi.
+def wasabi_marks(tray: Sequence[str]) -> list[int | None]:
+    """Returns, per face of a tray in the order taken, the index of the wasabi it sits on, else ``None``.
 
-    A nigiri goes onto a wasabi taken before it that has nothing on it (rules.md §2.4); this is the one
-    place that decides it (scoring and the clients' grouped trays use it).
+    A nigiri goes onto a wasabi taken before it that holds no nigiri yet (rules.md §2.4: "it does not
+    matter which wasabi"; the earliest free one is used). This is the one place that rule is written:
+    the score, the observation's ``on_wasabi`` and every client use it.
 
-    >>> wasabi_marks(["squid_nigiri", "wasabi", "egg_nigiri", "salmon_nigiri"])
-    [False, False, True, False]
+    >>> wasabi_marks(["wasabi", "tempura", "squid_nigiri", "egg_nigiri"])
+    [None, None, 0, None]
     """
-    free = 0
-    marks = []
-    for name in tray:
+    free: list[int] = []
+    marks: list[int | None] = []
+    for i, name in enumerate(tray):
         symbol = parse_face(name).symbol
-        on = False
+        mark = None
         if symbol == "wasabi":
-            free += 1
+            free.append(i)
         elif symbol in NIGIRI_VALUES and free:
-            free -= 1
-            on = True
-        marks.append(on)
+            mark = free.pop(0)
+        marks.append(mark)
     return marks
 
 
 def nigiri_points(tray: Sequence[str]) -> int:
     """Returns a tray's nigiri points; a nigiri on a free wasabi taken earlier scores ×3."""
     points = 0
-    for name, on in zip(tray, wasabi_marks(tray)):
-        value = NIGIRI_VALUES.get(parse_face(name).symbol, 0)
-        points += value * 3 if on else value
+    for name, on in zip(tray, wasabi_marks(tray), strict=True):
+        face = parse_face(name)
+        if face.symbol in NIGIRI_VALUES:
+            points += NIGIRI_VALUES[face.symbol] * (3 if on is not None else 1)
     return points
 
 

@@ -146,12 +146,12 @@ def group_tableau(cards: Sequence[str], on_wasabi: Sequence[bool]) -> list[str]:
     return out
 
 
-def group_tray(faces: Sequence[str], on_wasabi: Sequence[bool] | None = None) -> list[str]:
+def group_tray(faces: Sequence[str], on_wasabi: Sequence[int | None] | None = None) -> list[str]:
     """Returns a Sushi Roll tray as grouped entries: icons per symbol, each nigiri on its wasabi.
 
     Appetizers, puddings and tokens count icons (``tempura×3`` is three tempura icons), which is what
-    scores; maki are summed as on the score sheet. ``on_wasabi`` marks each die that is a nigiri on a
-    wasabi (an observation's marks); without it the core's placement decides
+    scores; maki are summed as on the score sheet. ``on_wasabi`` gives, per die, the position of the
+    wasabi a nigiri sits on, else ``None`` (an observation's ``on_wasabi``); without it the core's placement decides
     (:func:`sushigo.sushi_roll.score.wasabi_marks`).
 
     >>> group_tray(["wasabi", "maki_2", "squid_nigiri", "tempura", "maki_1", "egg_nigiri"])
@@ -164,7 +164,7 @@ def group_tray(faces: Sequence[str], on_wasabi: Sequence[bool] | None = None) ->
     for face, mark in zip(faces, marks):
         parsed = parse_face(face)
         if parsed.symbol in NIGIRI_VALUES:
-            (on if mark else off)[parsed.symbol] += 1
+            (on if mark is not None else off)[parsed.symbol] += 1
         else:
             icons[parsed.symbol] += parsed.icons
     out: list[str] = []

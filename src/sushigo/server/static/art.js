@@ -169,7 +169,8 @@ function tileOf(name) {
   const m = /^(maki|uramaki|onigiri|fruit)_/.exec(name);
   return m ? m[1] : name;
 }
-const art = { game: null };
+/** ``partyRules``: card tips use Party's rules (set by the Party module of the table and the replay). */
+const art = { partyRules: false };
 
 function svg(inner) {
   return `<svg viewBox="0 0 60 60" aria-hidden="true">${inner}</svg>`;
@@ -221,7 +222,7 @@ function nameHTML(title) {
 
 /** The name and rule of a card, for tips and screen readers. */
 function cardRule(name) {
-  if (art.game === "sushi-go-party") {
+  if (art.partyRules) {
     const rule = PARTY_RULES[tileOf(name)];
     const fr = /^fruit_([wpo])([wpo])$/.exec(name);
     const num = NUMBERED.exec(name);

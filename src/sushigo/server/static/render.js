@@ -28,9 +28,12 @@ function faceName(f) {
   const base = sym.replace(/_/g, " ");
   return base.charAt(0).toUpperCase() + base.slice(1) + (n ? " ×" + n : "");
 }
+/** Seat names, and a name for every further column of the view (Sushi Go!'s dummy is the third tableau
+ *  of a two-player game). */
 function seatNames(table, view) {
   const nm = table.seats.map((s, i) => s.name || `Seat ${i + 1}`);
-  if (view && view.game === "sushi-go" && view.options && view.options.dummy) nm[2] = "Dummy";
+  const columns = view && view.tableaux ? view.tableaux.length : nm.length;
+  for (let i = nm.length; i < columns; i++) nm.push("Dummy");
   return nm;
 }
 
@@ -172,13 +175,11 @@ function partyPlay(p, nm) {
   return `<b>${esc(nm[p.seat])}</b> ${esc(bits.join("; "))}`;
 }
 
-/** A Sushi Roll tray: faces in the order taken, each nigiri drawn on the wasabi it sits on. */
-function trayHTML(faces, fresh = new Set()) {
-  const free = [], pairs = new Map();
-  faces.forEach((f, i) => {
-    if (f === "wasabi") free.push(i);
-    else if (f.endsWith("nigiri") && free.length) pairs.set(free.shift(), i);
-  });
+/** A Sushi Roll tray: faces in the order taken, each nigiri drawn on the wasabi it sits on. ``marks[i]``
+ *  is the tray position of the wasabi under face ``i`` (the view's ``on_wasabi``, from the core). */
+function trayHTML(faces, marks, fresh = new Set()) {
+  const pairs = new Map();
+  faces.forEach((_, i) => { if (marks && marks[i] != null) pairs.set(marks[i], i); });
   const on = new Set(pairs.values());
   let html = "";
   faces.forEach((f, i) => {
@@ -200,80 +201,29 @@ function menuStrip(menu) {
   return `<span class="menu-strip" id="menuStrip">${(menu || []).map((t) => `<span class="tile" data-tile="${esc(t)}" data-tip="${esc(rules[t] || t)}" tabindex="0">${esc(tileTitle(t))}</span>`).join("")}</span>`;
 }
 
-// The words for each rule option come from GET /api/games' ``option_details`` (the lobby's source too),
-// fetched once, the first time a table with house rules is drawn; until they arrive (or if the fetch
-// fails) an option is shown by its name and value, and each waiting page redraws once they are here.
-let partyOptionInfo = [], partyOptionsAsked = false, partyOptionsHere = false;
-const partyOptionWaiters = new Set();
-
-/** "House rules: …" for the options a Party table has that differ from the recommendation (§3.10);
- *  ``onWords`` is called (once per distinct function) when the words arrive after this call. */
-function partyRulesLine(options, onWords) {
-  const keys = Object.keys(options || {});
-  if (!keys.length) return "Recommended rules";
-  if (!partyOptionsHere && onWords) partyOptionWaiters.add(onWords);
-  if (!partyOptionsAsked) {
-    partyOptionsAsked = true;
-    fetch("/api/games").then((r) => r.json()).then((data) => {
-      const g = (data.games || []).find((x) => x.game === "sushi-go-party");
-      partyOptionInfo = (g && g.option_details) || [];
-      partyOptionsHere = true;
-      const waiting = [...partyOptionWaiters];
-      partyOptionWaiters.clear();
-      waiting.forEach((f) => f());
-    }).catch(() => { partyOptionsHere = true; partyOptionWaiters.clear(); });
-  }
-  return "House rules: " + keys.map((k) => {
-    const o = partyOptionInfo.find((x) => x.name === k);
-    const c = o && o.choices.find((x) => x.value === options[k]);
-    return o ? `${o.label}: ${c ? c.label : options[k]}` : `${k.replace(/_/g, " ")}: ${options[k]}`;
-  }).join(" · ");
-}
-
 // ------------------------------------------------------------------------------------------- log
 
-function goPlay(p, nm) {
-  const cards = p.cards.map((c, i) => cardName(c) + (p.on_wasabi[i] ? " on wasabi" : "")).join(" + ");
-  return `<b>${esc(nm[p.seat])}</b> ${p.chopsticks ? "used chopsticks: " : "took "}${esc(cards)}`;
-}
-
-/** One log entry as HTML (an ``<li>``); ``nm`` are the seat names. */
-function logLine(e, nm, game) {
-  if (e.end) return `<li class="log-end"><b>Round ${e.round + 1} ends:</b> ${e.totals.map((t, s) => `${esc(nm[s] || "Dummy")} ${t}`).join(", ")}</li>`;
-  if (game === "sushi-go-party") {
-    return `<li><span class="log-when">R${e.round + 1} T${e.turn + 1}</span> ${e.plays.map((p) => partyPlay(p, nm)).join(" · ")}</li>`;
-  }
-  if (game === "sushi-go") {
-    const parts = e.plays.map((p) => goPlay(p, nm));
-    if (e.dummy) parts.push(`<b>Dummy</b> got ${esc(cardName(e.dummy.card))}${e.dummy.on_wasabi ? " on wasabi" : ""} (chosen by ${esc(nm[e.dummy.by])})`);
-    return `<li><span class="log-when">R${e.round + 1} T${e.turn + 1}${e.forced ? " · last card" : ""}</span> ${parts.join(" · ")}</li>`;
-  }
-  const who = `<b>${esc(nm[e.seat])}</b>`;
-  let what;
-  if (e.reroll) what = `re-rolled ${e.before.map(faceName).join(", ")} → <b>${e.after.map(faceName).join(", ")}</b> (menu)`;
-  else if (e.swap) what = `swapped ${faceName(e.swap)} for ${esc(nm[e.with_seat])}'s ${faceName(e.got)} (chopsticks)`;
-  else {
-    const g = Object.entries(e.gained || {}).map(([k, v]) => `+${v} ${k}`).join(", ");
-    what = `took ${faceName(e.take)}${g ? ` (${g} token${Object.values(e.gained).reduce((a, b) => a + b, 0) > 1 ? "s" : ""})` : ""}`;
-  }
-  return `<li><span class="log-when">R${e.round + 1}</span> ${who} ${what}</li>`;
+/** A round's end in the log (every game). */
+function endLine(e, nm) {
+  return `<li class="log-end"><b>Round ${e.round + 1} ends:</b> ${e.totals.map((t, s) => `${esc(nm[s] || "Dummy")} ${t}`).join(", ")}</li>`;
 }
 
 // ---------------------------------------------------------------------------------------- scores
 
-const GO_CATS = ["maki", "tempura", "sashimi", "dumpling", "nigiri", "soy_sauce"];
-const ROLL_CATS = ["maki", "nigiri", "dumpling", "tempura", "sashimi"];
 const CAT_LABEL = { maki: "Maki", tempura: "Tempura", sashimi: "Sashimi", dumpling: "Dumplings", nigiri: "Nigiri", soy_sauce: "Soy sauce" };
 
 function head(labels) { return `<tr><th scope="col"></th>${labels.map((l) => `<th scope="col">${esc(l)}</th>`).join("")}</tr>`; }
 
-/** A round's points per category, a row per category that scored, and the round total. */
-function categoryTable(points, labels, game) {
-  const cats = game === "sushi-go" ? GO_CATS : game === "sushi-go-party" ? partyCats(points) : ROLL_CATS;
+/** A category in words ("Dumplings", "Green tea ice cream"). */
+function catLabel(c) { return CAT_LABEL[c] || tileTitle(c); }
+
+/** A round's points per category (``cats``: the game's, in its order), a row per category that scored,
+ *  and the round total. */
+function categoryTable(points, labels, cats) {
   let html = `<div class="scroll-x"><table class="scores">${head(labels)}`;
   for (const c of cats) {
     if (!points.some((p) => p[c])) continue;
-    html += `<tr><td>${CAT_LABEL[c] || tileTitle(c)}</td>${points.map((p) => `<td>${p[c] || 0}</td>`).join("")}</tr>`;
+    html += `<tr><td>${catLabel(c)}</td>${points.map((p) => `<td>${p[c] || 0}</td>`).join("")}</tr>`;
   }
   return html + `<tr class="total"><th scope="row">Round total</th>${points.map((p) => `<th>${p.total}</th>`).join("")}</tr></table></div>`;
 }
@@ -287,38 +237,18 @@ function finalTable(final, labels) {
   return html + `<tr class="total" data-row="total"><th scope="row">Total</th>${final.totals.map((t) => `<th>${t}</th>`).join("")}</tr></table></div>`;
 }
 
-/** The round-end view: every seat's final tableau (or tray) with its points per category. */
-function partyCats(points) {
+/** The categories a round's sheets name, in order of first appearance (Party: the menu's). */
+function sheetCats(points) {
   const seen = [];
   for (const p of points) for (const k of Object.keys(p)) if (k !== "total" && !seen.includes(k)) seen.push(k);
   return seen;
 }
 
-function roundEndHTML(lr, nm, game) {
-  const labels = lr.points.map((_, s) => nm[s] || "Dummy");
-  if (game === "sushi-go-party") {
-    const cats = partyCats(lr.points);
-    const seats = lr.points.map((p, s) => {
-      const parts = cats.filter((c) => p[c]).map((c) => `${CAT_LABEL[c] || tileTitle(c)} ${p[c]}`);
-      return `<div class="seat end-seat" data-seat="${s}" data-count="${lr.tableaux[s].length}"><h3><span>${esc(labels[s])}</span><span class="pill">${p.total} pts</span></h3>
-        <div class="tableau">${partyTableau(lr.tableaux[s]) || '<span class="muted">nothing</span>'}</div><div class="muted">${esc(parts.join(" · ") || "no points")}</div></div>`;
-    }).join("");
-    return `<div class="seats end-seats party-seats">${seats}</div>${categoryTable(lr.points, labels, game)}`;
-  }
-  const makiIcons = game === "sushi-go" ? lr.tableaux.map((t) => t.reduce((a, c) => a + (c.startsWith("maki_") ? Number(c.slice(5)) : 0), 0)) : null;
-  const seats = lr.points.map((p, s) => {
-    const body = game === "sushi-go" ? groupTableau(lr.tableaux[s], lr.on_wasabi[s]) : trayHTML(lr.trays[s]);
-    const cats = (game === "sushi-go" ? GO_CATS : ROLL_CATS).filter((c) => p[c]).map((c) => {
-      let extra = "";
-      if (c === "maki" && makiIcons) extra = ` (${makiIcons[s]} icons, ${p.maki >= Math.max(...lr.points.map((q) => q.maki)) ? "1st" : "2nd"})`;
-      return `${CAT_LABEL[c]} ${p[c]}${extra}`;
-    });
-    const count = game === "sushi-go" ? lr.tableaux[s].length : lr.trays[s].length;
-    return `<div class="seat end-seat" data-seat="${s}" data-count="${count}"><h3><span>${esc(labels[s])}</span><span class="pill">${p.total} pts</span></h3>
-      <div class="tableau">${body || '<span class="muted">nothing</span>'}</div><div class="muted">${esc(cats.join(" · ") || "no points")}</div></div>`;
-  }).join("");
-  return `<div class="seats end-seats">${seats}</div>${categoryTable(lr.points, labels, game)}`;
+/** One seat of a round-end view: its name, points, final tableau (``body``) and points per category. */
+function endSeat(s, label, p, count, body, parts) {
+  return `<div class="seat end-seat" data-seat="${s}" data-count="${count}"><h3><span>${esc(label)}</span><span class="pill">${p.total} pts</span></h3>
+    <div class="tableau">${body || '<span class="muted">nothing</span>'}</div><div class="muted">${esc(parts.join(" · ") || "no points")}</div></div>`;
 }
 
-window.SushiRender = { tileTitle, menuStrip, partyRulesLine, askName, partyTableau, partyPlay, partyIdentity, cardName, faceName, seatNames, setHTML, patchList, keyed, groupTableau, trayHTML, logLine, categoryTable, finalTable, roundEndHTML, GO_CATS, ROLL_CATS };
+window.SushiRender = { tileTitle, menuStrip, askName, partyTableau, partyPlay, partyIdentity, cardName, faceName, seatNames, setHTML, patchList, keyed, groupTableau, trayHTML, endLine, catLabel, categoryTable, finalTable, sheetCats, endSeat, head };
 })();

@@ -139,7 +139,7 @@ def roll_table(obs: RollObservation, labels: Sequence[str]) -> Group:
         belts.add_row(label, Entries(views.numbered([face_name(f) for f in obs.belts[s]]), sep=" "))
         trays.add_row(
             label,
-            Entries(group_tray(obs.trays[s])),
+            Entries(group_tray(obs.trays[s], obs.on_wasabi[s])),
             f"{obs.menu[s]}/{obs.chopsticks[s]}/{obs.pudding[s]}",
             str(now[s]),
             str(obs.scores[s]),

@@ -1,0 +1,26 @@
+// The parts of a seat's box that every game shares: the header (name, online dot or bot tag, stand-in,
+// points and the "+N now" pill) and the frame around the game's own body.
+import { S, esc } from "./state.js";
+
+/** A seat's header. `extra.badge` is HTML after the name (Sushi Roll's red belt); `extra.column`
+ *  marks a column that is no seat of the table (Sushi Go!'s dummy). */
+export function seatHeader(msg, s, nm, pts, running, extra = {}) {
+  const info = extra.column ? null : msg.table.seats[s];
+  const who = !info ? "" : info.kind === "bot" ? '<span class="tag">bot</span>' : `<span class="dot ${info.connected ? "on" : ""}" role="img" aria-label="${info.connected ? "online" : "offline"}"></span>`;
+  const standin = info && info.standin ? ' <span class="muted">(bot playing)</span>' : "";
+  // Party's estimate can be negative (eel, temaki's fewest): "−3 now", not "+-3 now".
+  const run = running != null ? `<span class="pill run" title="points if the round ended now">${signed(running)} now</span>` : "";
+  return `<h3><span class="who">${who} ${esc(nm[s])}${s === S.mySeat ? " (you)" : ""}${extra.badge || ""}${standin}</span><span class="pts">${run}<span class="pill">${pts} pts</span></span></h3>`;
+}
+
+/** A score during the round, signed as the "+N now" pill writes it ("−3", not "-3"). */
+export function signed(n) { return n < 0 ? "−" + -n : "+" + n; }
+
+/** One seat's box: the header, a status line, and the game's body. */
+export function seatBox(msg, s, nm, { acting, status, body, extra = {} }) {
+  const v = msg.view, totals = v.scores.totals;
+  return `<div class="seat ${s === S.mySeat ? "me" : ""} ${acting ? "acting" : ""}" data-seat="${s}">
+        ${seatHeader(msg, s, nm, totals[s] ?? 0, msg.running && msg.running[s], extra)}
+        ${status == null ? "" : `<div class="status ${acting ? "waiting" : "done"}">${esc(status)}</div>`}
+        ${body}</div>`;
+}

@@ -1,0 +1,60 @@
+// The table page's shared state and the few helpers every part uses (native ES module, no build step).
+// art.js and render.js are classic scripts (the lobby and the replay use them too): they are read here
+// from window.SushiArt and window.SushiRender.
+
+export const $ = (id) => document.getElementById(id);
+export const A = window.SushiArt;
+export const R = window.SushiRender;
+export const { esc } = A;
+
+const tableId = decodeURIComponent(location.pathname.split("/").pop());
+
+/** Everything the page knows; `last` is the latest `state` message. Game-specific selection state lives
+ *  in each game's module (games/*.js), never here. */
+export const S = {
+  tableId,
+  storeKey: "sushigo:" + tableId,
+  endKey: "sushigo:roundend:" + tableId,
+  saved: JSON.parse(localStorage.getItem("sushigo:" + tableId) || "null"),
+  ws: null,
+  mySeat: null,
+  last: null,
+  logEntries: [],
+  timerEnd: null,
+  changeTo: null,
+};
+
+export function showMsg(text) { $("msg").textContent = text || ""; }
+
+/** The legal action object whose text is `text`, if any (the server lists them in `view.legal`). */
+export function legalAction(text) { return S.last && S.last.view.legal.find((a) => a.text === text); }
+
+/** Sends an action text the server listed as legal now. */
+export function send(text) {
+  if (!legalAction(text)) { showMsg(`That is not a legal move now (${text}).`); return; }
+  S.ws.send(JSON.stringify({ type: "action", action: text, state_id: S.last.state_id }));
+}
+
+/** Takes the seat's pending secret pick back. */
+export function withdraw() { S.ws.send(JSON.stringify({ type: "action", action: "withdraw", state_id: S.last.state_id })); }
+
+/** Replaces the pending pick: take it back, then (on that ack) send the new one. */
+export function changePick(text) { S.changeTo = text; withdraw(); }
+
+/** Seat names as the table shows them (a game may rename a column, e.g. Sushi Go!'s dummy). */
+export function seatNames(msg) { return R.seatNames(msg.table, msg.view); }
+
+/** "Waiting for you, Ann…" for the seats in `to_act` (always a list). */
+export function waitingFor(v, nm) {
+  const who = v.to_act.map((s) => (s === S.mySeat ? "you" : nm[s]));
+  return who.length ? `Waiting for ${who.join(", ")}…` : "";
+}
+
+/** Shows the own-area (hand or belt) for a seated player while the game is on; returns whether shown. */
+export function showMine(v, { belt = false } = {}) {
+  const mine = S.mySeat != null && !v.is_over;
+  $("mine").classList.toggle("hidden", !mine);
+  $("hand").classList.toggle("hidden", belt);
+  $("myBelt").classList.toggle("hidden", !belt);
+  return mine;
+}
