@@ -57,12 +57,6 @@ ALLOWLIST: frozenset[tuple[str, str]] = frozenset(
         ("tests/envs/test_party_openspiel.py", "_menu"),
         # removed when web's branch lands (rooms.py split: a public state builder for app.py)
         ("src/sushigo/server/app.py", "_build_state"),
-        # removed when bots' branch lands (tests/bots/*: State.determinize replaces the _pile swap)
-        ("tests/bots/test_neural.py", "_priors"),
-        ("tests/bots/test_neural.py", "_Node"),
-        ("tests/bots/test_neural.py", "_public"),
-        ("tests/bots/test_party_bots.py", "_sample"),
-        ("tests/bots/test_sushi_go_bots.py", "_pile"),
         # removed when spec's branch lands (tests/cli/*)
         ("tests/cli/test_fuzz_inputs.py", "_replay_one"),
         ("tests/cli/test_fuzz_inputs.py", "_score_one"),
