@@ -57,9 +57,6 @@ ALLOWLIST: frozenset[tuple[str, str]] = frozenset(
         ("tests/envs/test_party_openspiel.py", "_menu"),
         # removed when web's branch lands (rooms.py split: a public state builder for app.py)
         ("src/sushigo/server/app.py", "_build_state"),
-        # removed when spec's branch lands (tests/cli/*)
-        ("tests/cli/test_fuzz_inputs.py", "_replay_one"),
-        ("tests/cli/test_fuzz_inputs.py", "_score_one"),
     }
 )
 
