@@ -52,24 +52,11 @@ PUBLIC_UNDERSCORE = frozenset(
 #: occurs fails the test too, so the list can only shrink.
 ALLOWLIST: frozenset[tuple[str, str]] = frozenset(
     {
-        # removed when party's branch lands (core._rng, core._options; tests poking PartyState)
-        ("tests/envs/test_party_envs.py", "_rng"),
-        ("tests/envs/test_party_envs.py", "_options"),
+        # removed when party's branch lands (tests poking PartyState)
         ("tests/envs/test_party_openspiel.py", "_d"),
         ("tests/envs/test_party_openspiel.py", "_menu"),
         # removed when web's branch lands (rooms.py split: a public state builder for app.py)
         ("src/sushigo/server/app.py", "_build_state"),
-        # removed when bots' branch lands (tests/bots/*: State.determinize replaces the _pile swap)
-        ("tests/bots/test_neural.py", "_priors"),
-        ("tests/bots/test_neural.py", "_Node"),
-        ("tests/bots/test_neural.py", "_public"),
-        ("tests/bots/test_party_bots.py", "_sample"),
-        ("tests/bots/test_sushi_go_bots.py", "_pile"),
-        # removed when spec's branch lands (tests/cli/*)
-        ("tests/cli/test_fuzz_inputs.py", "_replay_one"),
-        ("tests/cli/test_fuzz_inputs.py", "_score_one"),
-        # no owner this round: the vector env's opponents (envs/vector_env.py) have no public accessor
-        ("tests/envs/test_research_use.py", "_bots"),
     }
 )
 

@@ -163,17 +163,25 @@ def test_alpha_prior_cache_changes_speed_not_play(monkeypatch: pytest.MonkeyPatc
     the cache defeated picks the same moves, while the cache cuts the softmax calls."""
     from sushigo.bots import alpha as alpha_mod
 
+    class CountingNet:
+        """The bot's network, counting its policy's pick logits: alpha asks for them only to compute a
+        node's priors (their softmax)."""
+
+        def __init__(self, net: Any) -> None:
+            self.net = net
+            self.calls = 0
+
+        def forward(self, x: Any) -> tuple[Any, Any]:
+            return self.net.forward(x)
+
+        def pick_logits(self, logits: Any, picks: Any) -> Any:
+            self.calls += 1
+            return self.net.pick_logits(logits, picks)
+
     def moves() -> tuple[list[object], int]:
-        calls = [0]
         bot = make_bot("alpha", seed=3, iterations=60, exact_nodes=0)
-        real = bot._priors
-
-        def counted(node: object, options: list[object]) -> list[float]:
-            calls[0] += 1
-            result: list[float] = real(node, options)
-            return result
-
-        monkeypatch.setattr(bot, "_priors", counted)
+        counting = CountingNet(bot.net)
+        monkeypatch.setattr(bot, "net", counting)
         state = core_game(3, seed=11)
         bot.reset(0, "sushi-go", 3)
         rng = random.Random(5)
@@ -182,7 +190,7 @@ def test_alpha_prior_cache_changes_speed_not_play(monkeypatch: pytest.MonkeyPatc
             pick = bot.act(state.observe(0), state.legal_actions(0))
             out.append(pick)
             state.apply_turn([pick, *(rng.choice(state.legal_actions(s)) for s in (1, 2))])
-        return out, calls[0]
+        return out, counting.calls
 
     cached, cached_calls = moves()
 
@@ -190,13 +198,13 @@ def test_alpha_prior_cache_changes_speed_not_play(monkeypatch: pytest.MonkeyPatc
         def get(self, key: object, default: object = None) -> None:  # type: ignore[override]
             return None
 
-    init = alpha_mod._Node.__init__
+    init = alpha_mod.PriorNode.__init__
 
-    def uncached_init(self: alpha_mod._Node) -> None:
+    def uncached_init(self: alpha_mod.PriorNode) -> None:
         init(self)
         self.priors = NoCache()
 
-    monkeypatch.setattr(alpha_mod._Node, "__init__", uncached_init)
+    monkeypatch.setattr(alpha_mod.PriorNode, "__init__", uncached_init)
     fresh, fresh_calls = moves()
     assert cached == fresh
     assert cached_calls < fresh_calls / 2
@@ -256,11 +264,23 @@ def test_network_input_sees_earlier_rounds_and_visible_changes(advance: Advance)
     base = encode(obs)
     forgetful = encode(dataclasses.replace(obs, earlier_tableaux=()))
     assert forgetful != base  # the unseen counts depend on what earlier rounds showed
-    changed = game.clone()
-    changed.tableaux[1].append(Card.SQUID_NIGIRI)
-    changed.on_wasabi[1].append(False)
-    changed._public = None
-    assert encode(changed.observe(0)) != base
+
+    def position(extra: list[Card]) -> State:
+        """This position (without its earlier rounds), with ``extra`` cards in seat 1's tableau."""
+        assert isinstance(game, State)
+        return State.from_position(
+            game.config,
+            round=game.round,
+            turn=game.turn,
+            hands=game.hands,
+            pile=game.undealt(),
+            tableaux=[t + extra if s == 1 else t for s, t in enumerate(game.tableaux)],
+            on_wasabi=[w + [False] * len(extra) if s == 1 else w for s, w in enumerate(game.on_wasabi)],
+            puddings=game.puddings,
+        )
+
+    same = encode(position([]).observe(0))
+    assert encode(position([Card.SQUID_NIGIRI]).observe(0)) != same
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from sushigo.bots import bot_names, make_bot
-from sushigo.bots.party import Position, unseen_pool
+from sushigo.bots.party import Position, sample_hidden, unseen_pool
 from sushigo.game import new_game
 from sushigo.party.menus import SUGGESTED, playable
 from sushigo.party.rules import PartyState
@@ -190,14 +190,13 @@ def test_the_unseen_pool_is_exactly_the_hidden_cards(menu: str, players: int) ->
 
 
 def test_the_mcts_sample_fills_every_hidden_place_without_padding() -> None:
-    m = make_bot("mcts", seed=3, game=GAME, iterations=2)
+    # sample_hidden is the mcts bot's determinisation of the seat's observation
     state = new_game(GAME, 5, seed=6, menu="points_platter")
     _advance(state, 40, seed=2)
     seat = state.to_act()[0]
-    m.reset(seat, GAME, 5)
     obs = state.observe(seat)
     assert obs.discards
-    hands, deck, pile = m._sample(obs, unseen_pool(obs))
+    hands, deck, pile = sample_hidden(obs, unseen_pool(obs), random.Random(3))
     sampled = sorted(
         [*deck, *pile, *(c for h, row in enumerate(hands) if obs.known_hands[h] is None for c in row)]
     )

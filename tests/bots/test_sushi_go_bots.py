@@ -64,25 +64,15 @@ def _advance(state: State, turns: int, seed: int) -> None:
 
 
 def _hidden_twin(state: State, seat: int) -> State:
-    """A copy differing only in cards ``seat`` cannot see: a swap between an unseen hand and the pile."""
-    obs = state.observe(seat)
-    twin = state.clone()
-    unseen = [h for h in range(len(twin.hands)) if h >= state.players or obs.known_hands[h] is None]
-    if not unseen:  # every hand is known: the draw pile's order is still hidden
-        pile = twin._pile
-        j = next(j for j in range(1, len(pile)) if pile[j] != pile[0])
-        pile[0], pile[j] = pile[j], pile[0]
-        return twin
-    h = unseen[0]
-    hand = twin.hands[h]
-    for i, c in enumerate(hand):
-        if state.config.dummy and h == 2 and i == 0:
-            continue  # the top of the dummy pile is drawn next turn: still hidden, but keep it simple
-        for j, d in enumerate(twin._pile):
-            if d != c:
-                hand[i], twin._pile[j] = d, c
-                return twin
-    raise AssertionError("no swappable card")
+    """A copy ``seat`` cannot tell from ``state`` that differs in cards it cannot see: the engine's own
+    :meth:`State.determinize` (the unseen hands, the undealt cards, the dummy pile and the other
+    controller's draw dealt again), redrawn until the hidden cards really moved."""
+    rng = random.Random(seat)
+    for _ in range(100):
+        twin = state.determinize(seat, rng)
+        if twin.hands != state.hands or twin.undealt() != state.undealt():
+            return twin
+    raise AssertionError("no determinisation moved a hidden card")
 
 
 NO_PEEK_POINTS = [
@@ -103,7 +93,7 @@ def test_bot_does_not_peek_at_hidden_cards(name: str, players: int, options: dic
     _advance(state, turns, seed=1)
     seat = state.to_act()[0]
     twin = _hidden_twin(state, seat)
-    assert twin.hands != state.hands or twin._pile != state._pile
+    assert twin.hands != state.hands or twin.undealt() != state.undealt()
     assert state.observe(seat) == twin.observe(seat)
     picks = []
     for st in (state, twin):

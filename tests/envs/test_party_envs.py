@@ -245,7 +245,8 @@ def test_menu_is_part_of_the_observation() -> None:
 
 def _hidden_differs(game: PartyGame, seat: int, rng: random.Random) -> PartyGame:
     """A copy that differs from ``game`` only in what ``seat`` cannot see: the deck order, the dessert
-    pile and the hands it has not held (shuffled among themselves), and a different RNG."""
+    pile and the hands it has not held (shuffled among themselves), and a different RNG (the core's
+    public :meth:`~sushigo.party.rules.PartyState.reseed`, which a change to hidden cards calls for)."""
     other = game.clone()
     core = other.core
     rng.shuffle(core.deck)
@@ -258,8 +259,7 @@ def _hidden_differs(game: PartyGame, seat: int, rng: random.Random) -> PartyGame
         k = len(core.hands[s])
         core.hands[s], pool = pool[:k], pool[k:]
     core.deck = pool
-    core._rng.seed(rng.random())
-    core._options = {}
+    core.reseed(random.Random(rng.random()))  # a different generator, and no stale cached options
     return other
 
 

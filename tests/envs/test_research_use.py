@@ -244,7 +244,7 @@ def test_vector_env_uses_act_batch_and_per_game_bots() -> None:
     )
     _play_vector(env, 4)
     assert BatchStub.calls and set(BatchStub.calls) == {5}
-    per_game = env._bots[2]
+    per_game = env.opponent_bots[2]
     assert isinstance(per_game, list) and len(per_game) == 5 and per_game[0] is not per_game[1]
     assert len(BatchStub.calls) == 3 * (9 - 1)  # one call per turn but the forced last card's
 
@@ -404,4 +404,4 @@ def test_vector_env_batches_the_neural_bot_when_it_is_installed() -> None:
         pytest.skip(f"no neural bot here: {exc}")
     env = SushiGoVectorEnv(num_envs=3, players=3, opponents="neural")
     _play_vector(env, 2)
-    assert all(not isinstance(b, list) for b in env._bots.values())  # one batched bot per seat
+    assert all(not isinstance(b, list) for b in env.opponent_bots.values())  # one batched bot per seat

@@ -58,11 +58,14 @@ EXACT_NODES = 4000
 TWO_PLAYER_C_PUCT = 4.0
 
 
-class _Node(Node):
+class PriorNode(Node):
     """A search node that also keeps the network's policy logits at its position (``None`` until the
     first iteration reaches it, which is when the network is asked) and the priors computed from them,
     per set of legal picks: different determinisations offer different picks, but the same few sets
-    come back again and again, and the softmax was a fifth of an iteration's time."""
+    come back again and again, and the softmax was a fifth of an iteration's time.
+
+    Public as the node type of ``alpha``'s tree, beside :class:`~.search.Node`: code that studies the
+    search (or checks that the ``priors`` cache changes its speed, not its play) builds on it."""
 
     __slots__ = ("logits", "priors")
 
@@ -170,7 +173,7 @@ class AlphaBot(MCTSBot):
         logits, values = self.net.forward(rows)
         return (logits[0], logits[1]), 0.5 * (float(values[0]) + 1.0 - float(values[1]))
 
-    def _priors(self, node: _Node, options: list[Pick]) -> list[float]:
+    def _priors(self, node: PriorNode, options: list[Pick]) -> list[float]:
         return self._softmax(node.logits, options)
 
     def _leaf_value(self, root: Observation, st: State, seat: int, v_net: float) -> float:
@@ -214,12 +217,12 @@ class AlphaBot(MCTSBot):
         by_key = {encode_action(p): p for p in root_legal}
         if two and self.both_seats:
             return self._search_both(obs, seat, known, slots, pool, root_legal, by_key)
-        root = _Node()
+        root = PriorNode()
         root.logits, _ = self._root_eval(obs)
         c = self.c_puct
         rng = self.rng
 
-        def iteration(root: _Node) -> tuple[list[_Node], float]:
+        def iteration(root: PriorNode) -> tuple[list[PriorNode], float]:
             st = self._sample(obs, known, slots, pool)
             r = st.round
             node = root
@@ -232,7 +235,7 @@ class AlphaBot(MCTSBot):
                 if priors is None:
                     priors = node.priors[sig] = self._priors(node, options)
                 parent_q = node.wins / node.visits if node.visits else 0.5
-                best_i = _puct(node.children, keys, priors, c, parent_q, _Node)
+                best_i = _puct(node.children, keys, priors, c, parent_q, PriorNode)
                 child = node.children[keys[best_i]]
                 picks = [
                     options[best_i] if s == seat else policy_pick(st, s, rng, self.epsilon)

@@ -107,8 +107,10 @@ class SushiGoVectorEnv(VectorEnv):
         self._mask: np.ndarray | None = None
         self._autoreset = False
         self.cores: list[State] = []
-        #: per opponent seat: one shared batched bot, or one bot per game
-        self._bots: dict[int, Any] = {}
+        #: per opponent seat: one shared batched bot, or a list of one bot per game (empty until the
+        #: first reset, and always with random or policy opponents). Public so that a researcher can
+        #: inspect the opponents a run used (their ``last_info``, their options) and check the batching.
+        self.opponent_bots: dict[int, Any] = {}
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -137,25 +139,25 @@ class SushiGoVectorEnv(VectorEnv):
             )
             for deals in self.batch.deals
         ]
-        self._bots = {}
+        self.opponent_bots = {}
         for seat, (name, opts) in zip(self.opponent_seats, self.opponent_specs):
             first = make_one(name, opts, int(self._rng.integers(1 << 31)), GAME)
             first.reset(seat, GAME, self.players)
             if batch_method(first) is not None:
-                self._bots[seat] = first
+                self.opponent_bots[seat] = first
                 continue
             bots = [first]
             for _ in range(1, self.num_envs):
                 bot = make_one(name, opts, int(self._rng.integers(1 << 31)), GAME)
                 bot.reset(seat, GAME, self.players)
                 bots.append(bot)
-            self._bots[seat] = bots
+            self.opponent_bots[seat] = bots
 
     def _bot_codes(self) -> np.ndarray:
         """Asks every opponent bot for its pick in every game (before any pick is applied)."""
         n = self.num_envs
         full = np.zeros((n, self.players), dtype=np.int64)
-        for seat, bots in self._bots.items():
+        for seat, bots in self.opponent_bots.items():
             observations = [core.observe(seat) for core in self.cores]
             legal = [core.legal_actions(seat) for core in self.cores]
             if isinstance(bots, list):

@@ -1,9 +1,10 @@
 """The Party ``mcts`` bot: information-set Monte Carlo tree search over the seat's own secret picks.
 
 Each iteration deals the cards the seat cannot see (:func:`unseen_pool`) into the unseen hands, the
-deck and the dessert pile, builds a :class:`~sushigo.party.rules.PartyState` from the observation
-and that sample (:meth:`~sushigo.party.rules.PartyState.from_observation`), and plays the round out:
-the tree branches on the seat's own picks, every other decision comes from :func:`rollout_action` (an epsilon-greedy heuristic).
+deck and the dessert pile (:func:`sample_hidden`), builds a :class:`~sushigo.party.rules.PartyState`
+from the observation and that sample (:meth:`~sushigo.party.rules.PartyState.from_observation`), and
+plays the round out: the tree branches on the seat's own picks, every other decision comes from
+:func:`rollout_action` (an epsilon-greedy heuristic).
 """
 
 from __future__ import annotations
@@ -82,6 +83,43 @@ def unseen_pool(obs: Any) -> list[int]:
     return [c for c in sorted(left) for _ in range(left[c])]
 
 
+def sample_hidden(
+    obs: Any, pool: list[int], rng: random.Random
+) -> tuple[list[list[int]], list[int], list[int]]:
+    """Deals ``pool`` (the observer's :func:`unseen_pool`) at random into the places ``obs``'s seat
+    cannot see: ``(hands, deck, pile)``, every seat's hand (the observer's own and those it knows as
+    they are, the others sampled at their sizes), the deck at its size and the dessert pile (desserts
+    only). With that, :meth:`~sushigo.party.rules.PartyState.from_observation` builds a state the seat
+    cannot tell from the real one: the ``mcts`` bot's determinisation, public for other search code
+    on Party observations (a seat's view is all a bot has, so ``PartyState.determinize`` does not
+    apply)."""
+    cards = pool[:]
+    rng.shuffle(cards)
+    cfg = obs.config
+    pile_size = max(0, 15 - sum(cfg.desserts_added[: obs.round + 1]))
+    desserts = [i for i, c in enumerate(cards) if IS_DESSERT[c]]
+    chosen = set(desserts[:pile_size])
+    pile = [cards[i] for i in sorted(chosen)]
+    rest = [c for i, c in enumerate(cards) if i not in chosen]
+    hands: list[list[int]] = []
+    i = 0
+    menu_types = [t for t in cfg.menu[:-1]]
+    for s, size in enumerate(obs.hand_sizes):
+        known = obs.known_hands[s]
+        if s == obs.seat:
+            hands.append(list(obs.hand))
+        elif known is not None:
+            hands.append(list(known))
+        else:
+            take = rest[i : i + size]
+            i += size
+            while len(take) < size:  # only with inconsistent counts: keep the sample playable
+                take.append(int(VARIANTS[menu_types[rng.randrange(len(menu_types))]][0]))
+            hands.append(take)
+    deck = rest[i : i + obs.deck_size]
+    return hands, deck, pile
+
+
 def rollout_action(
     state: Any,
     seat: int,
@@ -139,34 +177,6 @@ class PartyMCTSBot(SearchBot):
         super().__init__(seed, iterations, time_ms, c, epsilon)
         self.policy = PartyPolicy(greedy=False)
 
-    def _sample(self, obs: Any, pool: list[int]) -> tuple[list[list[int]], list[int], list[int]]:
-        rng = self.rng
-        cards = pool[:]
-        rng.shuffle(cards)
-        cfg = obs.config
-        pile_size = max(0, 15 - sum(cfg.desserts_added[: obs.round + 1]))
-        desserts = [i for i, c in enumerate(cards) if IS_DESSERT[c]]
-        chosen = set(desserts[:pile_size])
-        pile = [cards[i] for i in sorted(chosen)]
-        rest = [c for i, c in enumerate(cards) if i not in chosen]
-        hands: list[list[int]] = []
-        i = 0
-        menu_types = [t for t in cfg.menu[:-1]]
-        for s, size in enumerate(obs.hand_sizes):
-            known = obs.known_hands[s]
-            if s == obs.seat:
-                hands.append(list(obs.hand))
-            elif known is not None:
-                hands.append(list(known))
-            else:
-                take = rest[i : i + size]
-                i += size
-                while len(take) < size:  # only with inconsistent counts: keep the sample playable
-                    take.append(int(VARIANTS[menu_types[rng.randrange(len(menu_types))]][0]))
-                hands.append(take)
-        deck = rest[i : i + obs.deck_size]
-        return hands, deck, pile
-
     def _reward(self, obs: Any, st: Any, seat: int) -> float:
         from ...party.score import dessert_points
 
@@ -203,7 +213,7 @@ class PartyMCTSBot(SearchBot):
         rng = self.rng
 
         def iteration(root: Node) -> tuple[list[Node], float]:
-            hands, deck, pile = self._sample(obs, pool)
+            hands, deck, pile = sample_hidden(obs, pool, rng)
             st = PartyState.from_observation(obs, hands, deck, pile)
             r = st.round
             node: Node | None = root
