@@ -30,7 +30,7 @@ from .. import views
 from ..announce import who
 from ..guide import PARTY_HELP, party_rules
 from ..layout import Entries
-from ..names import MENU_TITLES, party_key_name, party_name
+from ..names import menu_titles, party_key_name, party_name
 from ..views import LABEL_WIDTH, new_table, signed
 
 if TYPE_CHECKING:
@@ -75,9 +75,9 @@ def tableau_items(row: Sequence[Any]) -> list[str]:
     out: list[str] = []
     for card, copies, down, on, _turn in row:
         if down:
-            text = "face down"
+            text = party_name("face_down")
         elif card == PCard.SPECIAL_ORDER and copies is not None:
-            text = f"{party_key_name(copies)} (special order)"
+            text = f"{party_key_name(copies)} ({party_name('special_order')})"
         else:
             text = party_name(WIRE[card])
         if on and not down:
@@ -106,9 +106,9 @@ def finished_items(row: Sequence[dict[str, Any]]) -> list[str]:
     out = []
     for e in row:
         if e.get("face_down"):
-            text = "face down"
+            text = party_name("face_down")
         elif e.get("copies"):
-            text = f"{party_name(e['copies'])} (special order)"
+            text = f"{party_name(e['copies'])} ({party_name('special_order')})"
         else:
             text = party_name(e["card"])
         if e.get("on_wasabi") and not e.get("face_down"):
@@ -124,7 +124,7 @@ def heading(obs: Any) -> tuple[str, str]:
     title = f"Sushi Go Party! · round {obs.round + 1} of 3 · turn {obs.turn + 1} of {cfg.hand_size}"
     way = "hands pass left" if cfg.direction(obs.round) == 1 else "hands pass right this round"
     menu = ", ".join(party_name(t) for t in cfg.menu)
-    return title, f"{MENU_TITLES.get(mid or '', 'Custom menu')}: {menu} · {way}"
+    return title, f"{menu_titles().get(mid or '', 'Custom menu')}: {menu} · {way}"
 
 
 def party_table(obs: Any, labels: Sequence[str], now: Sequence[int]) -> Table:
@@ -173,9 +173,8 @@ def describe_play(d: dict[str, Any], label: str, labels: Sequence[str], mine: bo
     """One logged play in words; a menu's drawn cards appear only for their own player (``mine``)."""
     card = d.get("card")
     if card == "special_order":
-        what = (
-            f"special order as {party_name(d['copies'])}" if d.get("copies") else "special order (discarded)"
-        )
+        so = party_name("special_order")
+        what = f"{so} as {party_name(d['copies'])}" if d.get("copies") else f"{so} (discarded)"
     else:
         what = party_name(card)
     if d.get("wasabi") is False:
@@ -299,19 +298,23 @@ def category_legend(report: dict[str, Any], r: int) -> Entries:
     return Entries([f"{SHORT.get(c, c[:4].title())} {party_name(c)}" for c in cats], sep=" · ")
 
 
-DESSERT_TITLES = {"pudding": "Pudding", "green_tea_ice_cream": "Ice cream", "fruit": "Fruit"}
+#: Column titles the final table abbreviates (others are the dessert's name, capitalised).
+DESSERT_TITLES = {"green_tea_ice_cream": "Ice cream"}
+
+
+def dessert_title(dessert: str) -> str:
+    """The final table's column title of the menu's dessert (``Pudding``, ``Ice cream``)."""
+    name = party_name(dessert)
+    return DESSERT_TITLES.get(dessert, name[:1].upper() + name[1:])
 
 
 def final_table(report: dict[str, Any], labels: Sequence[str]) -> Table:
     """Each round's points, the dessert's points (cards kept) and the total, which is their sum."""
-    dessert = party_name(report["menu"][-1])
     table = new_table(title="Final scores", title_style="bold")
     table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
     for r in range(len(report["rounds"])):
         table.add_column(f"Round {r + 1}", justify="right", no_wrap=True)
-    table.add_column(
-        DESSERT_TITLES.get(report["menu"][-1], dessert.capitalize()), justify="right", no_wrap=True
-    )
+    table.add_column(dessert_title(report["menu"][-1]), justify="right", no_wrap=True)
     table.add_column("Total", justify="right", no_wrap=True, style="bold")
     points = report.get("dessert_points") or [0] * len(labels)
     counts = report.get("dessert_counts") or [0] * len(labels)
@@ -615,7 +618,7 @@ class PartyFrontend:
         c = self.game.console
         c.print(final_table(report, self.game.labels))
         c.print(
-            f"{DESSERT_TITLES.get(report['menu'][-1], 'Dessert')}: "
+            f"{dessert_title(report['menu'][-1])}: "
             f"{party_name(report['menu'][-1])} points (dessert cards kept) · "
             "Total: the sum of the row · ties: most dessert cards",
             style="dim",

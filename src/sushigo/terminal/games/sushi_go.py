@@ -170,7 +170,7 @@ class GoFrontend:
         return None
 
     def friendly(self, message: str) -> str:
-        return friendly(message)
+        return friendly(message, name=card_name)
 
     def help_text(self) -> str:
         return GO_HELP

@@ -199,7 +199,7 @@ class RollFrontend:
         )
 
     def friendly(self, message: str) -> str:
-        return friendly(message)
+        return friendly(message, name=face_name)
 
     def help_text(self) -> str:
         return ROLL_HELP
