@@ -77,7 +77,9 @@ def friendly(message: str, players: int | None = None, name: Callable[[str], str
     def shown(m: re.Match[str]) -> str:
         word = m.group(0)
         try:
-            return name(word) if name is not None else catalogue_names("sushi-go").get(word) or face_name(word)
+            return (
+                name(word) if name is not None else catalogue_names("sushi-go").get(word) or face_name(word)
+            )
         except ValueError:
             return word
 

@@ -73,8 +73,8 @@ class Frontend(Protocol):
         """Returns how to play a turn and read the table (Rich markup), without the common commands."""
         ...
 
-    def rules_text(self) -> str:
-        """Returns this game's rules in one screenful (Rich markup), with the variants or menu in use."""
+    def rules_text(self) -> RenderableType:
+        """Returns this game's rules in one screenful, from its spec, with the options or menu in use."""
         ...
 
     def show_round_end(self, round_index: int, report: dict[str, Any]) -> None:

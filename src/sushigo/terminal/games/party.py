@@ -406,8 +406,9 @@ class PartyFrontend:
     def help_text(self) -> str:
         return PARTY_HELP
 
-    def rules_text(self) -> str:
-        return party_rules(self.state.observe(0).config.menu)
+    def rules_text(self) -> RenderableType:
+        config = self.state.observe(0).config
+        return party_rules(config.menu, config.to_options())
 
     def step(self) -> None:
         game = self.game

@@ -175,7 +175,7 @@ class GoFrontend:
     def help_text(self) -> str:
         return GO_HELP
 
-    def rules_text(self) -> str:
+    def rules_text(self) -> RenderableType:
         return go_rules(self.state.observe(0).config.to_options())
 
     # ------------------------------------------------------------------------------------- turn

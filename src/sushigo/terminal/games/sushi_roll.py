@@ -19,7 +19,7 @@ from ...sushi_roll.observation import Observation as RollObservation
 from ...sushi_roll.score import CATEGORIES
 from ...sushi_roll.score import score_round as roll_score_round
 from .. import announce, views
-from ..guide import ROLL_HELP, ROLL_RULES
+from ..guide import ROLL_HELP, roll_rules
 from ..layout import Entries
 from ..names import face_name, group_tray
 from ..play import friendly
@@ -204,8 +204,8 @@ class RollFrontend:
     def help_text(self) -> str:
         return ROLL_HELP
 
-    def rules_text(self) -> str:
-        return ROLL_RULES.rstrip("\n")
+    def rules_text(self) -> RenderableType:
+        return roll_rules()
 
     def step(self) -> None:
         game = self.game
