@@ -69,6 +69,10 @@ class Frontend(Protocol):
         """Rewrites an engine message in the screen's terms (seats from 1, names as shown)."""
         ...
 
+    def card_name(self, card: str) -> str:
+        """Returns the on-screen name of a card (or die face) by its catalogue id (the catalogue's name)."""
+        ...
+
     def help_text(self) -> str:
         """Returns how to play a turn and read the table (Rich markup), without the common commands."""
         ...

@@ -400,6 +400,9 @@ class PartyFrontend:
     def opening(self) -> RenderableType | None:
         return None
 
+    def card_name(self, card: str) -> str:
+        return party_name(card)
+
     def friendly(self, message: str) -> str:
         return friendly_party(message)
 

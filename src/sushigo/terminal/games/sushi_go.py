@@ -169,6 +169,9 @@ class GoFrontend:
     def opening(self) -> RenderableType | None:
         return None
 
+    def card_name(self, card: str) -> str:
+        return card_name(card)
+
     def friendly(self, message: str) -> str:
         return friendly(message, name=card_name)
 

@@ -198,6 +198,9 @@ class RollFrontend:
             f"the dice are drawn and rolled; seat {obs.red_belt + 1} has the red belt and starts.",
         )
 
+    def card_name(self, card: str) -> str:
+        return face_name(card)
+
     def friendly(self, message: str) -> str:
         return friendly(message, name=face_name)
 
