@@ -259,23 +259,26 @@ def final_tableaux(
     return table
 
 
+#: Score columns the round table abbreviates (a narrow screen); other categories show their name's first
+#: four letters (``Maki``, ``Tofu``, ``Tea``).
 SHORT = {
     "nigiri": "Nig",
-    "maki": "Maki",
     "temaki": "Tem",
     "uramaki": "Ura",
     "tempura": "Tmp",
     "sashimi": "Sas",
     "dumpling": "Dmp",
-    "eel": "Eel",
-    "tofu": "Tofu",
     "onigiri": "Oni",
     "edamame": "Eda",
     "miso_soup": "Miso",
     "soy_sauce": "Soy",
-    "tea": "Tea",
     "face_down": "Down",
 }
+
+
+def short_title(category: str) -> str:
+    """The round table's column title of a score category."""
+    return SHORT.get(category) or party_name(category)[:4].strip().title()
 
 
 def round_scores(report: dict[str, Any], r: int, labels: Sequence[str]) -> Table:
@@ -285,7 +288,7 @@ def round_scores(report: dict[str, Any], r: int, labels: Sequence[str]) -> Table
     table = new_table(title=f"Round {r + 1} scores", title_style="bold")
     table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
     for c in cats:
-        table.add_column(SHORT.get(c, c[:4].title()), justify="right", no_wrap=True)
+        table.add_column(short_title(c), justify="right", no_wrap=True)
     table.add_column("Total", justify="right", no_wrap=True, style="bold")
     for s, sheet in enumerate(points):
         table.add_row(labels[s], *(str(sheet.get(c, 0)) for c in cats), str(sheet["total"]))
@@ -295,7 +298,7 @@ def round_scores(report: dict[str, Any], r: int, labels: Sequence[str]) -> Table
 def category_legend(report: dict[str, Any], r: int) -> Entries:
     """What the short column titles of :func:`round_scores` stand for."""
     cats = [c for c in report["rounds"][r]["points"][0] if c != "total"]
-    return Entries([f"{SHORT.get(c, c[:4].title())} {party_name(c)}" for c in cats], sep=" · ")
+    return Entries([f"{short_title(c)} {party_name(c)}" for c in cats], sep=" · ")
 
 
 #: Column titles the final table abbreviates (others are the dessert's name, capitalised).
