@@ -23,6 +23,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ...game import spec
 from ...party.actions import Ask, Flip, Give
 from ...party.cards import WIRE, PCard
 from ...party.menus import menu_id
@@ -35,6 +36,9 @@ from ..views import LABEL_WIDTH, new_table, signed
 
 if TYPE_CHECKING:
     from ..play import TerminalGame
+
+#: This module's game: its title, options and cards come from the spec.
+GAME = "sushi-go-party"
 
 
 def _norm(text: str) -> str:
@@ -121,7 +125,7 @@ def heading(obs: Any) -> tuple[str, str]:
     """The rule above the table and the line under it: round, turn, menu and passing."""
     cfg = obs.config
     mid = menu_id(cfg.menu)
-    title = f"Sushi Go Party! · round {obs.round + 1} of 3 · turn {obs.turn + 1} of {cfg.hand_size}"
+    title = f"{spec(GAME).title} · round {obs.round + 1} of 3 · turn {obs.turn + 1} of {cfg.hand_size}"
     way = "hands pass left" if cfg.direction(obs.round) == 1 else "hands pass right this round"
     menu = ", ".join(party_name(t) for t in cfg.menu)
     return title, f"{menu_titles().get(mid or '', 'Custom menu')}: {menu} · {way}"
@@ -387,7 +391,7 @@ def friendly_party(message: str) -> str:
 class PartyFrontend:
     """Sushi Go Party! for :class:`~sushigo.terminal.play.TerminalGame` (see :class:`..Frontend`)."""
 
-    title = "Sushi Go Party!"
+    title = spec(GAME).title
 
     def __init__(self, game: TerminalGame) -> None:
         self.game = game
