@@ -124,7 +124,7 @@ def test_a_take_names_the_tokens_it_gave_and_a_short_supply() -> None:
     before = state.observe(0)
     state.submit(seat, Take(2))
     text = _render(announce.roll_action(before, seat, Take(2), state.observe(0), ["1 You", "2 B"]))
-    assert "took [3] pudding 3, +3 pudding tokens" in text
+    assert "took [3] pudding ×3, +3 pudding tokens" in text
     # the second take ended the cycle: the slide is announced
     assert "the belts slide left and the dice passed on are re-rolled" in text
 

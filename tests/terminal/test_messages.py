@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rich.console import RenderableType
 
 from sushigo.bots import make_bot
 from sushigo.cli import main
 from sushigo.game import new_game
 from sushigo.sushi_roll.actions import Reroll, Swap, Take
 from sushigo.terminal.games.sushi_roll import parse_roll_move
-from sushigo.terminal.guide import COMMANDS, GO_HELP, ROLL_HELP, ROLL_RULES, go_rules
+from sushigo.terminal.guide import COMMANDS, GO_HELP, ROLL_HELP, go_rules, roll_rules
 from sushigo.terminal.play import BotFailed, QuitGame, TerminalGame, friendly
 
 from .conftest import console, printed
@@ -121,15 +122,16 @@ def test_help_and_rules_answer_at_the_prompt_and_the_game_goes_on(game: str) -> 
     assert code == 0, out
     assert out.count("At any prompt") == 2
     assert ("Scoring each round" in out) and ("Final scores" in out)
-    assert ("Sushi Roll, 3 rounds" in out) == (game == "sushi-roll")
+    assert ("Sushi Roll (2–5 players), 3 rounds" in out) == (game == "sushi-roll")
 
 
 def test_rules_show_the_variants_in_play() -> None:
     _, out = run(["--players", "2", "--dummy", "--bots", "random", "--seed", "1"], ["rules", "quit"])
-    assert "Dummy: the dummy's hand is a face-down pile" in out
-    assert "Soy sauce:" not in out
+    assert "The dummy's hand is a face-down pile" in out and "Dummy variant: Two players feed" in out
+    assert "Soy sauce promo:" not in out and "soy sauce" not in out.split("Scoring each round")[1]
     _, out = run(["--players", "3", "--soy-sauce", "--bots", "random"], ["rules", "quit"])
-    assert "Soy sauce: at round end" in out and "Dummy:" not in out
+    assert "Soy sauce promo: Adds the four" in out and "Dummy variant:" not in out
+    assert "soy sauce   4 points if you have the most colours" in out
 
 
 @pytest.mark.parametrize(
@@ -137,12 +139,12 @@ def test_rules_show_the_variants_in_play() -> None:
     [
         go_rules({"pass_both_ways": True, "soy_sauce": True, "strict_wasabi": True}),
         go_rules({"dummy": True, "strict_wasabi": True}),
-        ROLL_RULES.rstrip("\n"),
+        roll_rules(),
         GO_HELP + COMMANDS,
         ROLL_HELP + COMMANDS,
     ],
 )
-def test_help_and_rules_fit_one_80_by_24_screen(text: str) -> None:
+def test_help_and_rules_fit_one_80_by_24_screen(text: RenderableType) -> None:
     con = console(80)
     con.rule("rules")
     con.print(text)

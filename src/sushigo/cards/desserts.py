@@ -46,7 +46,7 @@ class Fruit(CardType):
     ``icons`` maps each variant key to its (watermelon, pineapple, orange) icons.
     """
     title = "Fruit"
-    summary = "Fruit: at the end of the game each fruit kind scores by count: 0 → −2, 1 → 0, 2 → 1, 3 → 3, 4 → 6, 5+ → 10."
+    summary = "Fruit: at the end of the game each fruit kind scores by its count: 0→−2, 1→0, 2→1, 3→3, 4→6, 5+→10."
     short = "fruit"
 
     name = category = "fruit"

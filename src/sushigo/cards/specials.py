@@ -388,7 +388,7 @@ class SpecialOrder(CardType):
 
 class FaceDown(CardType):
     """A card turned face down by a takeout box: 2 points, nothing else (category ``face_down``)."""
-    title = "Face down"
+    title = "Face-down card"
     summary = "Face-down card: scores 2 points and counts as nothing else."
     short = "2 points"
 

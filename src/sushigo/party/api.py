@@ -23,15 +23,18 @@ def _card(key: int) -> CardInfo:
     name, rule, short = kind.title, kind.summary, kind.short
     if kind.name == "nigiri" or kind.name == "onigiri":  # each variant has a name of its own
         name = wire.replace("_", " ").capitalize()
-    if key in NUMBER:
+    if key in NUMBER:  # the name tells the variants apart: "Spoon 5", "Maki 2", "Fruit (2 orange)"
+        name = f"{name} {NUMBER[key]}"
         rule += f" Number {NUMBER[key]}."
     elif kind.name in ("maki", "uramaki"):
         icons = int(wire.rsplit("_", 1)[1])
+        name = f"{name} {icons}"
         short = f"{icons} icon{'s' * (icons > 1)}" if kind.name == "maki" else short
-        rule += f" {icons} icons."
+        rule += f" {icons} icon{'s' * (icons > 1)}."
     elif kind.name == "fruit":
         a, b = (_FRUIT[c] for c in wire.rsplit("_", 1)[1])
         short = f"2 {a}" if a == b else f"{a} + {b}"
+        name = f"{name} ({short})"
         rule += f" This card: {a} and {b}."
     elif kind.name == "nigiri":
         short = str(NIGIRI_VALUE[key])

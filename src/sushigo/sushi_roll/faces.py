@@ -97,15 +97,15 @@ def canonical_face(name: str) -> str:
 #: Each symbol's display name and rule (what a face of it scores or gives), for the card catalogue.
 SYMBOL_TEXT: dict[str, tuple[str, str]] = {
     "maki": ("Maki", "most maki icons score 6, second most 3"),
-    "tempura": ("Tempura", "tempura icons: 1, 5, 10 points for 1, 2, 3 (sets of three repeat)"),
-    "sashimi": ("Sashimi", "sashimi icons: 0, 6, 13 points for 1, 2, 3 (sets of three repeat)"),
-    "dumpling": ("Dumpling", "dumpling icons: 2, 4, 8 points for 1, 2, 3 (sets of three repeat)"),
+    "tempura": ("Tempura", "1, 5, 10 points for 1, 2, 3 icons (sets of three repeat)"),
+    "sashimi": ("Sashimi", "0, 6, 13 points for 1, 2, 3 icons (sets of three repeat)"),
+    "dumpling": ("Dumpling", "2, 4, 8 points for 1, 2, 3 icons (sets of three repeat)"),
     "egg_nigiri": ("Egg nigiri", "1 point, 3 on a wasabi"),
     "salmon_nigiri": ("Salmon nigiri", "2 points, 6 on a wasabi"),
     "squid_nigiri": ("Squid nigiri", "3 points, 9 on a wasabi"),
     "wasabi": ("Wasabi", "triples the next nigiri you take this round"),
-    "menu": ("Menu", "gives a menu token: spend it to re-roll dice on your belt"),
-    "chopsticks": ("Chopsticks", "gives a chopsticks token: spend it to swap a die with another belt"),
+    "menu": ("Menu", "gives a menu token, for re-rolling dice on your belt"),
+    "chopsticks": ("Chopsticks", "gives a chopsticks token, for swapping a die with another belt"),
     "pudding": ("Pudding", "gives pudding tokens: most at the end score 6, fewest lose 6"),
 }
 

@@ -1,73 +1,60 @@
 """The ``help`` and ``rules`` screens of the terminal game: one screenful each, for the game being played.
 
-Each game's module (:mod:`.games`) chooses its texts here: :func:`go_rules` (with the variants in use),
-:data:`ROLL_RULES`, :func:`party_rules` (the menu in play) and the ``*_HELP`` texts, which the
-terminal follows with :data:`COMMANDS`.
+A rules screen is built from the game's spec (:mod:`sushigo.game`): its title and player range, a line
+per kind of card with the catalogue's rule (:meth:`~sushigo.game.GameSpec.cards`; for Party the menu's
+card types, whose ``summary`` the catalogue uses too), and a line per option in use with the option's
+label and help. The terminal adds only the course of play in a player's words (:data:`GO_PLAY`,
+:data:`ROLL_PLAY`, :data:`PARTY_PLAY` and the end of the game), which no catalogue holds. Each game's
+module (:mod:`.games`) chooses its texts here: :func:`go_rules`, :func:`roll_rules`,
+:func:`party_rules` and the ``*_HELP`` texts, which the terminal follows with :data:`COMMANDS`.
 
-The rules are a summary of rules.md in a player's words (the project's rules specification decides
-every detail; this is what a player needs at the table). Variant paragraphs appear only when the
-variant is on, so the text always fits a 24-line terminal.
+The rules are a summary of the specification (docs/spec; it decides every detail). Option paragraphs
+appear only when the option differs from its default, so the text fits a 24-line terminal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-GO_RULES = """\
-[bold]Sushi Go![/], 3 rounds. Each turn everyone secretly picks a card from their
-hand; the picks are revealed together and join their owners' tableaux, and the
-hands pass on. The last card of a round is played automatically. After scoring
-a round, only puddings stay; fresh hands are dealt.
-[bold]Scoring each round[/]
-  maki      most maki icons 6 (a tie splits 6 and nobody is second), next 3
-  tempura   5 per pair                sashimi   10 per set of three
-  dumpling  1, 3, 6, 10, 15 for 1, 2, 3, 4, 5 or more
-  nigiri    egg 1, salmon 2, squid 3; tripled on a wasabi already on your
-            table (wasabi+squid scores 9); a nigiri always takes a free wasabi
-  chopsticks score 0; on a later turn take two cards (a+b, in that order),
-            then the chopsticks go back into the hand you pass on
-[bold]End of game[/]: most puddings +6, fewest -6 (ties split, rounded down; with 2
-players nobody loses; nothing if all tie). Highest total wins; on a tie, the
-most puddings.
-"""
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
 
-GO_VARIANTS = {
-    "pass_both_ways": "[bold]Pass both ways[/]: round 2 passes right; rounds 1 and 3 pass left.",
-    "soy_sauce": (
-        "[bold]Soy sauce[/]: at round end, a player with soy sauce whose tableau shows the\n"
-        "most background colours scores 4 (soy players tied for most split it)."
-    ),
-    "dummy": (
-        "[bold]Dummy[/]: the dummy's hand is a face-down pile. Its controller draws the top\n"
-        "card, then picks one card for themselves and one for the dummy; the two hands\n"
-        "swap and control alternates. The dummy scores and races for maki and\n"
-        "puddings, but cannot win."
-    ),
-    "strict_wasabi": (
-        "[bold]Strict wasabi[/]: a wasabi taken with chopsticks does not take the nigiri\ntaken with it."
-    ),
-}
+from ..game import CardInfo, spec
+from .names import shown
 
-ROLL_RULES = """\
-[bold]Sushi Roll[/], 3 rounds. Dice sit on belts in front of the players. In turn,
-from the red belt's holder, a player may first spend a [bold]menu[/] token to re-roll
-any dice of their belt, or a [bold]chopsticks[/] token to swap one of their dice with
-one on another belt, as often as their tokens allow; then they must move one
-die from their belt to their tray. A pudding, menu or chopsticks face gives
-that many tokens (while the supply lasts). When everyone has taken a die, the
-belts slide left and the dice passed on are re-rolled. The round ends when the
-belts are empty.
-[bold]Scoring each round[/]
-  maki      most icons 6, second most 3; everyone tied gets the full points
-  nigiri    egg 1, salmon 2, squid 3; tripled on a free wasabi taken earlier
-  appetizers in sets of up to 3 icons, for 1/2/3 icons: dumpling 2/4/8,
-            tempura 1/5/10, sashimi 0/6/13 (more icons: sets of three first)
-[bold]End of game[/]: most pudding tokens +6, fewest -6 (everyone tied gets it; with
-2 players nobody loses); 1 point per 2 menu or chopsticks tokens left. Highest
-total wins; on a tie, the most pudding tokens. The dice faces are the
-project's provisional set unless a dice file was loaded.
-"""
+GO_PLAY = (
+    "Each turn everyone secretly picks a card from their hand; the picks are revealed together, then "
+    "the hands pass on. After a round only puddings stay; fresh hands are dealt."
+)
+GO_DUMMY_PLAY = (
+    "The dummy's hand is a face-down pile: its controller draws the top card, then picks a card for "
+    "themselves and one for the dummy; control alternates."
+)
+GO_END = (
+    "[bold]End of game[/]: puddings score (ties split, rounded down; with 2 players nobody loses; "
+    "nothing if all tie). Highest total wins; on a tie, the most puddings."
+)
+
+ROLL_PLAY = (
+    "Dice sit on belts in front of the players. In turn, from the red belt's holder, a player may "
+    "first spend menu and chopsticks tokens (as often as they have them), then must move one die from "
+    "their belt to their tray; a face with tokens gives them while the supply lasts. When everyone has "
+    "taken a die, the belts slide left and the dice passed on are re-rolled. The round ends when the "
+    "belts are empty."
+)
+ROLL_END = (
+    "[bold]End of game[/]: most pudding tokens +6, fewest -6 (everyone tied gets it; with 2 players "
+    "nobody loses); 1 point per 2 menu or chopsticks tokens left. Highest total wins; on a tie, the "
+    "most pudding tokens."
+)
+
+PARTY_PLAY = (
+    "Everyone picks a card from their hand at once; the cards are revealed, numbered cards resolve in "
+    "number order ({numbers}), then hands pass left. Most points after 3 rounds and the desserts wins; "
+    "ties: most dessert cards, then a shared win."
+)
 
 GO_HELP = """\
 [bold]Choosing a card[/]: type its number ([cyan]3[/]) or its name or the start of it
@@ -98,49 +85,123 @@ COMMANDS = """\
 [cyan]quit[/] leaves the game."""
 
 
-PARTY_TURN = """\
-[bold]Sushi Go Party![/] — 3 rounds. Everyone picks a card from their hand at once; the cards are revealed, numbered cards resolve in order (chopsticks 1–3, spoon 4–6, menu 7–9, takeout box 10–12), then hands pass left. Most points after 3 rounds and the desserts wins; ties: most dessert cards, then a shared win.
-[bold]This menu[/]:"""
-
-#: One line per Sushi Go Party! card type: what it scores or does (rules.md §3.4), shown for the menu in play.
-PARTY_CARD_RULES: dict[str, str] = {
-    "nigiri": "nigiri: egg 1, salmon 2, squid 3 (×3 on a wasabi)",
-    "maki": "maki: most icons 6, second 3 (6/4/2 with 6–8 players), ties in full",
-    "temaki": "temaki: most +4, fewest −4 (no penalty with 2 players)",
-    "uramaki": "uramaki: first to 10 icons at the end of a turn 8, then 5, then 2",
-    "tempura": "tempura: 5 per pair",
-    "sashimi": "sashimi: 10 per set of three",
-    "dumpling": "dumpling: 1/3/6/10/15 for 1–5+",
-    "eel": "eel: one −3, two or more 7",
-    "tofu": "tofu: one 2, two 6, three or more 0",
-    "onigiri": "onigiri: each set of different shapes 1/4/9/16",
-    "edamame": "edamame: 1 per other player with edamame (at most 4)",
-    "miso_soup": "miso soup: 3, but all are discarded if 2+ are played in one turn",
-    "chopsticks": "chopsticks: from the next turn, declare with a pick: play a second card",
-    "spoon": "spoon: from the next turn, name a card; the first holder to your left gives it",
-    "menu": "menu: draw 4 cards, play 1 (only you see them), the rest go back",
-    "takeout_box": "takeout box: turn earlier cards face down, 2 points each",
-    "special_order": "special order: becomes a copy of one of your earlier cards",
-    "soy_sauce": "soy sauce: 4 if nobody has more colours than you",
-    "tea": "tea: 1 per card of your largest single-colour group",
-    "wasabi": "wasabi: the next nigiri you play scores triple",
-    "pudding": "pudding (kept to the end): most +6, fewest −6",
-    "green_tea_ice_cream": "green tea ice cream (kept to the end): 12 per four",
-    "fruit": "fruit (kept to the end): per fruit 0: −2, 1: 0, 2: 1, 3: 3, 4: 6, 5+: 10",
-}
-
 PARTY_HELP = """\
 [bold]Your pick[/]: the card's number or (part of) its name. A special order then asks which of your cards it copies; chopsticks or a spoon played on an earlier turn offer their bonus action (Enter for none). While cards resolve you may be asked for chopsticks' second card, your menu's card (only you see the four it drew), the card or kind your spoon names ([cyan]maki 2[/] or [cyan]maki[/]), a card to give to another seat's spoon, or which cards your takeout box turns face down ([cyan]1,3[/], [cyan]all[/], [cyan]none[/]).
 [bold]The table[/]: Des desserts kept · Rnd the round's points if it ended now · Game the finished rounds.
 """
 
 
-def go_rules(options: Mapping[str, Any] | None = None) -> str:
-    """Returns the rules of Sushi Go! (Rich markup), with the paragraphs of the variants in use."""
-    extra = [GO_VARIANTS[k] for k in GO_VARIANTS if (options or {}).get(k)]
-    return "\n".join([GO_RULES.rstrip("\n"), *extra])
+def title_line(game: str, play: str) -> str:
+    """The first paragraph of a rules screen: the game's title and player range, then ``play``."""
+    g = spec(game)
+    return f"[bold]{g.title}[/] ({g.min_players}–{g.max_players} players), 3 rounds. {play}"
 
 
-def party_rules(menu: Sequence[str]) -> str:
-    """Returns the rules of a Sushi Go Party! game on ``menu`` in one screen: the turn, then a line per tile."""
-    return "\n".join([PARTY_TURN, *(f"  {PARTY_CARD_RULES[t]}" for t in menu if t in PARTY_CARD_RULES)])
+def kind_label(kind: str) -> str:
+    """A catalogue kind (``soy_sauce``) as a rules line labels it (``soy sauce``)."""
+    return kind.replace("_", " ")
+
+
+def _body(rule: str) -> str:
+    """A rule without the name it starts with (``Tempura: 5 points…`` -> ``5 points…``)."""
+    return rule.split(": ", 1)[1] if ": " in rule else rule
+
+
+def catalogue_lines(cards: Iterable[CardInfo]) -> list[tuple[str, str]]:
+    """One ``(label, rule)`` per kind of card, in catalogue order.
+
+    The cards of a kind that share one rule (every maki, every pudding face) give one line labelled by
+    the kind; a kind whose cards have rules of their own (each nigiri's value) lists them all.
+    """
+    kinds: dict[str, list[str]] = {}
+    for c in cards:
+        rules = kinds.setdefault(c.kind or c.id, [])
+        if c.rule not in rules:
+            rules.append(c.rule)
+    out = []
+    for kind, rules in kinds.items():
+        bodies = list(dict.fromkeys(_body(r) for r in rules))
+        out.append((kind_label(kind), bodies[0] if len(bodies) == 1 else " ".join(rules)))
+    return out
+
+
+def card_table(lines: Sequence[tuple[str, str]]) -> Table:
+    """The rules lines as two columns: each label, then its rule (wrapped under itself)."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True, style="bold")
+    grid.add_column()
+    for label, rule in lines:
+        grid.add_row(f"  {label}", rule)
+    return grid
+
+
+def option_lines(game: str, options: Mapping[str, Any] | None) -> list[str]:
+    """A line per option that differs from its default: its label and help (and the value, unless on).
+
+    A ``menu`` option is left out (the rules list the menu's cards).
+    """
+    g = spec(game)
+    out = []
+    for name, value in g.stored_options(dict(options or {})).items():
+        o = g.option(name)
+        if o is None or o.type == "menu":
+            continue
+        if o.type == "bool" and value is True:
+            out.append(f"[bold]{o.label}[/]: {o.help}")
+            continue
+        label = next((c.label for c in o.choices if c.value == value), str(value))
+        out.append(f"[bold]{o.label}[/]: {label}. {o.help}")
+    return out
+
+
+def rules_screen(
+    game: str,
+    play: Sequence[str],
+    heading: str,
+    lines: Sequence[tuple[str, str]],
+    end: str | None,
+    options: Sequence[str],
+) -> RenderableType:
+    """A rules screen: the title and course of play, ``heading`` over a line per card kind, the end of
+    the game, then the options in use (one paragraph)."""
+    parts: list[RenderableType] = [Text.from_markup(title_line(game, play[0]))]
+    parts += [Text.from_markup(p) for p in play[1:]]
+    parts += [Text.from_markup(f"[bold]{heading}[/]"), card_table(lines)]
+    if end:
+        parts.append(Text.from_markup(end))
+    if options:
+        parts.append(Text.from_markup(" ".join(options)))
+    return Group(*parts)
+
+
+def go_rules(options: Mapping[str, Any] | None = None) -> RenderableType:
+    """Returns the rules of Sushi Go! with the options in use (the soy sauce card only when it is dealt)."""
+    opts = dict(options or {})
+    cards = [c for c in spec("sushi-go").cards() if c.id != "soy_sauce" or opts.get("soy_sauce")]
+    play = [GO_PLAY, GO_DUMMY_PLAY] if opts.get("dummy") else [GO_PLAY]
+    return rules_screen(
+        "sushi-go", play, "Scoring each round", catalogue_lines(cards), GO_END, option_lines("sushi-go", opts)
+    )
+
+
+def roll_rules(options: Mapping[str, Any] | None = None) -> RenderableType:
+    """Returns the rules of Sushi Roll, a line per die symbol (the faces of the catalogue's dice)."""
+    lines = catalogue_lines(spec("sushi-roll").cards())
+    return rules_screen(
+        "sushi-roll", [ROLL_PLAY], "Scoring each round", lines, ROLL_END, option_lines("sushi-roll", options)
+    )
+
+
+def party_rules(menu: Sequence[str], options: Mapping[str, Any] | None = None) -> RenderableType:
+    """Returns the rules of a Sushi Go Party! game on ``menu``: the turn, a line per tile, the options."""
+    from ..party.cards import NUMBER, TYPES, type_of
+
+    numbers: dict[str, list[int]] = {}
+    for key, n in NUMBER.items():
+        numbers.setdefault(shown(type_of(key).title), []).append(n)
+    order = ", ".join(f"{t} {min(ns)}–{max(ns)}" for t, ns in numbers.items())
+    lines = [(kind_label(shown(TYPES[t].title)), _body(TYPES[t].summary)) for t in menu if t in TYPES]
+    play = PARTY_PLAY.format(numbers=order)
+    return rules_screen(
+        "sushi-go-party", [play], "This menu", lines, None, option_lines("sushi-go-party", options)
+    )

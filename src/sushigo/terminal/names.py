@@ -1,62 +1,55 @@
 """The names the terminal shows for cards, die faces and Party menus, and tableaux grouped as players lay
-them out: the one place of display names in the terminal (the three games' modules import them).
+them out: the terminal's one way to name a card (the three games' modules import it).
 
-Every message of the terminal game uses these names, so that what a player reads in an error, an
-announcement or a score table is exactly what the hand, belt or tableau on screen shows; the formats.md
-wire names (``squid_nigiri``, ``maki_2``) never reach the screen.
+Every name comes from the game's card catalogue (:meth:`sushigo.game.GameSpec.cards`, built from the
+card types themselves), written in lower case as the terminal writes running text: ``squid nigiri``,
+``maki 2``, ``spoon 5``. Party's card types (the menu's tiles, a spoon asking for a kind) take their
+type's ``title``, and a Sushi Roll face its symbol's (:func:`sushigo.sushi_roll.faces.face_title`),
+so a face of a loaded dice set is named too. What a player reads in an error, an announcement or a
+score table is exactly what the hand, belt or tableau on screen shows; the formats.md wire names
+(``squid_nigiri``, ``maki_2``) never reach the screen.
 
-A grouped tableau keeps each nigiri with the wasabi it sits on (``wasabi+squid``), because that pairing
-is what the nigiri scores and it cannot be seen once cards are merged by kind.
+The terminal adds only what a narrow screen needs: a grouped tableau keeps each nigiri with the wasabi
+it sits on (``wasabi+squid``), because that pairing is what the nigiri scores and it cannot be seen once
+cards are merged by kind, and maki are summed as icons.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import cache
 
-from ..sushi_roll.faces import NIGIRI_VALUES, parse_face
+from ..game import spec
+from ..sushi_roll.faces import NIGIRI_VALUES, SYMBOL_TEXT, face_title, parse_face
 from ..sushi_roll.score import wasabi_marks
 
-#: Sushi Go! card wire name -> the name shown on screen.
-CARD_NAMES: dict[str, str] = {
-    "tempura": "tempura",
-    "sashimi": "sashimi",
-    "dumpling": "dumpling",
-    "maki_1": "maki 1",
-    "maki_2": "maki 2",
-    "maki_3": "maki 3",
-    "egg_nigiri": "egg nigiri",
-    "salmon_nigiri": "salmon nigiri",
-    "squid_nigiri": "squid nigiri",
-    "wasabi": "wasabi",
-    "chopsticks": "chopsticks",
-    "pudding": "pudding",
-    "soy_sauce": "soy sauce",
-}
 
-#: Sushi Go Party! wire names whose on-screen name is not the wire name with spaces.
-PARTY_NAMES: dict[str, str] = {
-    "fruit_ww": "fruit melon×2",
-    "fruit_pp": "fruit pineapple×2",
-    "fruit_oo": "fruit orange×2",
-    "fruit_wp": "fruit melon+pineapple",
-    "fruit_wo": "fruit melon+orange",
-    "fruit_po": "fruit pineapple+orange",
-    "green_tea_ice_cream": "green tea ice cream",
-    "face_down": "face-down card",
-}
+def shown(name: str) -> str:
+    """A catalogue name as the terminal writes it in running text (``Squid nigiri`` -> ``squid nigiri``)."""
+    return name[:1].lower() + name[1:]
 
-#: Sushi Go Party! suggested menus by id -> the title shown.
-MENU_TITLES = {
-    "my_first_meal": "My First Meal",
-    "sushi_go": "Sushi Go!",
-    "party_sampler": "Party Sampler",
-    "master_menu": "Master Menu",
-    "points_platter": "Points Platter",
-    "cutthroat_combo": "Cutthroat Combo",
-    "big_banquet": "Big Banquet",
-    "dinner_for_two": "Dinner for Two",
-}
+
+@cache
+def catalogue_names(game: str) -> Mapping[str, str]:
+    """Returns the on-screen name of every card (or die face) of ``game`` by its id, from its catalogue."""
+    return {c.id: shown(c.name) for c in spec(game).cards()}
+
+
+@cache
+def _party_types() -> Mapping[str, str]:
+    from ..party.cards import TYPES
+
+    return {name: shown(t.title) for name, t in TYPES.items()}
+
+
+@cache
+def menu_titles() -> Mapping[str, str]:
+    """Sushi Go Party!'s suggested menus by id -> their titles (the rulebook's)."""
+    from ..party.menus import SUGGESTED
+
+    return {m.id: m.title for m in SUGGESTED.values()}
+
 
 _MAKI_ICONS = {"maki_1": 1, "maki_2": 2, "maki_3": 3}
 _NIGIRI = ("squid_nigiri", "salmon_nigiri", "egg_nigiri")
@@ -65,19 +58,24 @@ _GO_ORDER = ("tempura", "sashimi", "dumpling", "chopsticks", "pudding", "soy_sau
 
 
 def card_name(wire: str) -> str:
-    """Returns the on-screen name of a Sushi Go! card (``squid_nigiri`` -> ``squid nigiri``)."""
-    return CARD_NAMES.get(wire, wire.replace("_", " "))
+    """Returns the on-screen name of a Sushi Go! card (``squid_nigiri`` -> ``squid nigiri``).
+
+    >>> card_name("squid_nigiri"), card_name("maki_2")
+    ('squid nigiri', 'maki 2')
+    """
+    return catalogue_names("sushi-go").get(wire, wire.replace("_", " "))
 
 
 def party_name(wire: str | None) -> str:
-    """Returns the on-screen name of a Sushi Go Party! card or tile (``maki_2`` -> ``maki 2``).
+    """Returns the on-screen name of a Sushi Go Party! card or card type (``maki_2`` -> ``maki 2``).
 
-    >>> party_name("fruit_wp"), party_name("takeout_box_10"), party_name(None)
-    ('fruit melon+pineapple', 'takeout box 10', 'nothing')
+    >>> party_name("fruit_wp"), party_name("takeout_box_10"), party_name("green_tea_ice_cream"), party_name(None)
+    ('fruit (watermelon + pineapple)', 'takeout box 10', 'green tea ice cream', 'nothing')
     """
     if wire is None:
         return "nothing"
-    return PARTY_NAMES.get(wire, wire.replace("_", " "))
+    found = catalogue_names("sushi-go-party").get(wire) or _party_types().get(wire)
+    return found or wire.replace("_", " ")
 
 
 def party_key_name(key: int) -> str:
@@ -93,13 +91,18 @@ def short_nigiri(wire: str) -> str:
 
 
 def face_name(face: str) -> str:
-    """Returns the on-screen name of a Sushi Roll die face (``maki_2`` -> ``maki 2``, ``menu`` -> ``menu``).
+    """Returns the on-screen name of a Sushi Roll die face (``maki_2`` -> ``maki ×2``, ``menu`` -> ``menu``).
 
-    A face showing several icons carries their number, as on the die.
+    A face showing several icons carries their number, as on the die (the catalogue's name).
+
+    >>> face_name("maki_2"), face_name("pudding_3"), face_name("squid_nigiri")
+    ('maki ×2', 'pudding ×3', 'squid nigiri')
     """
-    parsed = parse_face(face)
-    base = card_name(parsed.symbol)
-    return f"{base} {parsed.icons}" if parsed.symbol == "maki" or parsed.icons != 1 else base
+    return shown(face_title(parse_face(face)))
+
+
+def _symbol(symbol: str) -> str:
+    return shown(SYMBOL_TEXT[symbol][0]) if symbol in SYMBOL_TEXT else symbol.replace("_", " ")
 
 
 def _times(name: str, n: int) -> str:
@@ -126,7 +129,7 @@ def group_tableau(cards: Sequence[str], on_wasabi: Sequence[bool]) -> list[str]:
     icons = sum(_MAKI_ICONS.get(c, 0) for c in cards)
     if icons:
         out.append(_maki(icons))
-    for kind in ("tempura", "sashimi", "dumpling"):
+    for kind in _GO_ORDER[:3]:
         if counts[kind]:
             out.append(_times(card_name(kind), counts[kind]))
     on = Counter(c for c, w in zip(cards, on_wasabi) if w)
@@ -139,7 +142,7 @@ def group_tableau(cards: Sequence[str], on_wasabi: Sequence[bool]) -> list[str]:
             out.append(_times(card_name(kind), off[kind]))
     free = counts["wasabi"] - sum(on.values())
     if free > 0:
-        out.append(_times("wasabi", free))
+        out.append(_times(card_name("wasabi"), free))
     for kind in _GO_ORDER[3:]:
         if counts[kind]:
             out.append(_times(card_name(kind), counts[kind]))
@@ -172,7 +175,7 @@ def group_tray(faces: Sequence[str], on_wasabi: Sequence[int | None] | None = No
         out.append(_maki(icons["maki"]))
     for symbol in ("tempura", "sashimi", "dumpling"):
         if icons[symbol]:
-            out.append(_times(symbol, icons[symbol]))
+            out.append(_times(_symbol(symbol), icons[symbol]))
     for kind in _NIGIRI:
         if on[kind]:
             out.append(_times(f"wasabi+{short_nigiri(kind)}", on[kind]))
@@ -181,8 +184,8 @@ def group_tray(faces: Sequence[str], on_wasabi: Sequence[int | None] | None = No
             out.append(_times(card_name(kind), off[kind]))
     free = icons["wasabi"] - sum(on.values())
     if free > 0:
-        out.append(_times("wasabi", free))
+        out.append(_times(_symbol("wasabi"), free))
     for symbol in ("chopsticks", "menu", "pudding"):
         if icons[symbol]:
-            out.append(_times(symbol, icons[symbol]))
+            out.append(_times(_symbol(symbol), icons[symbol]))
     return out

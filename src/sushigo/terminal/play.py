@@ -31,7 +31,7 @@ from ..errors import SushigoError
 from ..game import GameState
 from . import views
 from .guide import COMMANDS
-from .names import CARD_NAMES, card_name, face_name
+from .names import catalogue_names, face_name
 
 
 class InputClosed(Exception):
@@ -50,15 +50,15 @@ _HELP = {"help", "h", "?"}
 _RULES = {"rules", "rule"}
 _QUIT = {"quit", "q", "exit"}
 
-_WIRE = re.compile(r"\b(" + "|".join(sorted(CARD_NAMES, key=len, reverse=True)) + r"|[a-z]+_\d+)\b")
+_WIRE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 
 
-def friendly(message: str, players: int | None = None) -> str:
+def friendly(message: str, players: int | None = None, name: Callable[[str], str] | None = None) -> str:
     """Rewrites an engine message in the screen's terms: seats, positions and dice from 1, shown names.
 
     The terminal checks input against the screen before the engine sees it, so this is a safety net
-    for a message it did not foresee. Sushi Go! and Sushi Roll use it; Party's wire names differ, so its
-    frontend has its own (each frontend's ``friendly`` decides).
+    for a message it did not foresee. Sushi Go! and Sushi Roll use it, each with its own ``name`` for a
+    wire name (default: a Sushi Go! card's, else a Sushi Roll face's); Party's frontend has its own.
 
     >>> friendly("seat 0's belt has no die at position 8 (it holds 5)")
     "seat 1's belt has no die at position 9 (it holds 5)"
@@ -75,11 +75,11 @@ def friendly(message: str, players: int | None = None) -> str:
     out = re.sub(r"\b(?:(seat|position|die)\s+)?(\d+)(?::(\d+))?\b", plus_one, message)
 
     def shown(m: re.Match[str]) -> str:
-        word = m.group(1)
-        if word in CARD_NAMES:
-            return card_name(word)
+        word = m.group(0)
         try:
-            return face_name(word)
+            return (
+                name(word) if name is not None else catalogue_names("sushi-go").get(word) or face_name(word)
+            )
         except ValueError:
             return word
 

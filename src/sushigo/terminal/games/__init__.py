@@ -69,12 +69,16 @@ class Frontend(Protocol):
         """Rewrites an engine message in the screen's terms (seats from 1, names as shown)."""
         ...
 
+    def card_name(self, card: str) -> str:
+        """Returns the on-screen name of a card (or die face) by its catalogue id (the catalogue's name)."""
+        ...
+
     def help_text(self) -> str:
         """Returns how to play a turn and read the table (Rich markup), without the common commands."""
         ...
 
-    def rules_text(self) -> str:
-        """Returns this game's rules in one screenful (Rich markup), with the variants or menu in use."""
+    def rules_text(self) -> RenderableType:
+        """Returns this game's rules in one screenful, from its spec, with the options or menu in use."""
         ...
 
     def show_round_end(self, round_index: int, report: dict[str, Any]) -> None:

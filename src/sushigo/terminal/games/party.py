@@ -23,6 +23,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ...game import spec
 from ...party.actions import Ask, Flip, Give
 from ...party.cards import WIRE, PCard
 from ...party.menus import menu_id
@@ -30,11 +31,14 @@ from .. import views
 from ..announce import who
 from ..guide import PARTY_HELP, party_rules
 from ..layout import Entries
-from ..names import MENU_TITLES, party_key_name, party_name
+from ..names import menu_titles, party_key_name, party_name
 from ..views import LABEL_WIDTH, new_table, signed
 
 if TYPE_CHECKING:
     from ..play import TerminalGame
+
+#: This module's game: its title, options and cards come from the spec.
+GAME = "sushi-go-party"
 
 
 def _norm(text: str) -> str:
@@ -75,9 +79,9 @@ def tableau_items(row: Sequence[Any]) -> list[str]:
     out: list[str] = []
     for card, copies, down, on, _turn in row:
         if down:
-            text = "face down"
+            text = party_name("face_down")
         elif card == PCard.SPECIAL_ORDER and copies is not None:
-            text = f"{party_key_name(copies)} (special order)"
+            text = f"{party_key_name(copies)} ({party_name('special_order')})"
         else:
             text = party_name(WIRE[card])
         if on and not down:
@@ -106,9 +110,9 @@ def finished_items(row: Sequence[dict[str, Any]]) -> list[str]:
     out = []
     for e in row:
         if e.get("face_down"):
-            text = "face down"
+            text = party_name("face_down")
         elif e.get("copies"):
-            text = f"{party_name(e['copies'])} (special order)"
+            text = f"{party_name(e['copies'])} ({party_name('special_order')})"
         else:
             text = party_name(e["card"])
         if e.get("on_wasabi") and not e.get("face_down"):
@@ -121,10 +125,10 @@ def heading(obs: Any) -> tuple[str, str]:
     """The rule above the table and the line under it: round, turn, menu and passing."""
     cfg = obs.config
     mid = menu_id(cfg.menu)
-    title = f"Sushi Go Party! · round {obs.round + 1} of 3 · turn {obs.turn + 1} of {cfg.hand_size}"
+    title = f"{spec(GAME).title} · round {obs.round + 1} of 3 · turn {obs.turn + 1} of {cfg.hand_size}"
     way = "hands pass left" if cfg.direction(obs.round) == 1 else "hands pass right this round"
     menu = ", ".join(party_name(t) for t in cfg.menu)
-    return title, f"{MENU_TITLES.get(mid or '', 'Custom menu')}: {menu} · {way}"
+    return title, f"{menu_titles().get(mid or '', 'Custom menu')}: {menu} · {way}"
 
 
 def party_table(obs: Any, labels: Sequence[str], now: Sequence[int]) -> Table:
@@ -173,9 +177,8 @@ def describe_play(d: dict[str, Any], label: str, labels: Sequence[str], mine: bo
     """One logged play in words; a menu's drawn cards appear only for their own player (``mine``)."""
     card = d.get("card")
     if card == "special_order":
-        what = (
-            f"special order as {party_name(d['copies'])}" if d.get("copies") else "special order (discarded)"
-        )
+        so = party_name("special_order")
+        what = f"{so} as {party_name(d['copies'])}" if d.get("copies") else f"{so} (discarded)"
     else:
         what = party_name(card)
     if d.get("wasabi") is False:
@@ -260,23 +263,26 @@ def final_tableaux(
     return table
 
 
+#: Score columns the round table abbreviates (a narrow screen); other categories show their name's first
+#: four letters (``Maki``, ``Tofu``, ``Tea``).
 SHORT = {
     "nigiri": "Nig",
-    "maki": "Maki",
     "temaki": "Tem",
     "uramaki": "Ura",
     "tempura": "Tmp",
     "sashimi": "Sas",
     "dumpling": "Dmp",
-    "eel": "Eel",
-    "tofu": "Tofu",
     "onigiri": "Oni",
     "edamame": "Eda",
     "miso_soup": "Miso",
     "soy_sauce": "Soy",
-    "tea": "Tea",
     "face_down": "Down",
 }
+
+
+def short_title(category: str) -> str:
+    """The round table's column title of a score category."""
+    return SHORT.get(category) or party_name(category)[:4].strip().title()
 
 
 def round_scores(report: dict[str, Any], r: int, labels: Sequence[str]) -> Table:
@@ -286,7 +292,7 @@ def round_scores(report: dict[str, Any], r: int, labels: Sequence[str]) -> Table
     table = new_table(title=f"Round {r + 1} scores", title_style="bold")
     table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
     for c in cats:
-        table.add_column(SHORT.get(c, c[:4].title()), justify="right", no_wrap=True)
+        table.add_column(short_title(c), justify="right", no_wrap=True)
     table.add_column("Total", justify="right", no_wrap=True, style="bold")
     for s, sheet in enumerate(points):
         table.add_row(labels[s], *(str(sheet.get(c, 0)) for c in cats), str(sheet["total"]))
@@ -296,22 +302,26 @@ def round_scores(report: dict[str, Any], r: int, labels: Sequence[str]) -> Table
 def category_legend(report: dict[str, Any], r: int) -> Entries:
     """What the short column titles of :func:`round_scores` stand for."""
     cats = [c for c in report["rounds"][r]["points"][0] if c != "total"]
-    return Entries([f"{SHORT.get(c, c[:4].title())} {party_name(c)}" for c in cats], sep=" · ")
+    return Entries([f"{short_title(c)} {party_name(c)}" for c in cats], sep=" · ")
 
 
-DESSERT_TITLES = {"pudding": "Pudding", "green_tea_ice_cream": "Ice cream", "fruit": "Fruit"}
+#: Column titles the final table abbreviates (others are the dessert's name, capitalised).
+DESSERT_TITLES = {"green_tea_ice_cream": "Ice cream"}
+
+
+def dessert_title(dessert: str) -> str:
+    """The final table's column title of the menu's dessert (``Pudding``, ``Ice cream``)."""
+    name = party_name(dessert)
+    return DESSERT_TITLES.get(dessert, name[:1].upper() + name[1:])
 
 
 def final_table(report: dict[str, Any], labels: Sequence[str]) -> Table:
     """Each round's points, the dessert's points (cards kept) and the total, which is their sum."""
-    dessert = party_name(report["menu"][-1])
     table = new_table(title="Final scores", title_style="bold")
     table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
     for r in range(len(report["rounds"])):
         table.add_column(f"Round {r + 1}", justify="right", no_wrap=True)
-    table.add_column(
-        DESSERT_TITLES.get(report["menu"][-1], dessert.capitalize()), justify="right", no_wrap=True
-    )
+    table.add_column(dessert_title(report["menu"][-1]), justify="right", no_wrap=True)
     table.add_column("Total", justify="right", no_wrap=True, style="bold")
     points = report.get("dessert_points") or [0] * len(labels)
     counts = report.get("dessert_counts") or [0] * len(labels)
@@ -381,7 +391,7 @@ def friendly_party(message: str) -> str:
 class PartyFrontend:
     """Sushi Go Party! for :class:`~sushigo.terminal.play.TerminalGame` (see :class:`..Frontend`)."""
 
-    title = "Sushi Go Party!"
+    title = spec(GAME).title
 
     def __init__(self, game: TerminalGame) -> None:
         self.game = game
@@ -397,14 +407,18 @@ class PartyFrontend:
     def opening(self) -> RenderableType | None:
         return None
 
+    def card_name(self, card: str) -> str:
+        return party_name(card)
+
     def friendly(self, message: str) -> str:
         return friendly_party(message)
 
     def help_text(self) -> str:
         return PARTY_HELP
 
-    def rules_text(self) -> str:
-        return party_rules(self.state.observe(0).config.menu)
+    def rules_text(self) -> RenderableType:
+        config = self.state.observe(0).config
+        return party_rules(config.menu, config.to_options())
 
     def step(self) -> None:
         game = self.game
@@ -615,7 +629,7 @@ class PartyFrontend:
         c = self.game.console
         c.print(final_table(report, self.game.labels))
         c.print(
-            f"{DESSERT_TITLES.get(report['menu'][-1], 'Dessert')}: "
+            f"{dessert_title(report['menu'][-1])}: "
             f"{party_name(report['menu'][-1])} points (dessert cards kept) · "
             "Total: the sum of the row · ties: most dessert cards",
             style="dim",

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import RenderableType
 from rich.table import Table
 
+from ...game import spec
 from ...sushi_go.actions import parse_action
 from ...sushi_go.cards import WIRE_NAMES
 from ...sushi_go.observation import Observation as GoObservation
@@ -23,12 +24,15 @@ from ...sushi_go.score import score_round as go_score_round
 from .. import announce, views
 from ..guide import GO_HELP, go_rules
 from ..layout import Entries
-from ..names import card_name, group_tableau
+from ..names import card_name, group_tableau, shown
 from ..play import friendly
 from ..views import LABEL_WIDTH, new_table
 
 if TYPE_CHECKING:
     from ..play import TerminalGame
+
+#: This module's game: its title, options and cards come from the spec.
+GAME = "sushi-go"
 
 
 def resolve_card(text: str, hand: Sequence[str]) -> str:
@@ -82,25 +86,18 @@ def go_round_so_far(obs: GoObservation) -> list[int]:
 
 
 def go_heading(obs: GoObservation) -> tuple[str, str]:
-    """Returns the title above the table (round and turn) and the line under it (passing, variants)."""
+    """Returns the title above the table (round and turn) and the line under it (passing, the variants
+    on, by their option labels)."""
     cfg = obs.config
-    title = f"Sushi Go! · round {obs.round + 1} of 3 · turn {obs.turn + 1} of {cfg.hand_size}"
+    title = f"{spec(GAME).title} · round {obs.round + 1} of 3 · turn {obs.turn + 1} of {cfg.hand_size}"
     if cfg.dummy:
         way = "the two hands swap after each turn"
     elif cfg.direction(obs.round) == 1:
         way = "hands pass left (to the next seat)"
     else:
         way = "hands pass right (to the previous seat) this round"
-    variants = [
-        name
-        for flag, name in (
-            (cfg.pass_both_ways, "pass both ways"),
-            (cfg.soy_sauce, "soy sauce"),
-            (cfg.dummy, "dummy"),
-            (cfg.strict_wasabi, "strict wasabi"),
-        )
-        if flag
-    ]
+    g = spec(GAME)
+    variants = [shown(o.label) for o in g.options if g.stored_options(cfg.to_options()).get(o.name, False)]
     return title, way + (f" · variants: {', '.join(variants)}" if variants else "")
 
 
@@ -153,7 +150,7 @@ def go_final_tableaux(
 class GoFrontend:
     """Sushi Go! for :class:`~sushigo.terminal.play.TerminalGame` (see :class:`..Frontend`)."""
 
-    title = "Sushi Go!"
+    title = spec(GAME).title
 
     def __init__(self, game: TerminalGame) -> None:
         self.game = game
@@ -169,13 +166,16 @@ class GoFrontend:
     def opening(self) -> RenderableType | None:
         return None
 
+    def card_name(self, card: str) -> str:
+        return card_name(card)
+
     def friendly(self, message: str) -> str:
-        return friendly(message)
+        return friendly(message, name=card_name)
 
     def help_text(self) -> str:
         return GO_HELP
 
-    def rules_text(self) -> str:
+    def rules_text(self) -> RenderableType:
         return go_rules(self.state.observe(0).config.to_options())
 
     # ------------------------------------------------------------------------------------- turn

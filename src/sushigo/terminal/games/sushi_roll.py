@@ -14,12 +14,13 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ...game import spec
 from ...sushi_roll.actions import Reroll, Swap, Take
 from ...sushi_roll.observation import Observation as RollObservation
 from ...sushi_roll.score import CATEGORIES
 from ...sushi_roll.score import score_round as roll_score_round
 from .. import announce, views
-from ..guide import ROLL_HELP, ROLL_RULES
+from ..guide import ROLL_HELP, roll_rules
 from ..layout import Entries
 from ..names import face_name, group_tray
 from ..play import friendly
@@ -27,6 +28,9 @@ from ..views import LABEL_WIDTH, new_table
 
 if TYPE_CHECKING:
     from ..play import TerminalGame
+
+#: This module's game: its title, options and cards come from the spec.
+GAME = "sushi-roll"
 
 #: The final table's column beyond pudding: (title, score report key).
 FINAL_EXTRAS = (("Tokens", "token_points"),)
@@ -114,7 +118,7 @@ def roll_heading(obs: RollObservation) -> str:
     """Returns the line above the table: round, cycle and who starts (the red belt)."""
     cycles = obs.dice_per_player
     return (
-        f"Sushi Roll · round {min(obs.round, 2) + 1} of 3 · cycle {obs.cycle + 1} of {cycles} · "
+        f"{spec(GAME).title} · round {min(obs.round, 2) + 1} of 3 · cycle {obs.cycle + 1} of {cycles} · "
         f"seat {obs.red_belt + 1} starts"
     )
 
@@ -179,7 +183,7 @@ def roll_final_trays(
 class RollFrontend:
     """Sushi Roll for :class:`~sushigo.terminal.play.TerminalGame` (see :class:`..Frontend`)."""
 
-    title = "Sushi Roll"
+    title = spec(GAME).title
 
     def __init__(self, game: TerminalGame) -> None:
         self.game = game
@@ -198,14 +202,17 @@ class RollFrontend:
             f"the dice are drawn and rolled; seat {obs.red_belt + 1} has the red belt and starts.",
         )
 
+    def card_name(self, card: str) -> str:
+        return face_name(card)
+
     def friendly(self, message: str) -> str:
-        return friendly(message)
+        return friendly(message, name=face_name)
 
     def help_text(self) -> str:
         return ROLL_HELP
 
-    def rules_text(self) -> str:
-        return ROLL_RULES.rstrip("\n")
+    def rules_text(self) -> RenderableType:
+        return roll_rules()
 
     def step(self) -> None:
         game = self.game
