@@ -55,8 +55,6 @@ ALLOWLIST: frozenset[tuple[str, str]] = frozenset(
         # removed when party's branch lands (tests poking PartyState)
         ("tests/envs/test_party_openspiel.py", "_d"),
         ("tests/envs/test_party_openspiel.py", "_menu"),
-        # removed when web's branch lands (rooms.py split: a public state builder for app.py)
-        ("src/sushigo/server/app.py", "_build_state"),
     }
 )
 

@@ -33,8 +33,7 @@ from ..bots import bot_names
 from ..game import games
 from .limits import BodyLimit, Limits, RateLimiter, RequestRate, client_address
 from .party_menus import PartyMenus, party_menus
-from .rooms import Hub, Room, RoomError, table_public
-from .rooms import _build_state as build_state
+from .rooms import Hub, Room, RoomError, replay_state, table_public
 from .schemas import (
     ErrorBody,
     GameInfo,
@@ -347,7 +346,7 @@ def _dumps(obj: Any) -> bytes:
 
 def record_document(row: TableRow) -> dict[str, Any]:
     """The finished game ``row`` as a ``sushigo-record/1`` document (without the seed)."""
-    state = build_state(row)
+    state = replay_state(row)
     names = [s.name or f"Seat {i}" for i, s in enumerate(row.seats)]
     record: dict[str, Any] = state.to_record(names=names)  # type: ignore[call-arg]
     return record

@@ -64,7 +64,7 @@ class Room(Presence, TableChat, BotDriver):
         self.log = GameLog(row.game)
         #: Each seat's pending (secret) Sushi Go! pick this turn, as action text: shown only to that seat.
         self.picks: dict[int, str] = {}
-        self.state: GameState = _build_state(row, self.log, self.picks)
+        self.state: GameState = replay_state(row, self.log, self.picks)
         self.chat: list[dict[str, Any]] | None = None
         self.chat_total: int | None = None
         self._extras: tuple[int, dict[str, Any]] | None = None
@@ -405,7 +405,7 @@ class Room(Presence, TableChat, BotDriver):
         self._extras = None
         for client in self.clients:
             client.log_at = 0  # the next state resends the whole log
-        return _build_state(self.row, self.log, self.picks)
+        return replay_state(self.row, self.log, self.picks)
 
     def _new_turn(self) -> None:
         self.turn_start_id = self.state_id
@@ -427,8 +427,9 @@ class Room(Presence, TableChat, BotDriver):
             client.close()
 
 
-def _build_state(row: TableRow, log: GameLog | None = None, picks: dict[int, str] | None = None) -> GameState:
-    """Replays the stored actions (withdrawn picks included) into a new game, its log and its picks."""
+def replay_state(row: TableRow, log: GameLog | None = None, picks: dict[int, str] | None = None) -> GameState:
+    """Replays a stored table's actions (withdrawn picks included) into a new game, its log and its
+    picks: how a room comes back after a restart, and how the replay endpoint rebuilds a finished game."""
     state = new_game(row.game, row.players, row.seed, **row.options)
     log = log if log is not None else GameLog(row.game)
     picks = picks if picks is not None else {}
