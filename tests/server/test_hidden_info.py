@@ -21,6 +21,7 @@ import asyncio
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from sushigo.game import new_game
@@ -108,7 +109,8 @@ def _keys(obj: Any) -> set[str]:
 async def _fickle(
     ws_base: str, table_id: str, token: str, log: list[dict[str, Any]], seed: int, game: str
 ) -> None:
-    """Plays a seat that, on its first turns, picks, takes the pick back and picks again; it also chats.
+    """Plays a seat that, on its first turns, picks, takes the pick back and picks again (until three
+    withdrawals went through); it also chats.
 
     Sushi Roll has no secret picks, so there it only chats and plays.
     """
@@ -148,10 +150,11 @@ async def _fickle(
                 elif kind == "ack":
                     next_ok = msg["state_id"]
                     if msg["action"] == "withdraw":
-                        # Pick again among the cards of the turn it withdrew from.
+                        # Pick again among the cards of the turn it withdrew from. Only a withdrawal
+                        # that went through counts: on a loaded machine the turn may resolve first.
+                        changes -= 1
                         await send(rng.choice(picked_from), msg["state_id"])
                     elif changes > 0:
-                        changes -= 1
                         picked_from = latest["legal"]
                         await send("withdraw", msg["state_id"])
                     else:
@@ -169,6 +172,18 @@ async def _fickle(
                     await act()
 
 
+def _menus_first(seed: int) -> Callable[[list[str]], str]:
+    """Random play that takes a menu whenever it can, so that every run shows a seat its menu's draw
+    (the deal is the server's, unseeded: a seat playing at random may never play one)."""
+    rng = random.Random(seed)
+
+    def choose(legal: list[str]) -> str:
+        menus = [a for a in legal if a.startswith("menu_")]
+        return rng.choice(menus or legal)
+
+    return choose
+
+
 async def _play(
     server: ServerProcess, table_id: str, tokens: list[str | None], game: str
 ) -> list[list[dict[str, Any]]]:
@@ -183,7 +198,9 @@ async def _play(
         _fickle(server.ws_base, table_id, tokens[first], logs[first], 0, game),  # type: ignore[arg-type]
         *(
             # The others think a little, so that the fickle seat usually picks first and can change.
-            play_seat(server.ws_base, table_id, tokens[i], log=logs[i], seed=i, think=0.05)
+            play_seat(
+                server.ws_base, table_id, tokens[i], log=logs[i], seed=i, think=0.05, choose=_menus_first(i)
+            )
             if tokens[i] is not None
             else spectator(logs[i])
             for i in rest
