@@ -55,8 +55,6 @@ ALLOWLIST: frozenset[tuple[str, str]] = frozenset(
         # removed when party's branch lands (core._rng, core._options; tests poking PartyState)
         ("tests/envs/test_party_envs.py", "_rng"),
         ("tests/envs/test_party_envs.py", "_options"),
-        ("tests/envs/test_party_openspiel.py", "_d"),
-        ("tests/envs/test_party_openspiel.py", "_menu"),
         # removed when web's branch lands (rooms.py split: a public state builder for app.py)
         ("src/sushigo/server/app.py", "_build_state"),
         # removed when bots' branch lands (tests/bots/*: State.determinize replaces the _pile swap)
