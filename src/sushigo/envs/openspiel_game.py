@@ -106,8 +106,9 @@ class CoreDriver(Driver):
         self.deals = deals
         self.obs_size = adapter.obs_size
         self.info_size = self.info_state_size()
-        self._legal = adapter.legal_codes
         self._decode = adapter.decode
+        #: the adapter's own method, called directly (the hot path of every playout)
+        self.legal = adapter.legal_codes  # type: ignore[method-assign, assignment]
 
     def info_state_size(self) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -128,9 +129,6 @@ class CoreDriver(Driver):
 
     def seeded(self, seed: int) -> Any:
         return self.adapter.new_state(seed)
-
-    def legal(self, core: Any, seat: int) -> list[int]:
-        return self._legal(core, seat)
 
     def apply(self, core: Any, seat: int, code: int) -> None:
         core.submit(seat, self._decode(code))

@@ -121,6 +121,7 @@ class PartyDriver(Driver):
     holds every hand as each turn starts (:data:`HandsSeen`), for the information state."""
 
     blank = ""
+    core_chance = False  # the core is inside the adapter that builds flips
 
     def __init__(self, game: PartySpielGame) -> None:
         self.players = game.players

@@ -111,6 +111,9 @@ class Driver:
     info_size = 0
     #: a view's text before the deal
     blank = ""
+    #: whether ``core`` itself is a :class:`sushigo.chance.ChanceState` (the state then calls its
+    #: ``chance_outcomes`` and ``apply_chance`` directly, and the driver's are not used)
+    core_chance = True
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Driver:
         return self
@@ -140,9 +143,11 @@ class Driver:
         return int(core.to_act()[0])
 
     def chance_outcomes(self, core: Any) -> list[tuple[int, float]]:
+        """The next chance event's outcomes (only when ``core_chance`` is false)."""
         return list(core.chance_outcomes())
 
     def apply_chance(self, core: Any, outcome: int) -> None:
+        """Resolves the next chance event (only when ``core_chance`` is false)."""
         core.apply_chance(outcome)
 
     def chance_text(self, core: Any, outcome: int) -> str:
@@ -195,6 +200,8 @@ def _step(drv: Driver, d: Data, action: int) -> None:
             if not 0 <= action < drv.deals:
                 raise ValueError(f"chance outcome {action} is not a seed below {drv.deals}")
             d.core = drv.seeded(action)
+        elif drv.core_chance:
+            core.apply_chance(action)
         else:
             drv.apply_chance(core, action)
     elif cur == TERMINAL:
@@ -293,10 +300,24 @@ class SpielState(pyspiel.State):
             n = self._drv.deals
             p = 1.0 / n
             return [(i, p) for i in range(n)]
+        if self._drv.core_chance:
+            return list(core.chance_outcomes())
         return self._drv.chance_outcomes(core)
 
     def _apply_action(self, action: int) -> None:
-        _step(self._drv, self._d, int(action))
+        # _step, inlined for a seat's move and the core's chance: the hot path of every playout
+        drv, d = self._drv, self._d
+        cur = d.cur
+        action = int(action)
+        if cur >= 0:
+            drv.apply(d.core, cur, action)
+        elif cur == CHANCE and drv.core_chance and d.core is not None:
+            d.core.apply_chance(action)
+        else:
+            _step(drv, d, action)
+            return
+        d.log.append((cur, action))
+        d.cur = drv.settle(d)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:
