@@ -65,6 +65,7 @@ DEFAULT_DEALS = 0
 __all__ = [
     "CHANCE",
     "DEFAULT_DEALS",
+    "DRIVERS",
     "MAX_UTILITY",
     "SUSHI_GO_TYPE",
     "SUSHI_ROLL_TYPE",
@@ -104,6 +105,7 @@ class CoreDriver(Driver):
         self.adapter = adapter
         self.players = adapter.players
         self.deals = deals
+        self.action_size = adapter.action_size
         self.obs_size = adapter.obs_size
         self.info_size = self.info_state_size()
         self._decode = adapter.decode
@@ -240,12 +242,8 @@ class SushiRollDriver(CoreDriver):
         return vec
 
 
-#: each registered game's driver, by OpenSpiel short name: the one place this module tells the games apart
-DRIVERS: dict[str, type[CoreDriver]] = {
-    SUSHI_GO_TYPE.short_name: SushiGoDriver,
-    SUSHI_ROLL_TYPE.short_name: SushiRollDriver,
-}
-_BY_GAME = {d.game: d for d in DRIVERS.values()}
+#: each game's driver, by the core's name (each game class below names its own)
+DRIVERS: dict[str, type[CoreDriver]] = {d.game: d for d in (SushiGoDriver, SushiRollDriver)}
 
 
 class _CoreSpielGame(SpielGame):
@@ -266,9 +264,6 @@ class _CoreSpielGame(SpielGame):
         self._setup(
             kind.game_type, driver, values, outcomes=driver.max_outcomes(), length=driver.max_length()
         )
-
-    def num_actions(self, driver: Driver) -> int:
-        return self.driver.adapter.action_size
 
     @property
     def adapter(self) -> GameAdapter:
@@ -318,7 +313,7 @@ class SushiRollSpielGame(_CoreSpielGame):
 
 def info_state_size(adapter: GameAdapter) -> int:
     """Length of the information state tensor: the observation vector and the public history."""
-    return _BY_GAME[adapter.game](adapter, 0).info_size
+    return DRIVERS[adapter.game](adapter, 0).info_size
 
 
 def information_state_vector(adapter: GameAdapter, core: Any, player: int) -> np.ndarray:
@@ -328,7 +323,7 @@ def information_state_vector(adapter: GameAdapter, core: Any, player: int) -> np
     last) the counts of the cards revealed there (13). Sushi Roll: the observation vector, then per
     finished round (2) and relative seat its tray's icons per symbol (11).
     """
-    driver = _BY_GAME[adapter.game](adapter, 0)
+    driver = DRIVERS[adapter.game](adapter, 0)
     if core is None:
         return np.zeros(driver.info_size, dtype=np.float32)
     return driver.info_vector(core, [], player)

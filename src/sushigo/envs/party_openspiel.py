@@ -131,6 +131,7 @@ class PartyDriver(Driver):
         self.codec = game.codec
         self.totaler = game.totals
         self.hand_size = game.config.hand_size
+        self.action_size = self.codec.size
         self.obs_size = obs_size(self.players)
         self.info_size = info_state_size(self.players)
 
@@ -257,9 +258,6 @@ class PartySpielGame(SpielGame):
         self._setup(
             PARTY_TYPE, PartyDriver(self), values, outcomes=N_VARIANTS, length=3 * 10 * self.players * 40
         )
-
-    def num_actions(self, driver: Driver) -> int:
-        return self.codec.size
 
     def new_game(self, seed: int) -> PartyGame:
         """The wrapped core game dealt from seed ``seed`` (``deals=N``)."""

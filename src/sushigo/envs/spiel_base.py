@@ -99,12 +99,14 @@ class Data:
 class Driver:
     """What one game tells the shared :class:`SpielState` (every state of a game shares its driver).
 
-    A subclass sets ``players``, ``deals``, ``obs_size``, ``info_size`` and ``blank`` (the text of a
-    view before the table exists) and implements the methods below; ``core`` is whatever
-    :meth:`new_core` returns.
+    A subclass sets ``players``, ``deals``, ``action_size``, ``obs_size``, ``info_size`` and ``blank``
+    (the text of a view before the table exists) and implements the methods below; ``core`` is
+    whatever :meth:`new_core` returns.
     """
 
     players = 0
+    #: the number of distinct action codes
+    action_size = 0
     #: 0: chance is the core's own; N: the first move is one of N seeds
     deals = 0
     obs_size = 0
@@ -225,7 +227,7 @@ class SpielGame(pyspiel.Game):
     ) -> None:
         self.driver = driver
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.num_actions(driver),
+            num_distinct_actions=driver.action_size,
             max_chance_outcomes=driver.deals or outcomes,
             num_players=driver.players,
             min_utility=-MAX_UTILITY,
@@ -234,9 +236,6 @@ class SpielGame(pyspiel.Game):
             max_game_length=length,
         )
         pyspiel.Game.__init__(self, game_type, info, values)
-
-    def num_actions(self, driver: Driver) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
 
     def new_initial_state(self) -> SpielState:
         """Returns the state before the first chance move (the first card or die, or the seed)."""
