@@ -6,7 +6,7 @@ per client, chosen once from a table keyed by the game's name:
 * the server: ``server/presentation/{sushi_go,sushi_roll,party}.py`` (``presentation/__init__.py``);
 * the browser: ``static/games/{sushi_go,sushi_roll,party}.js`` (``static/games/index.js``);
 * the terminal: ``terminal/games/{sushi_go,sushi_roll,party}.py`` (``terminal/games/__init__.py``);
-* the environments: ``envs/adapters.py``'s ``ADAPTERS``.
+* the environments: ``envs/adapters.py``'s ``ADAPTERS`` and ``envs/spiel_base.py``'s drivers.
 
 Everywhere else a comparison with a game's name (``game == "sushi-roll"``, ``game in ("sushi-go", ...)``,
 a ``match`` case, ``=== "sushi-go"`` or ``.includes`` in the browser's scripts) is a branch a new game
@@ -28,9 +28,6 @@ STATIC = SRC / "server" / "static"
 CORE = {"sushi_go", "sushi_roll", "party", "cards", "game.py"}
 #: The clients' per-game modules: the one place per client where a game's name may choose behaviour.
 PER_GAME = {SRC / "server" / "presentation", STATIC / "games", SRC / "terminal" / "games"}
-
-#: Branches still to move into a per-game driver, by file, with their count (may only go down).
-PENDING: dict[str, int] = {"src/sushigo/envs/openspiel_game.py": 4}
 
 _JS_BRANCH = re.compile(
     r"""[=!]==?\s*["'`]sushi-[a-z-]+["'`]|["'`]sushi-[a-z-]+["'`]\s*[=!]==?|case\s+["'`]sushi-"""
@@ -93,14 +90,7 @@ def test_the_detectors_see_a_branch() -> None:
 
 def test_no_client_branches_on_a_game_name() -> None:
     found = branches()
-    over = {f: lines for f, lines in found.items() if len(lines) > PENDING.get(f, 0)}
-    assert not over, f"branches on a game's name outside the cores and per-game modules: {over}"
-
-
-def test_the_pending_list_only_shrinks() -> None:
-    found = branches()
-    stale = {f: n for f, n in PENDING.items() if len(found.get(f, [])) < n}
-    assert not stale, f"lower these PENDING counts (or drop them): {stale}"
+    assert not found, f"branches on a game's name outside the cores and per-game modules: {found}"
 
 
 def test_each_client_chooses_its_per_game_module_from_one_table() -> None:

@@ -47,18 +47,6 @@ PUBLIC_UNDERSCORE = frozenset(
     }
 )
 
-#: Known violations in files other helpers of issue 19 own, as (file relative to the repository root,
-#: private name). Each pair is removed when that helper's branch lands; a listed pair that no longer
-#: occurs fails the test too, so the list can only shrink.
-ALLOWLIST: frozenset[tuple[str, str]] = frozenset(
-    {
-        # removed when party's branch lands (tests poking PartyState)
-        ("tests/envs/test_party_openspiel.py", "_d"),
-        ("tests/envs/test_party_openspiel.py", "_menu"),
-    }
-)
-
-
 def _private(name: str) -> bool:
     return (
         name.startswith("_")
@@ -186,15 +174,9 @@ def violations(root: Path = ROOT, trees: tuple[Path, ...] = TREES) -> list[tuple
 
 def test_no_access_to_another_packages_private_names() -> None:
     found = violations()
-    unexpected = [v for v in found if (v[0], v[2]) not in ALLOWLIST]
-    assert not unexpected, "private names of another package:\n" + "\n".join(
-        f"{f}:{line}: {name}" for f, line, name in unexpected
+    assert not found, "private names of another package:\n" + "\n".join(
+        f"{f}:{line}: {name}" for f, line, name in found
     )
-
-
-def test_the_allowlist_lists_only_live_violations() -> None:
-    live = {(f, name) for f, _, name in violations()}
-    assert sorted(ALLOWLIST - live) == [], "remove these pairs from ALLOWLIST: they no longer occur"
 
 
 def test_the_rule_catches_what_it_should(tmp_path: Path) -> None:

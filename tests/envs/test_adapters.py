@@ -25,8 +25,6 @@ from sushigo.envs.pettingzoo_env import SushiAECEnv, SushiParallelEnv, aec_env, 
 from sushigo.game import GAME_NAMES
 
 ENVS_DIR = Path(sushigo.envs.__file__).parent
-#: the OpenSpiel modules still branch on the game; they move onto one state base in a later step
-NOT_YET = {"openspiel_game.py", "party_openspiel.py"}
 
 
 @pytest.fixture(autouse=True)
@@ -151,6 +149,6 @@ def test_no_environment_branches_on_a_game_name() -> None:
     found = {
         p.name: lines
         for p in sorted(ENVS_DIR.glob("*.py"))
-        if p.name not in NOT_YET and (lines := _game_name_comparisons(p))
+        if (lines := _game_name_comparisons(p))
     }
     assert found == {}

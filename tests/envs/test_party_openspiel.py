@@ -15,9 +15,8 @@ import numpy as np  # noqa: E402
 
 import sushigo.envs.party_openspiel as po  # noqa: E402
 from sushigo.envs.party_encoding import PartyGame  # noqa: E402
-from sushigo.party.deal import dealt_game  # noqa: E402
 from sushigo.party.record import replay  # noqa: E402
-from sushigo.party.rules import box_cards  # noqa: E402
+from sushigo.party.rules import box_cards, new_game  # noqa: E402
 
 NAME = "python_sushi_go_party"
 #: 2, 5 and 8 players; menus with a menu card (its draws are chance), and 8 players without the player
@@ -49,13 +48,24 @@ def random_game(params: dict, seed: int) -> pyspiel.State:
 
 
 def pile(state: pyspiel.State) -> Counter[int]:
-    """The pile the next chance card comes from, checked against the outcomes' probabilities."""
-    left = Counter({c: k for c, k in enumerate(state._d.left) if k})
+    """The pile the next chance card comes from (the core's dessert pile or deck, less the cards this
+    draw has taken so far), checked against the outcomes' probabilities."""
+    core = state.core
+    event = core.chance_event()
+    left = Counter(core.dessert_pile if event.kind == "desserts" else core.deck)
+    left.subtract(event.drawn)
+    left = +left
     total = sum(left.values())
     outcomes = state.chance_outcomes()
     assert sum(p for _, p in outcomes) == pytest.approx(1.0)
     assert outcomes == [(c, left[c] / total) for c in sorted(left)]
     return left
+
+
+def in_draw(state: pyspiel.State, kind: str, drawn: list[int]) -> bool:
+    """Whether chance is still drawing the cards of a ``kind`` draw that has taken ``drawn`` so far."""
+    event = state.core.chance_event() if state.is_chance_node() else None
+    return event is not None and event.kind == kind and len(event.drawn) == len(drawn)
 
 
 def test_the_first_chance_moves_are_the_desserts_then_the_hands_from_the_box() -> None:
@@ -88,45 +98,48 @@ def test_the_first_chance_moves_are_the_desserts_then_the_hands_from_the_box() -
 @pytest.mark.parametrize("params", SETUPS[:2] + SETUPS[3:])
 def test_every_chance_node_draws_from_the_pile_the_rules_draw_from(params: dict) -> None:
     """Each draw's outcomes are the pile's cards with probability count / size, every draw takes one
-    copy, and once a draw is complete the core holds exactly those piles: round starts (the dessert
-    pile, then the deck with every card returned and the new desserts) and menu draws."""
+    copy, and once a draw is complete the core holds exactly those piles: round starts (the desserts
+    from the dessert pile, then the hands from the deck with every card returned and the new desserts)
+    and menu draws."""
     game = pyspiel.load_game(NAME, params)
     rng = random.Random(11)
     state = game.new_initial_state()
     kinds: Counter[str] = Counter()
+    added: list[int] = []
     while not state.is_terminal():
         if not state.is_chance_node():
             state.apply_action(rng.choice(state.legal_actions()))
             continue
-        need = state._d.need
-        kinds[need.kind] += 1
+        core = state.core
+        event = core.chance_event()
+        kinds[event.kind] += 1
+        deck_before = Counter(core.deck)
         first = pile(state)
         expected = first.copy()
-        dessert_start, deck_start = None, first
         drawn: list[int] = []
-        while state.is_chance_node() and state._d.need is need:
+        while in_draw(state, event.kind, drawn):
             now = pile(state)
-            if need.kind == "round" and len(drawn) == need.desserts:
-                dessert_start, deck_start = first, now  # now the hands, from the deck and those desserts
-                expected = now.copy()
             assert now == +expected  # each draw took one copy of its card
             card = rng.choices(*zip(*state.chance_outcomes()))[0]
             drawn.append(card)
             expected[card] -= 1
             state.apply_action(card)
-        core = state.game_data.core
-        if need.kind == "round":
-            added, cards = drawn[: need.desserts], drawn[need.desserts :]
-            assert dessert_start == Counter(core.dessert_pile) + Counter(added)
+        assert len(drawn) == event.cards
+        if event.kind == "desserts":
+            added = drawn
+            assert first == Counter(core.dessert_pile) + Counter(added)
+            # the hands come from the deck with these desserts shuffled in
+            assert Counter(core.deck) == deck_before + Counter(added)
+        elif event.kind == "hands":
             hands = sum((Counter(h) for h in core.hands), Counter())
-            assert hands == Counter(cards) and deck_start == Counter(core.deck) + hands
+            assert hands == Counter(drawn) and first == Counter(core.deck) + hands
             assert core.history[-1]["desserts_added"] == added
         else:
             item = core.current
             assert item is not None and item.kind.name == "menu" and item.data["drawn"] == drawn
             assert first == Counter(core.deck) + Counter(drawn)
         assert core.all_cards() == Counter(int(c) for part in box_cards(core.config) for c in part)
-    assert kinds["round"] == 3 and kinds["menu"] >= 1
+    assert kinds["desserts"] == kinds["hands"] == 3 and kinds["menu"] >= 1
 
 
 @pytest.mark.parametrize("params", SETUPS)
@@ -154,17 +167,17 @@ def test_the_game_is_registered_with_its_tensors(params: dict) -> None:
 
 @pytest.mark.parametrize("params", SETUPS)
 def test_openspiel_scores_exactly_as_the_core_given_the_same_cards(params: dict) -> None:
-    """A game played through OpenSpiel, its cards (``state.deal``) and moves replayed through the core
-    (:func:`sushigo.party.deal.dealt_game`, and the game record through ``replay``), scores the same."""
+    """A game played through OpenSpiel, its cards and moves (the state's history) replayed through the
+    core (with explicit chance, and the game record through ``replay``), scores the same."""
     state = random_game(params, seed=params["players"])
     options = {k: v for k, v in params.items() if k not in ("players", "menu")}
     game = state.get_game()
-    twin = PartyGame(
-        dealt_game(params["players"], state.deal, po._menu(params["menu"]), **options), game.codec
-    )
-    for player, action in state._d.log:
-        if player >= 0:
-            twin.play_code(player, action)
+    twin = PartyGame(new_game(params["players"], None, game.menu, explicit_chance=True, **options), game.codec)
+    for move in state.full_history():
+        if move.player == pyspiel.PlayerId.CHANCE:
+            twin.core.apply_chance(move.action)
+        else:
+            twin.play_code(move.player, move.action)
     core = state.game_data.core
     assert twin.is_over()
     assert twin.core.score_report() == core.score_report()

@@ -21,7 +21,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..cards.specials import ActionCard
 from ..errors import IllegalActionError, InvalidActionError, RecordError
@@ -67,6 +67,20 @@ def _action_type(key: int) -> ActionCard:
     return kind
 
 
+class ChanceEvent(NamedTuple):
+    """A draw in progress (explicit chance, :meth:`PartyState.chance_event`).
+
+    ``kind`` is the pile and the reason: ``"desserts"`` (a round's desserts, from the dessert pile),
+    ``"hands"`` (then every hand, seat after seat, from the deck with those desserts shuffled in) or
+    ``"menu"`` (a menu's cards, from the deck as it is then); ``cards`` is how many the draw takes and
+    ``drawn`` the cards drawn for it so far (each one an :meth:`PartyState.apply_chance`).
+    """
+
+    kind: str
+    cards: int
+    drawn: tuple[int, ...]
+
+
 @dataclass
 class _Draw:
     """A chance event in progress (explicit chance): ``need`` cards drawn one at a time from the
@@ -100,8 +114,8 @@ class PartyState:
     from the deck. A seeded state draws them itself from its shuffled piles. With
     ``explicit_chance=True`` the state stops before every card: :meth:`is_chance_node` is true,
     :meth:`chance_outcomes` lists the card ids left in that pile with their probabilities, and
-    :meth:`apply_chance` draws the given card. ``preset`` (the record loader's, or
-    :mod:`.deal`'s) supplies every draw instead.
+    :meth:`apply_chance` draws the given card (:meth:`chance_event` tells which draw is in progress).
+    ``preset`` (the record loader's) supplies every draw instead.
     """
 
     game = "sushi-go-party"
@@ -648,9 +662,9 @@ class PartyState:
 
     # ------------------------------------------------------------------ chance
     #
-    # Every card chance draws goes through _draw: a preset (a record's deal, a party.deal.Deal) names
-    # the cards, or the caller does one apply_chance at a time (explicit_chance), or the seeded piles
-    # give their top cards. _take checks and removes the cards, _drawn moves the game on.
+    # Every card chance draws goes through _draw: a preset (a record's deal) names the cards, or the
+    # caller does one apply_chance at a time (explicit_chance), or the seeded piles give their top
+    # cards. _take checks and removes the cards, _drawn moves the game on.
 
     def _draw(self, d: _Draw) -> bool:
         """Starts the draw ``d``; False when the state now waits for :meth:`apply_chance`."""
@@ -691,7 +705,7 @@ class PartyState:
         pile = self._chance_pile(d)
         if d.kind == "desserts":
             for c in cards:
-                pile.remove(c)  # the record loader and party.deal checked the dessert pile
+                pile.remove(c)  # the record loader checked the dessert pile
             d.drawn = cards
             return
         left = Counter(pile)
@@ -733,6 +747,27 @@ class PartyState:
         """Whether the game waits for a card to be drawn (only with ``explicit_chance``)."""
         return self._chance is not None
 
+    def chance_event(self) -> ChanceEvent | None:
+        """The draw in progress at a chance node (``None`` elsewhere): which pile and how many cards
+        (see :class:`ChanceEvent`), and the cards drawn for it so far."""
+        d = self._chance
+        if d is None:
+            return None
+        return ChanceEvent("menu" if d.kind == "item" else d.kind, d.need, tuple(d.drawn))
+
+    def chance_text(self, outcome: int) -> str:
+        """Names a chance outcome at this node (``"dessert pudding added"``, ``"deal tempura to seat
+        1"``, ``"menu draws eel"``; ``"draw eel"`` away from a chance node)."""
+        name = WIRE[outcome] if 0 <= outcome < len(WIRE) else str(outcome)
+        d = self._chance
+        if d is None:
+            return f"draw {name}"
+        if d.kind == "desserts":
+            return f"dessert {name} added"
+        if d.kind == "hands":
+            return f"deal {name} to seat {len(d.drawn) // self.config.hand_size}"
+        return f"menu draws {name}"
+
     def _chance_pile(self, d: _Draw) -> list[int]:
         return self.dessert_pile if d.kind == "desserts" else self.deck
 
@@ -764,7 +799,7 @@ class PartyState:
         if pile.count(outcome) - d.drawn.count(outcome) <= 0:
             where = "dessert pile" if d.kind == "desserts" else "deck"
             name = WIRE[outcome] if 0 <= outcome < len(WIRE) else repr(outcome)
-            raise InvalidActionError(f"chance outcome {outcome} ({name}) is not a card left in the {where}")
+            raise InvalidActionError(f"cannot draw {name} from the {where}: none is left")
         d.drawn.append(int(outcome))
         if len(d.drawn) < d.need:
             return
@@ -857,4 +892,4 @@ def is_dessert_name(name: str) -> bool:
     return name in WIRE and IS_DESSERT[WIRE.index(name)]
 
 
-__all__ = ["ROUNDS", "TYPES", "Item", "PartyState", "box_cards", "new_game"]
+__all__ = ["ROUNDS", "TYPES", "ChanceEvent", "Item", "PartyState", "box_cards", "new_game"]
