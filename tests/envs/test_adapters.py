@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -132,23 +131,3 @@ def test_party_pettingzoo_names_are_the_one_env_with_the_game_set() -> None:
     par = parallel_env("sushi-go-party", 4, menu="master_menu")
     obs, _ = par.reset(seed=0)
     assert obs["player_0"]["observation"].shape == par.observation_space("player_0")["observation"].shape
-
-
-def _game_name_comparisons(path: Path) -> list[int]:
-    lines = []
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Compare):
-            for side in (node.left, *node.comparators):
-                values = side.elts if isinstance(side, ast.Tuple | ast.List | ast.Set) else [side]
-                if any(isinstance(v, ast.Constant) and v.value in GAME_NAMES for v in values):
-                    lines.append(node.lineno)
-    return lines
-
-
-def test_no_environment_branches_on_a_game_name() -> None:
-    found = {
-        p.name: lines
-        for p in sorted(ENVS_DIR.glob("*.py"))
-        if (lines := _game_name_comparisons(p))
-    }
-    assert found == {}
