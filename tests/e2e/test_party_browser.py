@@ -20,7 +20,15 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
-from sushigo.server.testing import MANY_TABLES, ServerProcess, http, new_page, no_overflow, party_lobby  # noqa: E402
+from sushigo.server.testing import (  # noqa: E402
+    MANY_TABLES,
+    ServerProcess,
+    http,
+    new_page,
+    no_overflow,
+    no_raw_ids,
+    party_lobby,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "out" / "screenshots"
@@ -222,6 +230,7 @@ def test_party_six_players_with_specials(server: ServerProcess, browser: Any) ->
         if page.evaluate("last.view.round === 1 && last.view.turn >= 4"):
             break
         step(page, seen)
+    assert no_raw_ids(page) > 10  # numbered cards, fruit, uramaki and menu tiles: names and rules resolve
     shot(page, "party-table-6")
     play_to_end(page, seen)
     assert "Game over" in page.inner_text("#final")
@@ -249,6 +258,7 @@ def test_party_six_players_with_specials(server: ServerProcess, browser: Any) ->
     page.wait_for_selector("#seats .seat")
     page.click("#lastBtn")
     assert "Round 3 is over" in page.inner_text("#roundEndPanel")
+    no_raw_ids(page)
     shot(page, "party-replay")
     assert not page.js_errors, page.js_errors
     # The same pages on a phone: nothing wider than the screen.
@@ -324,6 +334,7 @@ def test_a_table_for_eight_fits_a_laptop_and_a_phone(server: ServerProcess, brow
     )
     assert len(boxes) == 8 and all(left >= 0 and right <= 1280 for left, right, _ in boxes)
     assert len({round(top) for _, _, top in boxes}) == 2, "eight seats in two rows of four"
+    assert no_raw_ids(page) > 10
     shot(page, "party-table-8")
     phone = new_page(browser, 390, 844)
     phone.goto(page.url)
