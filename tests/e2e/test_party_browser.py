@@ -23,7 +23,9 @@ pytest.importorskip("fastapi")
 from sushigo.server.testing import (  # noqa: E402
     MANY_TABLES,
     ServerProcess,
+    create_table,
     http,
+    join,
     new_page,
     no_overflow,
     no_raw_ids,
@@ -343,4 +345,36 @@ def test_a_table_for_eight_fits_a_laptop_and_a_phone(server: ServerProcess, brow
     shot(phone, "party-table-8-phone")
     assert not page.js_errors and not phone.js_errors
     phone.context.close()
+    page.context.close()
+
+
+def test_a_slow_card_catalogue_holds_the_first_draw_then_names_every_card(
+    server: ServerProcess, browser: Any
+) -> None:
+    """Card names and rules come from GET /api/games: the table's first draw waits for it, draws with
+    plain names when it is slow (a few seconds), and names every card once it comes."""
+    table = create_table(
+        server.base,
+        {
+            "game": "sushi-go-party",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+            "menu": "dinner_for_two",
+        },
+    )
+    token = join(server.base, table["id"], "Alice", 0)["token"]
+    page = new_page(browser)
+    held: list[Any] = []
+    page.route("**/api/games", lambda route: held.append(route))
+    page.goto(f"{server.base}/t/{table['id']}#seat={token}")
+    page.wait_for_timeout(1000)
+    assert held and page.evaluate("window.last") is None  # not drawn yet: waiting for the catalogue
+    page.wait_for_selector("#hand .card", timeout=15000)  # drawn anyway after a few seconds
+    tips = page.eval_on_selector_all("#hand .card", "els => els.map((e) => e.dataset.tip)")
+    assert tips and not any(": " in t for t in tips), tips  # plain names, no rules yet
+    held[0].continue_()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#hand .card')].every((e) => e.dataset.tip.includes(': '))"
+    )
+    assert no_raw_ids(page) > 5
+    assert not page.js_errors, page.js_errors
     page.context.close()
