@@ -102,11 +102,12 @@ function partyIcon(name) {
 // GET /api/games serves (the card types themselves, sushigo.game.GameSpec.cards); nothing here restates
 // them. The fetch starts as soon as this script runs; a page draws once ``ready`` has settled (it waits
 // at most a few seconds, then draws with plain names and redraws through ``onCatalogue`` when it comes).
-const catalogues = {};
+const catalogues = {}, specs = {};
 let game = null;
 const catalogueListeners = [];
 const gamesDoc = fetch("/api/games").then((r) => (r.ok ? r.json() : Promise.reject(new Error(`GET /api/games: ${r.status}`)))).then((doc) => {
   for (const g of doc.games || []) {
+    specs[g.game] = g;
     catalogues[g.game] = { cards: new Map((g.cards || []).map((c) => [c.id, c])), tiles: new Map((g.tiles || []).map((t) => [t.id, t])) };
   }
   catalogueListeners.splice(0).forEach((f) => f());
@@ -119,6 +120,9 @@ function ready(ms = 4000) {
 }
 /** Calls ``f`` once when the catalogues arrive (at once if they are here). */
 function onCatalogue(f) { if (Object.keys(catalogues).length) f(); else catalogueListeners.push(f); }
+/** A game's spec as GET /api/games describes it (title, options with their labels, ...), or null
+ *  before it has come. */
+function gameSpec(name) { return specs[name] || null; }
 /** Chooses the game whose catalogue names the cards (the table and the replay call it per view). */
 function useGame(name) { game = name; }
 
@@ -220,5 +224,5 @@ function dieHTML(face, extra = {}) {
   return `<button type="button" class="${cls}" data-face="${esc(face)}" ${extra.pos !== undefined ? `data-pos="${extra.pos}"` : ""} ${extra.belt !== undefined ? `data-belt="${extra.belt}"` : ""} ${extra.disabled ? "disabled" : ""} data-tip="${esc(label)}" aria-label="${esc(label)}" aria-pressed="${extra.selected ? "true" : "false"}">${art}${times}</button>`;
 }
 
-window.SushiArt = { cardHTML, dieHTML, iconFor, esc, cardInfo, tileInfo, cardLabel, tileTitle, cardRule, dieRule, tileOf, useGame, ready, onCatalogue, games: () => gamesDoc };
+window.SushiArt = { cardHTML, dieHTML, iconFor, esc, cardInfo, tileInfo, cardLabel, tileTitle, cardRule, dieRule, tileOf, useGame, gameSpec, ready, onCatalogue, games: () => gamesDoc };
 })();
