@@ -185,7 +185,8 @@ function cardRule(name) { const c = cardInfo(name); return c ? c.rule : plain(na
 function cardHTML(name, extra = {}) {
   const info = cardInfo(name);
   const title = info ? info.name : plain(name), rule = info ? info.short : "";
-  const colour = "col-" + (info && info.colour ? info.colour : "none");
+  // The card type's colour; a card without one (face down) shows its back; grey until the catalogue comes.
+  const colour = info ? "col-" + (info.colour || "none") : "col-unknown";
   const num = NUMBERED.exec(name);
   const count = /^(uramaki|maki)_\d$/.test(name) ? Number(name.slice(-1)) : num ? Number(num[2]) : 0;
   const cls = ["card", colour, extra.small ? "small" : "", extra.selected ? "selected" : "", extra.picked ? "picked" : "", extra.onWasabi ? "on-wasabi" : "", extra.cls || ""].join(" ");

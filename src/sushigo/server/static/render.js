@@ -138,7 +138,9 @@ function partyTableau(cards, fresh = new Set(), refs = null, flip = null) {
     }
     return n > 1 ? `×${n}` : "";
   };
-  return PARTY_ORDER.filter((k) => groups[k]).map((k) => {
+  // Types in the table's usual order, then any other (a new card type, or before the catalogue came).
+  const order = [...PARTY_ORDER, ...Object.keys(groups).filter((k) => !PARTY_ORDER.includes(k))];
+  return order.filter((k) => groups[k]).map((k) => {
     const g = groups[k], cap = caption(k, g);
     return `<span class="grp ${g.fresh ? "has-fresh" : ""}" data-kind="${k}"><span class="stack">${g.cards.join("")}</span>${cap ? `<span class="cap">${esc(cap)}</span>` : ""}</span>`;
   }).join("");
