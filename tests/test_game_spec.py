@@ -8,6 +8,8 @@ field must be right for each game and agree with what the core itself does.
 from __future__ import annotations
 
 import pickle
+import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +17,16 @@ import pytest
 
 from sushigo.errors import InvalidActionError, OptionsError
 from sushigo.game import GAME_NAMES, CardInfo, GameSpec, games, new_game, spec
-from sushigo.party.cards import KEY_NAMES, TYPES
+from sushigo.party.cards import KEY_NAMES, TYPES, type_of
+from sushigo.party.menus import SUGGESTED, playable
 from sushigo.party.observation import PartyObservation
 from sushigo.party.options import DEFAULTS as PARTY_DEFAULTS
-from sushigo.sushi_go.cards import WIRE_NAMES
+from sushigo.sushi_go.cards import COLOUR as GO_COLOUR
+from sushigo.sushi_go.cards import WIRE_NAMES, Card
 from sushigo.sushi_go.observation import Observation as GoObservation
 from sushigo.sushi_go.options import Config
 from sushigo.sushi_roll.dice import default_dice_set
-from sushigo.sushi_roll.faces import DIE_TYPES
+from sushigo.sushi_roll.faces import DIE_TYPES, MAX_ICONS, MULTI_ICON, SYMBOL_TYPE, Face, parse_face
 from sushigo.sushi_roll.observation import Observation as RollObservation
 
 EXPECTED = {
@@ -174,7 +178,16 @@ def test_the_card_catalogue_covers_every_card_from_the_card_types() -> None:
             assert card.rule.startswith(kind.summary) and kind.title.lower() in card.name.lower()
     roll = spec("sushi-roll").cards()
     dice = default_dice_set()
-    assert {c.id for c in roll} == {f for t in DIE_TYPES for f in dice.faces_of(t)}
+    default_faces = {f for t in DIE_TYPES for f in dice.faces_of(t)}
+    assert {c.id for c in roll[: len(default_faces)]} == default_faces  # the default set's faces first
+    # ... then every other face a dice set may have (tempura_2 ... pudding_9), each once, canonical
+    every_face = {
+        Face(sym, n).name
+        for sym in SYMBOL_TYPE
+        for n in range(1, (MAX_ICONS if sym in MULTI_ICON else 1) + 1)
+    }
+    assert {c.id for c in roll} == every_face
+    assert all(c.colour == parse_face(c.id).die_type for c in roll)
     for g in games():
         cards = g.cards()
         assert cards and all(isinstance(c, CardInfo) for c in cards)
@@ -185,6 +198,78 @@ def test_the_card_catalogue_covers_every_card_from_the_card_types() -> None:
     assert names["squid_nigiri"].name == "Squid nigiri" and names["maki_2"].short == "2 rolls"
     assert {c.id: c for c in party}["fruit_wp"].short == "watermelon + pineapple"
     assert {c.id: c for c in roll}["pudding_2"].name == "Pudding ×2"
+    labels = {g.name: {c.id: c.to_json()["label"] for c in g.cards()} for g in games()}
+    assert labels["sushi-go"]["maki_2"] == labels["sushi-go-party"]["maki_2"] == "Maki ×2"
+    assert labels["sushi-go-party"]["spoon_5"] == "Spoon #5"
+    assert labels["sushi-go-party"]["fruit_wp"] == "Fruit (watermelon + pineapple)"
+    assert labels["sushi-go"]["tempura"] == "Tempura" and labels["sushi-roll"]["maki_3"] == "Maki ×3"
+    # Colours are the ones the rules count (Sushi Go!'s soy sauce, Party's tea and soy sauce).
+    assert all(c.colour == GO_COLOUR[Card.parse(c.id)] for c in go)
+    assert all(c.colour == (type_of(k).colour_of(k) or "") for k, c in enumerate(party))
+
+
+def test_party_tiles_are_its_card_types() -> None:
+    tiles = spec("sushi-go-party").tiles()
+    assert [t.id for t in tiles] == list(TYPES)
+    for t in tiles:
+        kind = TYPES[t.id]
+        assert (t.name, t.rule, t.colour) == (kind.title, kind.summary, kind.colour)
+    assert spec("sushi-go").tiles() == spec("sushi-roll").tiles() == ()
+
+
+# Observation fields whose words are not cards (every other snake_case word an observation carries is a
+# card id, die face or Party tile, which the catalogue must name).
+NOT_CARDS = {
+    ("legal", "kind"),
+    ("legal", "text"),
+    ("legal", "label"),
+    ("phase",),
+    ("resolving", "step"),
+    ("options", "*"),
+}
+
+
+def _words(x: Any, path: tuple[str, ...] = ()) -> Any:
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from _words(v, (*path, k))
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            yield from _words(v, path)
+    elif isinstance(x, str) and re.fullmatch(r"[a-z][a-z0-9_]*", x):
+        yield path, x
+
+
+def _is_card_field(path: tuple[str, ...]) -> bool:
+    return not any(path[: len(n)] == n or (n[-1] == "*" and path[: len(n) - 1] == n[:-1]) for n in NOT_CARDS)
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_every_card_an_observation_shows_is_in_the_catalogue(name: str) -> None:
+    """Random games of every size (Party: every suggested menu), seen from every seat and a spectator:
+    each card, face or tile id in an observation has a catalogue entry, so no client shows a raw id."""
+    g = spec(name)
+    known = {c.id for c in g.cards()} | {t.id for t in g.tiles()}
+    setups: list[tuple[int, dict[str, Any]]] = [(p, {}) for p in g.players]
+    if g.option("menu") is not None:
+        setups = []
+        for m in SUGGESTED:
+            sizes = [p for p in g.players if playable(m, p)]
+            setups += [(p, {"menu": m}) for p in sorted({sizes[0], sizes[-1]})]
+        assert len({m["menu"] for _, m in setups}) == len(SUGGESTED)
+    seen: set[str] = set()
+    for i, (players, options) in enumerate(setups):
+        state = new_game(name, players, seed=i, **g.validate_options(players, options))
+        rng = random.Random(i)
+        while not state.is_over():
+            for seat in (None, *range(players)):
+                for path, word in _words(state.observe(seat).to_json()):
+                    if _is_card_field(path):
+                        assert word in known, (path, word)
+                        seen.add(word)
+            seat = state.to_act()[0]
+            state.submit(seat, rng.choice(state.legal_actions(seat)))
+    assert len(seen) > 10
 
 
 # ------------------------------------------------------------------------------ GET /api/games
@@ -216,6 +301,7 @@ def test_api_games_serves_every_spec_field(served: dict[str, dict[str, Any]], na
     assert (doc["min_players"], doc["max_players"]) == (g.min_players, g.max_players)
     assert doc["capabilities"] == g.capabilities.to_json()
     assert doc["cards"] == [c.to_json() for c in g.cards()]
+    assert doc["tiles"] == [t.to_json() for t in g.tiles()]
     assert doc["dessert"] == g.dessert
     offered = [o for o in g.options if o.server]
     assert doc["options"] == [o.name for o in offered]

@@ -142,9 +142,11 @@ class Capabilities:
 class CardInfo:
     """One card (or die face) of a game, as every client shows it.
 
-    ``id`` is the formats.md name (``maki_2``, ``tempura_2``), ``name`` the display name, ``rule`` one
-    sentence saying what it scores or does; ``kind`` is its card type (or die symbol) and ``short`` the
-    few words printed on a card's face (``5 per pair``).
+    ``id`` is the formats.md name (``maki_2``, ``tempura_2``), ``name`` the display name (what the card's
+    face prints), ``rule`` one sentence saying what it scores or does; ``kind`` is its card type (or die
+    symbol) and ``short`` the few words printed on a card's face (``5 per pair``). ``label`` tells it
+    apart from the other cards of its name, in a log line (``Maki ×2``, ``Spoon #5``; the name when that
+    is enough), and ``colour`` is its card type's colour (a die face: its die type).
     """
 
     id: str
@@ -152,10 +154,20 @@ class CardInfo:
     rule: str
     kind: str = ""
     short: str = ""
+    label: str = ""
+    colour: str = ""
 
     def to_json(self) -> dict[str, str]:
-        """The card as JSON."""
-        return {"id": self.id, "name": self.name, "rule": self.rule, "kind": self.kind, "short": self.short}
+        """The card as JSON (``label`` is the name when it is not set)."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "rule": self.rule,
+            "kind": self.kind,
+            "short": self.short,
+            "label": self.label or self.name,
+            "colour": self.colour,
+        }
 
 
 @dataclass(frozen=True)
@@ -164,8 +176,9 @@ class GameSpec:
 
     How to create, parse and reload it (``new_game``, ``parse_action``, ``load_record``,
     ``score_input``), and what to show and offer: ``title``, the player range, the ``options`` with
-    one validator (:meth:`validate_options`), the ``capabilities``, the ``observation_type`` and the
-    card catalogue (:meth:`cards`). ``dessert`` and ``dessert_unit`` name the end-of-game category in
+    one validator (:meth:`validate_options`), the ``capabilities``, the ``observation_type``, the
+    card catalogue (:meth:`cards`) and, for a game whose menu is made of tiles, each tile (card type)
+    with its rule (:meth:`tiles`). ``dessert`` and ``dessert_unit`` name the end-of-game category in
     reports ("pudding" cards, "pudding" tokens, any "dessert").
     """
 
@@ -181,6 +194,7 @@ class GameSpec:
     capabilities: Capabilities = Capabilities()
     observation_type: type | None = None
     catalogue: Callable[[], tuple[CardInfo, ...]] | None = field(default=None, compare=False)
+    tile_catalogue: Callable[[], tuple[CardInfo, ...]] | None = field(default=None, compare=False)
     dessert: str = "pudding"
     dessert_unit: str = "cards"
 
@@ -196,6 +210,11 @@ class GameSpec:
     def cards(self) -> tuple[CardInfo, ...]:
         """Every card (or die face) of the game with its id, display name and one-line rule."""
         return self.catalogue() if self.catalogue is not None else ()
+
+    def tiles(self) -> tuple[CardInfo, ...]:
+        """The card types a menu may list (Party's tiles; none for a game without a menu), each with its
+        title and rule; a spoon may name one (``maki``: any maki)."""
+        return self.tile_catalogue() if self.tile_catalogue is not None else ()
 
     def players_problem(self, players: object) -> str | None:
         """Why ``players`` is not a player count of this game (``None`` when it is)."""
@@ -286,6 +305,7 @@ class GameSpec:
             "options": [o.to_json() for o in self.options if o.server],
             "capabilities": self.capabilities.to_json(),
             "cards": [c.to_json() for c in self.cards()],
+            "tiles": [c.to_json() for c in self.tiles()],
             "dessert": self.dessert,
         }
 

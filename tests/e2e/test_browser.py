@@ -22,7 +22,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
-from sushigo.server.testing import MANY_TABLES, ServerProcess, http, new_page, no_overflow  # noqa: E402
+from sushigo.server.testing import MANY_TABLES, ServerProcess, http, new_page, no_overflow, no_raw_ids  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "out" / "screenshots"
@@ -187,6 +187,7 @@ def test_sushi_go_round_end_log_and_final_table(server: ServerProcess, browser: 
     assert tip is not None
     tip.click()  # a tap shows the card's name and rule
     assert ":" in page.inner_text("#tip")
+    assert no_raw_ids(page) > 10  # every tip is the catalogue's rule, every name the catalogue's
     page.click("#title")
     shot(page, "table", doc=True)
     labels_fit(page)
@@ -209,6 +210,7 @@ def test_sushi_go_round_end_log_and_final_table(server: ServerProcess, browser: 
     page.click("#lastBtn")
     assert "Round 3 is over" in page.inner_text("#roundEndPanel")
     assert page.inner_text("#log").count("ends:") == 3
+    no_raw_ids(page)
     shot(page, "replay")
     page.context.close()
 
@@ -306,6 +308,7 @@ def test_sushi_roll_log_and_final_table(server: ServerProcess, browser: Any) -> 
     page.wait_for_function("() => document.getElementById('log').textContent.includes('swapped')")
     log = page.inner_text("#log")
     assert "re-rolled" in log and "→" in log and "swapped" in log
+    assert no_raw_ids(page) > 10  # dice tips and log lines name faces from the catalogue
     no_overflow(page)
     shot(page, "table-sushi-roll")
     play_to_end([page])
@@ -324,7 +327,7 @@ def test_sushi_go_dummy_variant_with_chopsticks(server: ServerProcess, browser: 
     )
     page.wait_for_selector("#hand .card")
     info = page.inner_text("#info")
-    assert "two-player dummy" in info and "dummy's pile" in info
+    assert "Dummy variant" in info and "dummy's pile" in info
     play_to_end([page])
     assert "Dummy" in page.inner_text("#final") and "Dummy got" in page.inner_text("#log")
     assert not page.js_errors

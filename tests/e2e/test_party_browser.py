@@ -20,7 +20,17 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
-from sushigo.server.testing import MANY_TABLES, ServerProcess, http, new_page, no_overflow, party_lobby  # noqa: E402
+from sushigo.server.testing import (  # noqa: E402
+    MANY_TABLES,
+    ServerProcess,
+    create_table,
+    http,
+    join,
+    new_page,
+    no_overflow,
+    no_raw_ids,
+    party_lobby,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "out" / "screenshots"
@@ -222,6 +232,7 @@ def test_party_six_players_with_specials(server: ServerProcess, browser: Any) ->
         if page.evaluate("last.view.round === 1 && last.view.turn >= 4"):
             break
         step(page, seen)
+    assert no_raw_ids(page) > 10  # numbered cards, fruit, uramaki and menu tiles: names and rules resolve
     shot(page, "party-table-6")
     play_to_end(page, seen)
     assert "Game over" in page.inner_text("#final")
@@ -249,6 +260,7 @@ def test_party_six_players_with_specials(server: ServerProcess, browser: Any) ->
     page.wait_for_selector("#seats .seat")
     page.click("#lastBtn")
     assert "Round 3 is over" in page.inner_text("#roundEndPanel")
+    no_raw_ids(page)
     shot(page, "party-replay")
     assert not page.js_errors, page.js_errors
     # The same pages on a phone: nothing wider than the screen.
@@ -324,6 +336,7 @@ def test_a_table_for_eight_fits_a_laptop_and_a_phone(server: ServerProcess, brow
     )
     assert len(boxes) == 8 and all(left >= 0 and right <= 1280 for left, right, _ in boxes)
     assert len({round(top) for _, _, top in boxes}) == 2, "eight seats in two rows of four"
+    assert no_raw_ids(page) > 10
     shot(page, "party-table-8")
     phone = new_page(browser, 390, 844)
     phone.goto(page.url)
@@ -332,4 +345,36 @@ def test_a_table_for_eight_fits_a_laptop_and_a_phone(server: ServerProcess, brow
     shot(phone, "party-table-8-phone")
     assert not page.js_errors and not phone.js_errors
     phone.context.close()
+    page.context.close()
+
+
+def test_a_slow_card_catalogue_holds_the_first_draw_then_names_every_card(
+    server: ServerProcess, browser: Any
+) -> None:
+    """Card names and rules come from GET /api/games: the table's first draw waits for it, draws with
+    plain names when it is slow (a few seconds), and names every card once it comes."""
+    table = create_table(
+        server.base,
+        {
+            "game": "sushi-go-party",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+            "menu": "dinner_for_two",
+        },
+    )
+    token = join(server.base, table["id"], "Alice", 0)["token"]
+    page = new_page(browser)
+    held: list[Any] = []
+    page.route("**/api/games", lambda route: held.append(route))
+    page.goto(f"{server.base}/t/{table['id']}#seat={token}")
+    page.wait_for_timeout(1000)
+    assert held and page.evaluate("window.last") is None  # not drawn yet: waiting for the catalogue
+    page.wait_for_selector("#hand .card", timeout=15000)  # drawn anyway after a few seconds
+    tips = page.eval_on_selector_all("#hand .card", "els => els.map((e) => e.dataset.tip)")
+    assert tips and not any(": " in t for t in tips), tips  # plain names, no rules yet
+    held[0].continue_()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#hand .card')].every((e) => e.dataset.tip.includes(': '))"
+    )
+    assert no_raw_ids(page) > 5
+    assert not page.js_errors, page.js_errors
     page.context.close()

@@ -6,7 +6,7 @@ from functools import cache
 
 from ..game import Capabilities, CardInfo, GameSpec
 from .actions import parse_action
-from .cards import KEY_NAMES, NIGIRI_VALUE, NUMBER, PCard, type_of
+from .cards import KEY_NAMES, NIGIRI_VALUE, NUMBER, TYPES, PCard, type_of
 from .observation import PartyObservation
 from .options import HAND_SIZE, OPTIONS
 from .record import load_record
@@ -21,30 +21,45 @@ def _card(key: int) -> CardInfo:
     kind = type_of(key)
     wire = KEY_NAMES[key]
     name, rule, short = kind.title, kind.summary, kind.short
+    label = ""
     if kind.name == "nigiri" or kind.name == "onigiri":  # each variant has a name of its own
         name = wire.replace("_", " ").capitalize()
     if key in NUMBER:  # the name tells the variants apart: "Spoon 5", "Maki 2", "Fruit (2 orange)"
         name = f"{name} {NUMBER[key]}"
         rule += f" Number {NUMBER[key]}."
+        label = f"{kind.title} #{NUMBER[key]}"
     elif kind.name in ("maki", "uramaki"):
         icons = int(wire.rsplit("_", 1)[1])
         name = f"{name} {icons}"
         short = f"{icons} icon{'s' * (icons > 1)}" if kind.name == "maki" else short
         rule += f" {icons} icon{'s' * (icons > 1)}."
+        label = f"{kind.title} ×{icons}"
     elif kind.name == "fruit":
         a, b = (_FRUIT[c] for c in wire.rsplit("_", 1)[1])
         short = f"2 {a}" if a == b else f"{a} + {b}"
         name = f"{name} ({short})"
         rule += f" This card: {a} and {b}."
+        label = name
     elif kind.name == "nigiri":
         short = str(NIGIRI_VALUE[key])
-    return CardInfo(wire, name, rule, kind=kind.name, short=short)
+    return CardInfo(
+        wire, name, rule, kind=kind.name, short=short, label=label, colour=kind.colour_of(key) or ""
+    )
 
 
 @cache
 def cards() -> tuple[CardInfo, ...]:
     """Every Party card variant in :class:`~.cards.PCard` order, then a face-down card."""
     return tuple(_card(key) for key in range(len(PCard) + 1))
+
+
+@cache
+def tiles() -> tuple[CardInfo, ...]:
+    """Every card type a menu may list, with its title, rule and colour (a spoon may name one)."""
+    return tuple(
+        CardInfo(t.name, t.title, t.summary, kind=t.name, short=t.short, colour=t.colour)
+        for t in TYPES.values()
+    )
 
 
 SPEC = GameSpec(
@@ -60,5 +75,6 @@ SPEC = GameSpec(
     capabilities=Capabilities(simultaneous=True, withdraw=True, dummy=False),
     observation_type=PartyObservation,
     catalogue=cards,
+    tile_catalogue=tiles,
     dessert="dessert",
 )

@@ -468,7 +468,7 @@ def table_public(
     return TablePublic(
         id=row.id,
         name=row.name,
-        game=row.game,  # type: ignore[arg-type]
+        game=row.game,
         players=row.players,
         options={k: v for k, v in row.options.items() if k != "menu"},
         menu=list(menu) if menu is not None else None,

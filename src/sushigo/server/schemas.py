@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -24,9 +24,14 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from ..errors import OptionsError
-from ..game import games, spec
+from ..game import GAME_NAMES, games, spec
 
-GameName = Literal["sushi-go", "sushi-roll", "sushi-go-party"]
+if TYPE_CHECKING:
+    GameName = str
+else:
+    #: A game's name, one of the registry's (``Literal`` of a tuple is the Literal of its items, so the
+    #: OpenAPI schema lists them as an enum); type checkers see a ``str``.
+    GameName = Literal[GAME_NAMES]
 SeatKind = Literal["human", "bot"]
 TableStatus = Literal["open", "playing", "finished", "abandoned"]
 #: An option's value on the wire: on/off, a word, or a small number (a menu is sent as ``menu``).
@@ -270,6 +275,8 @@ class CardEntry(BaseModel):
     rule: str = Field(description="One sentence: what it scores or does.")
     kind: str = Field(description="Its card type (or die symbol).")
     short: str = Field(description="The few words printed on the card's face.")
+    label: str = Field(description="The name that tells it apart in a log line (Maki ×2, Spoon #5).")
+    colour: str = Field(description="Its card type's colour (a die face: its die type).")
 
 
 class GameCapabilities(BaseModel):
@@ -295,6 +302,10 @@ class GameInfo(BaseModel):
     )
     capabilities: GameCapabilities
     cards: list[CardEntry] = Field(description="Every card (die face for Sushi Roll) with its rule.")
+    tiles: list[CardEntry] = Field(
+        default_factory=list,
+        description="The card types a menu may list, with their rules (Sushi Go Party!; none otherwise).",
+    )
     dessert: str = Field(description="What reports call the end-of-game category: pudding or dessert.")
     bots: list[str]
 

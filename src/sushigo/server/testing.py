@@ -295,3 +295,28 @@ def no_overflow(page: Any) -> None:
     """Fails when the page is wider than its window (a phone user would have to scroll sideways)."""
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"{page.url} is {width[0]} px wide in a {width[1]} px window"
+
+
+#: In a page: every card, die or tile tip, a card's printed name, the log and the info bar, where one
+#: shows a raw id (``spoon_4``, ``green_tea_ice_cream``) or a tip that is not a catalogue rule ("Name: …").
+_RAW_IDS_JS = r"""() => {
+  const raw = /\b[a-z]+_[a-z0-9_]+\b/;
+  const out = [];
+  for (const el of document.querySelectorAll('[data-tip]')) {
+    const id = el.dataset.card || el.dataset.face || el.dataset.tile || '';
+    const tip = el.dataset.tip || '';
+    if (!tip.includes(': ') || tip === id || raw.test(tip)) out.push([id, tip]);
+  }
+  for (const el of document.querySelectorAll('.card-name, .card-rule, #log, #info, #waiting, #mineTitle, #hint')) {
+    if (raw.test(el.textContent)) out.push([el.id || el.className, el.textContent.slice(0, 120)]);
+  }
+  return [document.querySelectorAll('[data-tip]').length, out];
+}"""
+
+
+def no_raw_ids(page: Any) -> int:
+    """Fails when a card's tip, name or log line on the page shows a raw card id instead of the card
+    catalogue's name and rule (GET /api/games); returns how many tips it checked."""
+    count, bad = page.evaluate(_RAW_IDS_JS)
+    assert not bad, f"{page.url}: raw ids or missing rules: {bad[:5]}"
+    return int(count)

@@ -6,7 +6,7 @@ from functools import cache
 
 from ..game import Capabilities, CardInfo, GameSpec
 from .actions import parse_action
-from .cards import CARD_TEXT, HAND_SIZE, TYPE_OF, Card
+from .cards import CARD_TEXT, COLOUR, HAND_SIZE, MAKI_ICONS, TYPE_OF, Card
 from .observation import Observation
 from .options import OPTIONS
 from .record import load_record
@@ -16,9 +16,16 @@ from .scoring_input import score_input
 
 @cache
 def cards() -> tuple[CardInfo, ...]:
-    """Every Sushi Go! card, in :class:`~.cards.Card` order."""
+    """Every Sushi Go! card, in :class:`~.cards.Card` order (a maki's label counts its rolls)."""
     return tuple(
-        CardInfo(card.wire, *CARD_TEXT[card][:2], kind=TYPE_OF[card].name, short=CARD_TEXT[card][2])
+        CardInfo(
+            card.wire,
+            *CARD_TEXT[card][:2],
+            kind=TYPE_OF[card].name,
+            short=CARD_TEXT[card][2],
+            label=f"{TYPE_OF[card].title} ×{MAKI_ICONS[card]}" if MAKI_ICONS[card] else "",
+            colour=COLOUR[card],
+        )
         for card in Card
     )
 

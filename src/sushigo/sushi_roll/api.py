@@ -25,7 +25,7 @@ from .actions import (
     parse_action,
 )
 from .dice import DiceSet, DiceSetError, default_dice_set, load_dice_set, parse_dice_set, resolve_dice
-from .faces import DIE_TYPES, SYMBOL_TEXT, face_title, parse_face
+from .faces import DIE_TYPES, FAMILIES, MAX_ICONS, MULTI_ICON, SYMBOL_TEXT, Face, face_title, parse_face
 from .observation import Observation
 from .players import MAX_PLAYERS, MIN_PLAYERS, players_problem
 from .record import load_record
@@ -119,14 +119,20 @@ OPTIONS: tuple[OptionSpec, ...] = (
 
 @cache
 def cards() -> tuple[CardInfo, ...]:
-    """Every face of the default dice set, by die type, each once."""
+    """Every face a die may show (any dice set: each symbol, with 1 to ``MAX_ICONS`` icons where it
+    may show several), by die type, the default set's faces first; a face's colour is its die type."""
     dice = default_dice_set()
     names = dict.fromkeys(face for kind in DIE_TYPES for face in dice.faces_of(kind))
+    for kind in DIE_TYPES:
+        for symbol in FAMILIES[kind]:
+            for icons in range(1, (MAX_ICONS if symbol in MULTI_ICON else 1) + 1):
+                names.setdefault(Face(symbol, icons).name)
     out = []
     for name in names:
         face = parse_face(name)
         rule = SYMBOL_TEXT[face.symbol][1]
-        out.append(CardInfo(name, face_title(face), f"{face_title(face)}: {rule}.", kind=face.symbol))
+        title = face_title(face)
+        out.append(CardInfo(name, title, f"{title}: {rule}.", kind=face.symbol, colour=face.die_type))
     return tuple(out)
 
 

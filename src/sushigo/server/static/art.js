@@ -36,22 +36,6 @@ const NIGIRI = {
     <path d="M16 30 q4 -5 8 0 q4 -5 8 0 q4 -5 8 0" stroke="#8f86a8" stroke-width="1.8" fill="none"/>`,
 };
 
-const CARD_INFO = {
-  tempura: ["Tempura", "c-purple", "5 per pair"],
-  sashimi: ["Sashimi", "c-green", "10 per 3"],
-  dumpling: ["Dumpling", "c-blue", "1 3 6 10 15"],
-  maki_1: ["Maki", "c-red", "1 roll"],
-  maki_2: ["Maki", "c-red", "2 rolls"],
-  maki_3: ["Maki", "c-red", "3 rolls"],
-  egg_nigiri: ["Egg nigiri", "c-yellow", "1"],
-  salmon_nigiri: ["Salmon nigiri", "c-yellow", "2"],
-  squid_nigiri: ["Squid nigiri", "c-yellow", "3"],
-  wasabi: ["Wasabi", "c-yellow", "×3 next nigiri"],
-  chopsticks: ["Chopsticks", "c-lightblue", "take 2 later"],
-  pudding: ["Pudding", "c-pink", "end of game"],
-  soy_sauce: ["Soy sauce", "c-brown", "4 for most colours"],
-};
-
 // ------------------------------------------------------------------------ Sushi Go Party! cards
 
 Object.assign(ICONS, {
@@ -98,7 +82,6 @@ const FRUIT = {
   p: `<ellipse cx="0" cy="3" rx="8" ry="10" fill="#f2b84b" stroke="#a86a12" stroke-width="2"/><path d="M-5 -6 l5 -8 l5 8" fill="#3a8f4f"/><path d="M-5 0 l10 6 M5 0 l-10 6" stroke="#a86a12" stroke-width="1"/>`,
   o: `<circle cx="0" cy="2" r="10" fill="#f28c28" stroke="#b45a0a" stroke-width="2"/><path d="M0 -8 q4 -5 8 -3" stroke="#3a8f4f" stroke-width="2.5" fill="none"/>`,
 };
-const FRUIT_NAMES = { w: "watermelon", p: "pineapple", o: "orange" };
 const NUMBERED = /^(chopsticks|spoon|menu|takeout_box)_(\d+)$/;
 
 function partyIcon(name) {
@@ -113,64 +96,55 @@ function partyIcon(name) {
   return null;
 }
 
-Object.assign(CARD_INFO, {
-  temaki: ["Temaki", "c-plum", "most +4, fewest −4"],
-  uramaki_3: ["Uramaki", "c-lime", "race to 10"], uramaki_4: ["Uramaki", "c-lime", "race to 10"], uramaki_5: ["Uramaki", "c-lime", "race to 10"],
-  eel: ["Eel", "c-indigo", "1: −3 · 2+: 7"],
-  tofu: ["Tofu", "c-limegreen", "1: 2 · 2: 6 · 3+: 0"],
-  onigiri_circle: ["Onigiri circle", "c-magenta", "sets of shapes"], onigiri_triangle: ["Onigiri triangle", "c-magenta", "sets of shapes"],
-  onigiri_square: ["Onigiri square", "c-magenta", "sets of shapes"], onigiri_rectangle: ["Onigiri rectangle", "c-magenta", "sets of shapes"],
-  edamame: ["Edamame", "c-teal", "1 per opponent's"],
-  miso_soup: ["Miso soup", "c-purple2", "3, alone this turn"],
-  special_order: ["Special order", "c-rainbow", "copies a card"],
-  tea: ["Tea", "c-tan", "1 per card of your biggest colour"],
-  green_tea_ice_cream: ["Green tea ice cream", "c-cyan", "12 per 4"],
-  fruit_ww: ["Fruit", "c-coral", "2 watermelon"], fruit_pp: ["Fruit", "c-coral", "2 pineapple"], fruit_oo: ["Fruit", "c-coral", "2 orange"],
-  fruit_wp: ["Fruit", "c-coral", "watermelon + pineapple"], fruit_wo: ["Fruit", "c-coral", "watermelon + orange"], fruit_po: ["Fruit", "c-coral", "pineapple + orange"],
-  face_down: ["Face down", "c-back", "2 points"],
-});
-for (let n = 1; n <= 3; n++) CARD_INFO["chopsticks_" + n] = ["Chopsticks", "c-lightblue", "take 2 later"];
-for (let n = 4; n <= 6; n++) CARD_INFO["spoon_" + n] = ["Spoon", "c-grey", "ask for a card"];
-for (let n = 7; n <= 9; n++) CARD_INFO["menu_" + n] = ["Menu", "c-darkred", "draw 4, keep 1"];
-for (let n = 10; n <= 12; n++) CARD_INFO["takeout_box_" + n] = ["Takeout box", "c-orange", "turn over cards"];
+// ------------------------------------------------------------------ card facts, from GET /api/games
 
-/** Party rules by card, for tips and screen readers (rules.md §3.4; the table's game picks them). */
-const PARTY_RULES = {
-  maki: "Maki: most icons score 6, second 3 (6/4/2 for first to third at 6 to 8 players); ties score in full.",
-  temaki: "Temaki: most temaki score 4, fewest lose 4 (with 2 players nobody loses).",
-  uramaki: "Uramaki: at the end of each turn the first to 10 icons scores 8, then 5, then 2.",
-  tempura: "Tempura: 5 points for each pair.",
-  sashimi: "Sashimi: 10 points for each set of three.",
-  dumpling: "Dumplings: 1, 3, 6, 10, 15 points for 1 to 5 or more.",
-  eel: "Eel: one scores −3, two or more score 7.",
-  tofu: "Tofu: one scores 2, two score 6, three or more score 0.",
-  onigiri: "Onigiri: each set of different shapes scores 1, 4, 9 or 16 for 1 to 4 shapes.",
-  edamame: "Edamame: 1 point for each opponent with edamame (at most 4).",
-  miso_soup: "Miso soup: 3 points, but if anyone else plays miso soup the same turn, all are discarded.",
-  nigiri: "Nigiri: egg 1, salmon 2, squid 3 (×3 on a wasabi).",
-  wasabi: "Wasabi: triples the next nigiri you play.",
-  chopsticks: "Chopsticks: on a later turn, play an extra card from your hand; the chopsticks go back into the hand.",
-  spoon: "Spoon: on a later turn, name a card; the first player to your left with it in hand gives it to you and takes the spoon.",
-  menu: "Menu: draw 4 cards from the deck, play 1, shuffle the rest back. Only you see the 4.",
-  takeout_box: "Takeout box: turn any of your earlier cards face down; each face-down card scores 2.",
-  special_order: "Special order: copies a card you already have (its colour and number too).",
-  soy_sauce: "Soy sauce: 4 points if you have the most colours this round (ties score too).",
-  tea: "Tea: 1 point per card of your biggest colour group.",
-  pudding: "Pudding: at the end of the game most puddings score 6, fewest lose 6.",
-  green_tea_ice_cream: "Green tea ice cream: 12 points for each 4 at the end of the game.",
-  fruit: "Fruit: at the end of the game each fruit kind scores by count: 0 → −2, 1 → 0, 2 → 1, 3 → 3, 4 → 6, 5+ → 10.",
-  face_down: "Face-down card: scores 2 points and counts as nothing else.",
-};
-/** The tile (card type) of a Party card name: ``spoon_4`` → ``spoon``, ``salmon_nigiri`` → ``nigiri``. */
-function tileOf(name) {
-  if (name.endsWith("_nigiri")) return "nigiri";
-  const num = NUMBERED.exec(name);
-  if (num) return num[1];
-  const m = /^(maki|uramaki|onigiri|fruit)_/.exec(name);
-  return m ? m[1] : name;
+// Every card's name, rule, face text and colour, and Party's tiles, come from the games' catalogues that
+// GET /api/games serves (the card types themselves, sushigo.game.GameSpec.cards); nothing here restates
+// them. The fetch starts as soon as this script runs; a page draws once ``ready`` has settled (it waits
+// at most a few seconds, then draws with plain names and redraws through ``onCatalogue`` when it comes).
+const catalogues = {}, specs = {};
+let game = null;
+const catalogueListeners = [];
+const gamesDoc = fetch("/api/games").then((r) => (r.ok ? r.json() : Promise.reject(new Error(`GET /api/games: ${r.status}`)))).then((doc) => {
+  for (const g of doc.games || []) {
+    specs[g.game] = g;
+    catalogues[g.game] = { cards: new Map((g.cards || []).map((c) => [c.id, c])), tiles: new Map((g.tiles || []).map((t) => [t.id, t])) };
+  }
+  catalogueListeners.splice(0).forEach((f) => f());
+  return doc;
+});
+gamesDoc.catch(() => {});
+/** Settles when the catalogues are here, or after ``ms`` milliseconds (the page then draws without). */
+function ready(ms = 4000) {
+  return Promise.race([gamesDoc.then(() => true, () => false), new Promise((res) => setTimeout(() => res(false), ms))]);
 }
-/** ``partyRules``: card tips use Party's rules (set by the Party module of the table and the replay). */
-const art = { partyRules: false };
+/** Calls ``f`` once when the catalogues arrive (at once if they are here). */
+function onCatalogue(f) { if (Object.keys(catalogues).length) f(); else catalogueListeners.push(f); }
+/** A game's spec as GET /api/games describes it (title, options with their labels, ...), or null
+ *  before it has come. */
+function gameSpec(name) { return specs[name] || null; }
+/** Chooses the game whose catalogue names the cards (the table and the replay call it per view). */
+function useGame(name) { game = name; }
+
+function lookup(kind, id) {
+  const own = catalogues[game];
+  if (own && own[kind].has(id)) return own[kind].get(id);
+  for (const c of Object.values(catalogues)) if (c[kind].has(id)) return c[kind].get(id);
+  return null;
+}
+/** The catalogue entry of a card or die face (``id``, ``name``, ``label``, ``rule``, ``kind``, ``short``,
+ *  ``colour``) in the current game, or null. */
+function cardInfo(id) { return lookup("cards", id); }
+/** A Party tile (card type) entry (``name``, ``rule``), or null. */
+function tileInfo(id) { return lookup("tiles", id); }
+/** An id in words while its catalogue is missing (``green_tea_ice_cream`` → "Green tea ice cream"). */
+function plain(id) { const s = String(id).replace(/_/g, " "); return s.charAt(0).toUpperCase() + s.slice(1); }
+/** A card's name that tells it apart (``Maki ×2``, ``Spoon #5``), for log lines and notes. */
+function cardLabel(id) { const c = cardInfo(id); return c ? c.label : plain(id); }
+/** A tile's title (``Green tea ice cream``). */
+function tileTitle(id) { const t = tileInfo(id); return t ? t.name : plain(id); }
+/** The type (Party: the tile) a card counts for: ``spoon_4`` → ``spoon``, ``salmon_nigiri`` → ``nigiri``. */
+function tileOf(id) { const c = cardInfo(id); return c && c.kind ? c.kind : id; }
 
 function svg(inner) {
   return `<svg viewBox="0 0 60 60" aria-hidden="true">${inner}</svg>`;
@@ -197,22 +171,6 @@ function esc(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
-const CARD_RULES = {
-  tempura: "Tempura: 5 points for each pair.",
-  sashimi: "Sashimi: 10 points for each set of three.",
-  dumpling: "Dumplings: 1, 3, 6, 10, 15 points for 1 to 5 or more.",
-  maki_1: "Maki (1 roll): most rolls score 6, second most 3.",
-  maki_2: "Maki (2 rolls): most rolls score 6, second most 3.",
-  maki_3: "Maki (3 rolls): most rolls score 6, second most 3.",
-  egg_nigiri: "Egg nigiri: 1 point (3 on a wasabi).",
-  salmon_nigiri: "Salmon nigiri: 2 points (6 on a wasabi).",
-  squid_nigiri: "Squid nigiri: 3 points (9 on a wasabi).",
-  wasabi: "Wasabi: triples the next nigiri you take.",
-  chopsticks: "Chopsticks: later, take two cards in one turn; the chopsticks go back into the hand.",
-  pudding: "Pudding: at the end of the game most puddings score 6, fewest lose 6.",
-  soy_sauce: "Soy sauce: 4 points if you have the most colours this round.",
-};
-
 /** A card title whose second word ("nigiri", "sauce") small cards leave out. */
 function nameHTML(title) {
   const [first, ...rest] = title.split(" ");
@@ -220,21 +178,15 @@ function nameHTML(title) {
   return esc(first).replace("Chopsticks", "Chop&shy;sticks") + (rest.length ? `<span class="long"> ${esc(rest.join(" "))}</span>` : "");
 }
 
-/** The name and rule of a card, for tips and screen readers. */
-function cardRule(name) {
-  if (art.partyRules) {
-    const rule = PARTY_RULES[tileOf(name)];
-    const fr = /^fruit_([wpo])([wpo])$/.exec(name);
-    const num = NUMBERED.exec(name);
-    const what = fr ? ` This card: ${FRUIT_NAMES[fr[1]]} and ${FRUIT_NAMES[fr[2]]}.` : num ? ` Number ${num[2]}.` : /^(maki|uramaki)_/.test(name) ? ` ${name.split("_")[1]} icons.` : "";
-    if (rule) return rule + what;
-  }
-  return CARD_RULES[name] || (CARD_INFO[name] || [name])[0];
-}
+/** The rule of a card, for tips and screen readers (the catalogue's sentence; it begins with the name). */
+function cardRule(name) { const c = cardInfo(name); return c ? c.rule : plain(name); }
 
 /** Returns the HTML of one Sushi Go! card: a button to choose it, or (``static``) a focusable picture. */
 function cardHTML(name, extra = {}) {
-  const [title, colour, rule] = CARD_INFO[name] || [name, "c-grey", ""];
+  const info = cardInfo(name);
+  const title = info ? info.name : plain(name), rule = info ? info.short : "";
+  // The card type's colour; a card without one (face down) shows its back; grey until the catalogue comes.
+  const colour = info ? "col-" + (info.colour || "none") : "col-unknown";
   const num = NUMBERED.exec(name);
   const count = /^(uramaki|maki)_\d$/.test(name) ? Number(name.slice(-1)) : num ? Number(num[2]) : 0;
   const cls = ["card", colour, extra.small ? "small" : "", extra.selected ? "selected" : "", extra.picked ? "picked" : "", extra.onWasabi ? "on-wasabi" : "", extra.cls || ""].join(" ");
@@ -249,8 +201,6 @@ function cardHTML(name, extra = {}) {
   return `<button type="button" class="${cls}" data-card="${esc(name)}" ${extra.index !== undefined ? `data-index="${extra.index}"` : ""} ${extra.disabled ? "disabled" : ""} data-tip="${esc(label)}" aria-label="${esc(label)}" aria-pressed="${extra.selected ? "true" : "false"}">${inner}</button>`;
 }
 
-const DIE_CLASS = { dumpling: "d-blue", tempura: "d-blue", sashimi: "d-blue", maki: "d-red", egg_nigiri: "d-white", salmon_nigiri: "d-white", squid_nigiri: "d-white", wasabi: "d-green", chopsticks: "d-green", menu: "d-green", pudding: "d-pink" };
-
 /** Splits a Sushi Roll face name (``pudding_2``, ``maki_3``, ``tempura``) into symbol and icon count. */
 function parseFace(face) {
   const m = /^(.*?)(?:_(\d))?$/.exec(face);
@@ -258,29 +208,14 @@ function parseFace(face) {
   return [m[1], m[2] ? Number(m[2]) : 1];
 }
 
-const DIE_RULES = {
-  maki: "most maki icons score 6, second most 3",
-  tempura: "tempura icons: 1, 5, 10 points for 1, 2, 3 (sets of three repeat)",
-  sashimi: "sashimi icons: 0, 6, 13 points for 1, 2, 3 (sets of three repeat)",
-  dumpling: "dumpling icons: 2, 4, 8 points for 1, 2, 3 (sets of three repeat)",
-  egg_nigiri: "1 point, 3 on a wasabi", salmon_nigiri: "2 points, 6 on a wasabi", squid_nigiri: "3 points, 9 on a wasabi",
-  wasabi: "triples the next nigiri you take this round",
-  menu: "gives a menu token: spend it to re-roll dice on your belt",
-  chopsticks: "gives a chopsticks token: spend it to swap a die with another belt",
-  pudding: "gives pudding tokens: most at the end score 6, fewest lose 6",
-};
-
 /** The name and rule of a die face, for tips and screen readers. */
-function dieRule(face) {
-  const [symbol, count] = parseFace(face);
-  const name = symbol.replace(/_/g, " ");
-  return `${name.charAt(0).toUpperCase() + name.slice(1)}${count > 1 || symbol === "maki" ? " ×" + count : ""}: ${DIE_RULES[symbol] || ""}.`;
-}
+function dieRule(face) { return cardRule(face); }
 
 /** Returns the HTML of one Sushi Roll die: a button to choose it, or (``static``) a focusable picture. */
 function dieHTML(face, extra = {}) {
   const [symbol, count] = parseFace(face);
-  const cls = ["die", DIE_CLASS[symbol] || "d-white", extra.selected ? "selected" : "", extra.small ? "small" : "", extra.cls || ""].join(" ");
+  const info = cardInfo(face);
+  const cls = ["die", "d-" + (info && info.colour ? info.colour : "none"), extra.selected ? "selected" : "", extra.small ? "small" : "", extra.cls || ""].join(" ");
   let art;
   if (symbol === "maki") art = iconFor("maki_" + count, count);
   else art = iconFor(symbol, 1);
@@ -290,5 +225,5 @@ function dieHTML(face, extra = {}) {
   return `<button type="button" class="${cls}" data-face="${esc(face)}" ${extra.pos !== undefined ? `data-pos="${extra.pos}"` : ""} ${extra.belt !== undefined ? `data-belt="${extra.belt}"` : ""} ${extra.disabled ? "disabled" : ""} data-tip="${esc(label)}" aria-label="${esc(label)}" aria-pressed="${extra.selected ? "true" : "false"}">${art}${times}</button>`;
 }
 
-window.SushiArt = { cardHTML, dieHTML, iconFor, esc, CARD_INFO, cardRule, dieRule, tileOf, PARTY_RULES, art };
+window.SushiArt = { cardHTML, dieHTML, iconFor, esc, cardInfo, tileInfo, cardLabel, tileTitle, cardRule, dieRule, tileOf, useGame, gameSpec, ready, onCatalogue, games: () => gamesDoc };
 })();

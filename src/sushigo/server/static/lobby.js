@@ -10,7 +10,8 @@ const gameInfo = (name) => GAMES.find((g) => g.game === name);
 let MENUS = null;
 let custom = new Set();
 const GROUP_TITLE = { roll: "Roll (1)", appetizer: "Appetizers (3)", special: "Specials (2)", dessert: "Dessert (1)" };
-const tileTitle = (t) => t.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+// A tile's title from Party's card catalogue (art.js reads GET /api/games once, for this page too).
+const tileTitle = (t) => window.SushiArt.tileTitle(t);
 
 /** The chosen game's spec (an empty one until /api/games has answered). */
 function current() { return gameInfo($("game").value) || { game: $("game").value, min_players: 2, max_players: 5, option_details: [], bots: ["random"] }; }
@@ -195,8 +196,7 @@ function seatRows() {
 
 async function loadGames() {
   try {
-    const r = await fetch("/api/games");
-    GAMES = (await r.json()).games;
+    GAMES = (await window.SushiArt.games()).games;
     const sel = $("game"), was = sel.value;
     sel.innerHTML = GAMES.map((g) => `<option value="${esc(g.game)}">${esc(g.title)}</option>`).join("");
     if (gameInfo(was)) sel.value = was;

@@ -3,31 +3,17 @@
 // progress is never lost to a re-render).
 (function () {
 "use strict";
-const { cardHTML, dieHTML, esc, CARD_INFO, tileOf } = window.SushiArt;
+const { cardHTML, dieHTML, esc, tileOf, cardInfo, cardLabel, tileTitle } = window.SushiArt;
 
 // ------------------------------------------------------------------------------------------ names
+// Every name comes from the game's card catalogue (art.js, from GET /api/games).
 
-function cardName(c) {
-  if (c == null) return "nothing";
-  const info = CARD_INFO[c];
-  if (!info) return c.replace(/_/g, " ");
-  const num = /^(chopsticks|spoon|menu|takeout_box)_(\d+)$/.exec(c);
-  if (num) return `${info[0]} #${num[2]}`;
-  if (/^(maki|uramaki)_\d$/.test(c)) return `${info[0]} ×${c.slice(-1)}`;
-  if (c.startsWith("fruit_")) return `${info[0]} (${info[2]})`;
-  return info[0];
-}
-/** A Party tile (card type) as people say it: ``green_tea_ice_cream`` → "Green tea ice cream". */
-function tileTitle(t) { const s = String(t).replace(/_/g, " "); return s.charAt(0).toUpperCase() + s.slice(1); }
+/** A card as a log line names it (``Maki ×2``, ``Spoon #5``). */
+function cardName(c) { return c == null ? "nothing" : cardLabel(c); }
 /** A card or type name as a spoon may name it (``maki`` is any maki, ``maki_2`` that card). */
-function askName(x) { return CARD_INFO[x] ? cardName(x) : `any ${tileTitle(x)}`; }
-function faceName(f) {
-  const m = /^(.*?)(?:_(\d))?$/.exec(f);
-  const sym = f.startsWith("maki_") ? "maki" : m[1];
-  const n = f.startsWith("maki_") ? f.slice(5) : m[2];
-  const base = sym.replace(/_/g, " ");
-  return base.charAt(0).toUpperCase() + base.slice(1) + (n ? " ×" + n : "");
-}
+function askName(x) { return cardInfo(x) ? cardName(x) : `any ${tileTitle(x)}`; }
+/** A die face's name (``Maki ×2``, ``Pudding ×3``). */
+function faceName(f) { return cardLabel(f); }
 /** Seat names, and a name for every further column of the view (Sushi Go!'s dummy is the third tableau
  *  of a two-player game). */
 function seatNames(table, view) {
@@ -152,7 +138,9 @@ function partyTableau(cards, fresh = new Set(), refs = null, flip = null) {
     }
     return n > 1 ? `×${n}` : "";
   };
-  return PARTY_ORDER.filter((k) => groups[k]).map((k) => {
+  // Types in the table's usual order, then any other (a new card type, or before the catalogue came).
+  const order = [...PARTY_ORDER, ...Object.keys(groups).filter((k) => !PARTY_ORDER.includes(k))];
+  return order.filter((k) => groups[k]).map((k) => {
     const g = groups[k], cap = caption(k, g);
     return `<span class="grp ${g.fresh ? "has-fresh" : ""}" data-kind="${k}"><span class="stack">${g.cards.join("")}</span>${cap ? `<span class="cap">${esc(cap)}</span>` : ""}</span>`;
   }).join("");
@@ -197,8 +185,8 @@ function trayHTML(faces, marks, fresh = new Set()) {
 
 /** The menu as a strip of tiles, each with its rule as a tip (the table's bar and the replay). */
 function menuStrip(menu) {
-  const rules = window.SushiArt.PARTY_RULES || {};
-  return `<span class="menu-strip" id="menuStrip">${(menu || []).map((t) => `<span class="tile" data-tile="${esc(t)}" data-tip="${esc(rules[t] || t)}" tabindex="0">${esc(tileTitle(t))}</span>`).join("")}</span>`;
+  const rule = (t) => { const info = window.SushiArt.tileInfo(t); return info ? info.rule : tileTitle(t); };
+  return `<span class="menu-strip" id="menuStrip">${(menu || []).map((t) => `<span class="tile" data-tile="${esc(t)}" data-tip="${esc(rule(t))}" tabindex="0">${esc(tileTitle(t))}</span>`).join("")}</span>`;
 }
 
 // ------------------------------------------------------------------------------------------- log

@@ -31,8 +31,8 @@ let redrawInfo = () => {};
 export function bind(page) { redrawInfo = page.drawInfo; }
 
 // The words for each rule option come from GET /api/games' ``option_details`` (the lobby's source too),
-// fetched once, the first time a table with house rules is drawn; until they arrive (or if the fetch
-// fails) an option is shown by its name and value, and each waiting page redraws once they are here.
+// fetched once by art.js when the page starts; until they arrive (or if the fetch fails) an option is
+// shown by its name and value, and each waiting page redraws once they are here.
 let optionInfo = [], asked = false, here = false;
 const waiters = new Set();
 
@@ -44,7 +44,7 @@ export function rulesLine(options, onWords) {
   if (!here && onWords) waiters.add(onWords);
   if (!asked) {
     asked = true;
-    fetch("/api/games").then((r) => r.json()).then((data) => {
+    A.games().then((data) => {
       const g = (data.games || []).find((x) => x.game === "sushi-go-party");
       optionInfo = (g && g.option_details) || [];
       here = true;
@@ -61,9 +61,6 @@ export function rulesLine(options, onWords) {
 }
 
 export const seatsClass = "party-seats";
-
-/** Card tips and screen-reader labels use Party's rules (art.js). */
-export const usesPartyRules = true;
 
 export function seats(msg, nm) {
   const v = msg.view;

@@ -6,7 +6,6 @@ import { seatBox } from "../table/seats.js";
 import { basicScores } from "../table/scores.js";
 
 const CATS = ["maki", "tempura", "sashimi", "dumpling", "nigiri", "soy_sauce"];
-const VARIANTS = { pass_both_ways: "pass both ways", soy_sauce: "soy sauce", dummy: "two-player dummy", strict_wasabi: "strict wasabi", dummy_outside_majorities: "dummy outside maki and pudding races" };
 
 // Selection: hand indices in order, the dummy's card, chopsticks; the hand they belong to; and the
 // picks this hand allowed (kept while a pick is pending, so that it can be changed).
@@ -19,7 +18,9 @@ export function reset() { sel = []; dummySel = null; useChop = false; }
 
 export function info(msg, nm) {
   const v = msg.view, o = v.options || {};
-  const on = Object.keys(VARIANTS).filter((k) => o[k]).map((k) => VARIANTS[k]);
+  // The variants turned on, in the words of the game's options (GET /api/games, read by art.js).
+  const spec = A.gameSpec(v.game), details = (spec && spec.option_details) || [];
+  const on = Object.keys(o).filter((k) => o[k] === true).map((k) => { const d = details.find((x) => x.name === k); return d ? d.label : k.replace(/_/g, " "); });
   const bits = [`<b>Sushi Go!</b> · ${on.length ? "Variants: " + esc(on.join(", ")) : "standard rules"}`];
   if (v.is_over) return bits;
   if (o.dummy) {

@@ -17,7 +17,7 @@ function render(msg) {
   const prev = S.last;
   S.last = msg;
   game = gameOf(msg.view);
-  A.art.partyRules = game.usesPartyRules === true;
+  A.useGame(msg.view.game);  // card names and rules from this game's catalogue
   document.body.dataset.game = msg.view.game;
   if (msg.log) {
     if (msg.log.start <= S.logEntries.length) S.logEntries = S.logEntries.slice(0, msg.log.start).concat(msg.log.entries);
@@ -98,11 +98,21 @@ for (const [name, get] of Object.entries({ last: () => S.last, logEntries: () =>
 window.seatLink = seatLink;
 window.send = send;
 
-start({
-  welcome: () => { $("game").classList.remove("hidden"); drawSeatLink(); },
-  state: render,
-  picked,
-  presence,
-  chat: addChat,
-  ack: () => { if (game) game.reset(); },
+// The first draw waits for the card catalogues (GET /api/games, fetched by art.js as the page starts);
+// if they are slow the page draws with plain names after a few seconds and again when they come.
+A.ready().then(() => {
+  A.onCatalogue(() => {
+    if (!S.last) return;
+    const left = S.timerEnd == null ? null : Math.max(0, (S.timerEnd - Date.now()) / 1000);
+    render({ ...S.last, deadline: left, log: null });
+    drawLog(S.last);
+  });
+  start({
+    welcome: () => { $("game").classList.remove("hidden"); drawSeatLink(); },
+    state: render,
+    picked,
+    presence,
+    chat: addChat,
+    ack: () => { if (game) game.reset(); },
+  });
 });
