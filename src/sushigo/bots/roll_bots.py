@@ -31,7 +31,7 @@ from ..sushi_roll.dice import DiceSet
 from ..sushi_roll.faces import NIGIRI_VALUES, SYMBOL_TYPE, parse_face
 from ..sushi_roll.observation import Observation
 from ..sushi_roll.rules import State
-from ..sushi_roll.score import appetizer_points, score_round
+from ..sushi_roll.score import appetizer_points, free_wasabi, score_round
 from .base import BaseBot
 from .registry import register
 from .search import Node, SearchBot, expand_or_select, most_visited
@@ -63,15 +63,10 @@ def face_value(face: str, icons: dict[str, int], free_wasabi: int, dice_left: in
 
 def _tray_state(tray: Sequence[str]) -> tuple[dict[str, int], int]:
     icons: dict[str, int] = {}
-    free = 0
     for name in tray:
         f = parse_face(name)
         icons[f.symbol] = icons.get(f.symbol, 0) + f.icons
-        if f.symbol == "wasabi":
-            free += 1
-        elif f.symbol in NIGIRI_VALUES and free:
-            free -= 1
-    return icons, free
+    return icons, free_wasabi(tray)
 
 
 def best_take(belt: Sequence[str], tray: Sequence[str]) -> tuple[int, float]:

@@ -34,7 +34,7 @@ from ..errors import IllegalActionError, InvalidActionError
 from . import score
 from .actions import Action, Reroll, Swap, Take, encode_action, parse_action
 from .dice import DiceSet, default_dice_set, dice_per_player
-from .faces import DIE_COUNTS, DIE_TYPES, NIGIRI_VALUES, parse_face
+from .faces import DIE_COUNTS, DIE_TYPES, parse_face
 
 if TYPE_CHECKING:
     from .observation import Observation
@@ -195,15 +195,9 @@ class State:
         return len(self.round_points) == len(self.trays)
 
     def free_wasabi(self, seat: int) -> int:
-        """Returns the wasabi dice on ``seat``'s current tray with no nigiri on them."""
-        free = 0
-        for _, face in self.trays[-1][seat] if self.trays else []:
-            symbol = parse_face(face).symbol
-            if symbol == "wasabi":
-                free += 1
-            elif symbol in NIGIRI_VALUES and free:
-                free -= 1
-        return free
+        """Returns the wasabi dice on ``seat``'s current tray with no nigiri on them (placed by the one
+        wasabi rule, :func:`.score.free_wasabi`)."""
+        return score.free_wasabi([face for _, face in self.trays[-1][seat]] if self.trays else [])
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Returns ``seat``'s legal actions now: takes, then re-roll subsets, then swaps.

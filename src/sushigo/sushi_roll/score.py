@@ -68,6 +68,16 @@ def wasabi_marks(tray: Sequence[str]) -> list[int | None]:
     return marks
 
 
+def free_wasabi(tray: Sequence[str]) -> int:
+    """Returns how many wasabi of ``tray`` hold no nigiri yet (:func:`wasabi_marks` places them).
+
+    >>> free_wasabi(["wasabi", "squid_nigiri", "wasabi"])
+    1
+    """
+    held = set(wasabi_marks(tray))
+    return sum(1 for i, name in enumerate(tray) if parse_face(name).symbol == "wasabi" and i not in held)
+
+
 def nigiri_points(tray: Sequence[str]) -> int:
     """Returns a tray's nigiri points; a nigiri on a free wasabi taken earlier scores ×3."""
     points = 0
