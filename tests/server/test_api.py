@@ -15,8 +15,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from sushigo.server import schemas, ws
 from sushigo.server.app import create_app
-from sushigo.server.protocol_doc import render
+from sushigo.server.protocol_doc import ARROWS, render
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -58,8 +59,30 @@ def test_every_endpoint_is_in_the_openapi_schema(client: TestClient) -> None:
 def test_protocol_doc_matches_the_code() -> None:
     text = DOC.read_text(encoding="utf-8")
     assert render(text) == text, "run: python -m sushigo.server.protocol_doc docs/protocol.md"
-    for kind in ("hello", "action", "ping", "welcome", "state", "ack", "error", "pong"):
-        assert f"### `{kind}`" in text
+    for direction, models in schemas.DIRECTIONS:
+        for model in models:
+            assert f"### `{schemas.message_type(model)}` ({ARROWS[direction]})" in text, model.__name__
+
+
+def test_every_client_message_is_parsed_and_handled() -> None:
+    """schemas.CLIENT_MESSAGES is the one list: ws parses and dispatches exactly those types."""
+    kinds = [schemas.message_type(m) for m in schemas.CLIENT_MESSAGES]
+    assert len(set(kinds)) == len(kinds)
+    assert set(ws.MODELS) == set(ws.HANDLERS) == set(kinds)
+    for model in schemas.CLIENT_MESSAGES:
+        kind = schemas.message_type(model)
+        assert ws.MODELS[kind] is model and ws.HANDLERS[kind] is getattr(ws.Connection, f"on_{kind}")
+
+
+def test_a_reply_may_share_its_requests_type_but_one_direction_may_not_repeat_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    found = schemas.ws_message_schemas()
+    assert found["client", "chat"]["title"] == "ChatMessage"
+    assert found["server", "chat"]["title"] == "ChatOut"
+    monkeypatch.setattr(schemas, "DIRECTIONS", (("client", (schemas.PingMessage, schemas.PingMessage)),))
+    with pytest.raises(ValueError, match="two client messages have the type 'ping'"):
+        schemas.ws_message_schemas()
 
 
 @pytest.mark.parametrize(

@@ -8,12 +8,14 @@ import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from .client import Client, RoomError
+from .limits import RateLimiter
 
 if TYPE_CHECKING:
     from .rooms import Hub
     from .store import TableRow
 
-#: Chat: longest line, lines kept and sent to a new client, and the per-connection rate (lines / seconds).
+#: Chat: longest line, lines kept and sent to a new client, and the per-connection rate: ``CHAT_BURST``
+#: lines at once, then ``CHAT_BURST`` per ``CHAT_WINDOW`` seconds (one every two seconds).
 CHAT_MAX_CHARS = 200
 CHAT_HISTORY = 100
 CHAT_BURST = 5
@@ -58,7 +60,8 @@ class TableChat:
         """Stores one chat line of ``client`` and sends it to everyone at the table.
 
         Plain text only: control and invisible characters are dropped here and every page escapes the
-        text when it shows it. A connection may send ``CHAT_BURST`` lines per ``CHAT_WINDOW`` seconds.
+        text when it shows it. A connection may send ``CHAT_BURST`` lines at once, and as many again every
+        ``CHAT_WINDOW`` seconds (a token bucket, the server's one rate limiter).
 
         :raises RoomError: ``chat/closed``, ``chat/invalid``, ``chat/full`` or ``rate/limited``.
         """
@@ -72,11 +75,10 @@ class TableChat:
             self.chat_total = await self.hub.db(self.hub.store.count_chat, self.id)
         if self.chat_total >= CHAT_MAX_LINES:
             raise RoomError("chat/full", f"this table's chat is full ({CHAT_MAX_LINES} lines)")
-        now = time.monotonic()
-        client.chat_times = [t for t in client.chat_times if now - t < CHAT_WINDOW]
-        if len(client.chat_times) >= CHAT_BURST:
+        if client.chat_rate is None:
+            client.chat_rate = RateLimiter(CHAT_BURST / CHAT_WINDOW, CHAT_BURST, max_keys=1)
+        if not client.chat_rate.take():
             raise RoomError("rate/limited", f"at most {CHAT_BURST} chat lines per {CHAT_WINDOW:g} seconds")
-        client.chat_times.append(now)
         seat = client.seat
         name = "Spectator" if seat is None else self.row.seats[seat].name or f"Player {seat + 1}"
         line = {"seat": seat, "name": name, "text": clean, "at": round(time.time(), 3)}

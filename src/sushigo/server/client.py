@@ -9,6 +9,8 @@ from typing import Any
 
 import orjson
 
+from .limits import RateLimiter
+
 
 class RoomError(Exception):
     """A rejected request, with a stable ``code`` (``action/illegal``, ``auth/invalid``, ...)."""
@@ -53,7 +55,8 @@ class Client:
         self.on_drop: list[Callable[[Client], None]] = []
         #: How many game-log entries this client has been sent (each ``state`` carries only the new ones).
         self.log_at = 0
-        self.chat_times: list[float] = []
+        #: This connection's chat budget (made by the room's chat on the first line, ``chat.CHAT_BURST``).
+        self.chat_rate: RateLimiter | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         """Queues ``message`` as JSON text."""

@@ -103,7 +103,9 @@ class Limits:
 class RateLimiter:
     """Token buckets keyed by client address, for as many addresses as ``max_keys`` (least recent go).
 
-    Forgetting an idle address loses nothing: a bucket left alone refills to its burst anyway.
+    Forgetting an idle address loses nothing: a bucket left alone refills to its burst anyway. It is the
+    server's one rate limiter: a limit of one connection (its message rate, its chat lines) is a
+    ``RateLimiter(rate, burst, max_keys=1)`` used with the default key.
     """
 
     def __init__(self, rate: float, burst: float, *, max_keys: int = 10_000) -> None:
@@ -112,7 +114,7 @@ class RateLimiter:
         self.max_keys = max_keys
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
 
-    def take(self, key: str, cost: float = 1.0) -> bool:
+    def take(self, key: str = "", cost: float = 1.0) -> bool:
         """Spends ``cost`` tokens of ``key``'s bucket; false (nothing spent) when there are too few."""
         now = time.monotonic()
         tokens, at = self._buckets.pop(key, (self.burst, now))
@@ -125,7 +127,7 @@ class RateLimiter:
             self._buckets.popitem(last=False)
         return ok
 
-    def retry_after(self, key: str, cost: float = 1.0) -> float:
+    def retry_after(self, key: str = "", cost: float = 1.0) -> float:
         """Seconds until ``key`` may spend ``cost`` again."""
         tokens, at = self._buckets.get(key, (self.burst, time.monotonic()))
         tokens = min(self.burst, tokens + (time.monotonic() - at) * self.rate)

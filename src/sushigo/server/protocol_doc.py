@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .schemas import CLIENT_MESSAGES, ChatMessage, ChatOut, TableExtras, ws_message_schemas
+from .schemas import TableExtras, ws_message_schemas
 
 
 def http_section() -> str:
@@ -31,31 +31,26 @@ def http_section() -> str:
     return "\n".join(lines)
 
 
+#: How each direction is written in a message's heading.
+ARROWS = {"client": "client → server", "server": "server → client"}
+
+
+def _schema_block(title: str, schema: dict[str, Any]) -> str:
+    doc = (schema.get("description") or "").strip()
+    return f"### {title}\n\n{doc}\n\n```json\n{json.dumps(schema, indent=2, sort_keys=True)}\n```"
+
+
 def ws_section() -> str:
-    """Returns every WebSocket message with its JSON schema."""
-    client = {m.model_fields["type"].annotation.__args__[0] for m in CLIENT_MESSAGES}  # type: ignore[union-attr]
-    out = []
-    for kind, schema in ws_message_schemas().items():
-        direction = "client → server" if kind in client else "server → client"
-        doc = (schema.get("description") or "").strip()
-        out.append(
-            f"### `{kind}` ({direction})\n\n{doc}\n\n```json\n{json.dumps(schema, indent=2, sort_keys=True)}\n```"
-        )
-    return "\n\n".join(out)
+    """Returns every WebSocket message (client ones first) with its JSON schema."""
+    return "\n\n".join(
+        _schema_block(f"`{kind}` ({ARROWS[direction]})", schema)
+        for (direction, kind), schema in ws_message_schemas().items()
+    )
 
 
 def table_section() -> str:
-    """Returns the table's chat messages and the extra fields of ``state``, with their JSON schemas."""
-    out = []
-    for title, model in (
-        ("`chat` (client → server)", ChatMessage),
-        ("`chat` (server → client)", ChatOut),
-        ("`state`: the table's fields beyond `view`", TableExtras),
-    ):
-        schema = model.model_json_schema()
-        doc = (schema.get("description") or "").strip()
-        out.append(f"### {title}\n\n{doc}\n\n```json\n{json.dumps(schema, indent=2, sort_keys=True)}\n```")
-    return "\n\n".join(out)
+    """Returns the extra fields of the table's ``state`` message, with their JSON schema."""
+    return _schema_block("`state`: the table's fields beyond `view`", TableExtras.model_json_schema())
 
 
 def render(text: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -555,7 +555,7 @@ class ChatLine(BaseModel):
 
 
 class ChatMessage(BaseModel):
-    """Client → server: a chat line (1 to 200 characters of plain text; at most 5 lines per 10 s).
+    """Client → server: a chat line (1 to 200 characters of plain text; 5 at once, then one every 2 s).
 
     Seated players and spectators may chat while the table is open or playing; the server strips control
     characters, stores the line with the table and sends it to everyone as a ``chat`` message.
@@ -573,7 +573,14 @@ class ChatOut(BaseModel):
     lines: list[ChatLine]
 
 
-CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (HelloMessage, ActionMessage, PingMessage)
+# ------------------------------------------------------------------ every WebSocket message, once
+
+#: Every message a client may send, in the order docs/protocol.md lists them. A new client message is
+#: a model above (``type: Literal["..."]``) added here, plus its handler, ``on_<type>`` of
+#: :class:`sushigo.server.ws.Connection`; parsing, dispatch, the protocol document and its tests all
+#: follow from this tuple (docs/protocol.md, "Adding a message").
+CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (HelloMessage, ActionMessage, PingMessage, ChatMessage)
+#: Every message the server sends (a reply may share its request's ``type``, as ``chat`` does).
 SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     WelcomeMessage,
     StateMessage,
@@ -582,14 +589,34 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     PongMessage,
     PresenceMessage,
     PickedMessage,
+    ChatOut,
+)
+#: The two directions, as :func:`ws_message_schemas` keys them.
+Direction = Literal["client", "server"]
+DIRECTIONS: tuple[tuple[Direction, tuple[type[BaseModel], ...]], ...] = (
+    ("client", CLIENT_MESSAGES),
+    ("server", SERVER_MESSAGES),
 )
 
 
-def ws_message_schemas() -> dict[str, dict[str, Any]]:
-    """Returns the JSON schema of every WebSocket message, keyed by ``type``, client messages first."""
-    out: dict[str, dict[str, Any]] = {}
-    for model in (*CLIENT_MESSAGES, *SERVER_MESSAGES):
-        schema = model.model_json_schema()
-        kind = model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
-        out[kind] = schema
+def message_type(model: type[BaseModel]) -> str:
+    """The ``type`` a message model carries on the wire (its ``type`` field's one literal value)."""
+    values = get_args(model.model_fields["type"].annotation)
+    if len(values) != 1 or not isinstance(values[0], str):
+        raise TypeError(f"{model.__name__}.type must be Literal['<one type>']")
+    return str(values[0])
+
+
+def ws_message_schemas() -> dict[tuple[Direction, str], dict[str, Any]]:
+    """Returns the JSON schema of every WebSocket message, keyed by (direction, ``type``), client first.
+
+    :raises ValueError: two messages of one direction share a ``type`` (the second would be unreachable).
+    """
+    out: dict[tuple[Direction, str], dict[str, Any]] = {}
+    for direction, models in DIRECTIONS:
+        for model in models:
+            key = (direction, message_type(model))
+            if key in out:
+                raise ValueError(f"two {direction} messages have the type {key[1]!r}")
+            out[key] = model.model_json_schema()
     return out

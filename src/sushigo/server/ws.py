@@ -17,56 +17,33 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from .limits import Limits, RateLimiter, client_address
 from .rooms import Client, Hub, Room, RoomError
 from .schemas import (
+    CLIENT_MESSAGES,
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
     ActionMessage,
     ChatMessage,
     HelloMessage,
     PingMessage,
+    message_type,
     valid_table_id,
 )
 
-#: Messages per second a connection may send on average, and the burst it may send at once.
-RATE = 10.0
-BURST = 30.0
 #: Dropped messages within ``FLOOD_WINDOW`` seconds after which a flooding connection is closed.
 FLOOD_CLOSE_AFTER = 200
 FLOOD_WINDOW = 10.0
 HELLO_TIMEOUT = 30.0
 
-_MODELS: dict[str, Any] = {
-    "hello": HelloMessage,
-    "action": ActionMessage,
-    "ping": PingMessage,
-    "chat": ChatMessage,
-}
-
-
-class TokenBucket:
-    """A token bucket: :meth:`take` is true while the connection stays within its rate."""
-
-    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
+#: Each client message's model by its ``type`` (schemas.CLIENT_MESSAGES is the only list of them).
+MODELS: dict[str, type[BaseModel]] = {message_type(model): model for model in CLIENT_MESSAGES}
 
 
 class AddressLimits:
@@ -114,8 +91,8 @@ def error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
-def parse_message(text: str) -> ActionMessage | HelloMessage | PingMessage | ChatMessage:
-    """Parses one client message.
+def parse_message(text: str) -> BaseModel:
+    """Parses one client message into its model (one of ``schemas.CLIENT_MESSAGES``).
 
     :raises RoomError: ``message/too_large``, ``message/malformed`` or ``message/unknown_type``.
     """
@@ -127,11 +104,11 @@ def parse_message(text: str) -> ActionMessage | HelloMessage | PingMessage | Cha
         raise RoomError("message/malformed", "a message must be one JSON object") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise RoomError("message/malformed", "a message must be a JSON object with a 'type'")
-    model = _MODELS.get(data["type"])
+    model = MODELS.get(data["type"])
     if model is None:
         raise RoomError("message/unknown_type", f"unknown message type {data['type'][:40]!r}")
     try:
-        parsed: ActionMessage | HelloMessage | PingMessage | ChatMessage = model.model_validate(data)
+        parsed = model.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
@@ -197,6 +174,163 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         shared.release(address)
 
 
+class Connection:
+    """One table WebSocket after its room was found: its rate limits, its :class:`Client` once it said
+    ``hello``, and one handler per client message.
+
+    The handler of a message whose ``type`` is ``t`` is the method ``on_t`` (``on_hello``, ``on_chat``);
+    :data:`HANDLERS` finds them from ``schemas.CLIENT_MESSAGES`` when the module loads, so a message
+    without a handler fails at import. A handler raises :class:`RoomError` to answer with an ``error``.
+    """
+
+    def __init__(self, ws: WebSocket, hub: Hub, room: Room, shared: AddressLimits, address: str) -> None:
+        self.ws = ws
+        self.hub = hub
+        self.room = room
+        self.shared = shared
+        self.address = address
+        # One bucket for this connection alone (the address's shared one is ``shared.messages``).
+        self.bucket = RateLimiter(hub.limits.ws_rate, hub.limits.ws_burst, max_keys=1)
+        self.rejected = 0
+        self.window_start = time.monotonic()
+        #: ``None`` until ``hello``; replies go out directly until then.
+        self.client: Client | None = None
+        self.writer: asyncio.Task[None] | None = None
+        # Set when the room drops this client as a slow reader: the loop stops waiting for input then
+        # (only there, so an action being applied is never interrupted).
+        self.dropped: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def _on_drop(self, _client: Client) -> None:
+        if not self.dropped.done():
+            self.dropped.set_result(None)
+
+    async def reply(self, message: dict[str, Any]) -> None:
+        """Sends ``message`` to this connection (through its client's queue once there is one)."""
+        if self.client is not None:
+            self.client.send(message)
+        else:
+            await self.ws.send_text(json.dumps(message))
+
+    def within_rate(self) -> bool:
+        """Spends one message of this connection's and its address's budgets; false when either is out."""
+        return self.bucket.take() and self.shared.messages.take(self.address)
+
+    async def refuse_flood(self) -> bool:
+        """Answers a message over the rate; true when the flood went on so long the connection closes."""
+        now = time.monotonic()
+        if now - self.window_start > FLOOD_WINDOW:
+            self.window_start, self.rejected = now, 0
+        self.rejected += 1
+        if self.rejected > FLOOD_CLOSE_AFTER:
+            await self.reply(error("rate/limited", "too many messages; closing the connection"))
+            return True
+        # Every dropped message is answered, so a client never waits for a lost action; the connection
+        # is closed if the flood goes on.
+        await self.reply(error("rate/limited", "too many messages; slow down"))
+        return False
+
+    async def handle(self, text: str) -> None:
+        """Parses one message and runs its handler; a refusal is answered with an ``error``."""
+        try:
+            msg = parse_message(text)
+            await HANDLERS[message_type(type(msg))](self, msg)
+        except RoomError as exc:
+            await self.reply(error(exc.code, exc.message))
+
+    # ------------------------------------------------------------ one handler per client message
+
+    async def on_ping(self, msg: PingMessage) -> None:
+        await self.reply({"type": "pong"})
+
+    async def on_hello(self, msg: HelloMessage) -> None:
+        if self.client is not None:
+            raise RoomError("message/malformed", "hello was already said on this connection")
+        room = self.room
+        seat = room.authenticate(msg.token)
+        client = self.client = Client(seat, max_queue=self.hub.limits.client_queue)
+        client.on_drop.append(self._on_drop)
+        self.writer = asyncio.get_running_loop().create_task(_writer(self.ws, client))
+        async with room.lock:
+            client.send(
+                {"type": "welcome", "protocol": PROTOCOL_VERSION, "seat": seat, "table": room.public_json()}
+            )
+        await room.attach(client)
+
+    async def on_action(self, msg: ActionMessage) -> None:
+        if self.client is None:
+            raise RoomError("auth/required", "say hello with your seat token first")
+        await self.room.submit(
+            self.client.seat, msg.action, state_id=msg.state_id, by="human", client=self.client
+        )
+
+    async def on_chat(self, msg: ChatMessage) -> None:
+        if self.client is None:
+            raise RoomError("auth/required", "say hello first")
+        await self.room.say(self.client, msg.text)
+
+    # ------------------------------------------------------------------------------- the loop
+
+    async def serve(self) -> None:
+        """Reads messages until the peer leaves, the client is dropped, or ``hello`` does not come."""
+        ws = self.ws
+        try:
+            while True:
+                receiving: asyncio.Future[Any] = asyncio.ensure_future(ws.receive())
+                waits: set[asyncio.Future[Any]] = {receiving, self.dropped}
+                done, _ = await asyncio.wait(
+                    waits,
+                    timeout=HELLO_TIMEOUT if self.client is None else None,
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                if receiving not in done:
+                    receiving.cancel()
+                    if not self.dropped.done():
+                        await self.reply(error("auth/required", "say hello first"))
+                    break
+                raw = receiving.result()
+                if raw["type"] == "websocket.disconnect":
+                    break
+                text = raw.get("text")
+                if text is None:
+                    data = raw.get("bytes") or b""
+                    text = (
+                        data.decode("utf-8", "replace")
+                        if len(data) <= MAX_MESSAGE_BYTES
+                        else "x" * (MAX_MESSAGE_BYTES + 1)
+                    )
+                if not self.within_rate():
+                    if await self.refuse_flood():
+                        break
+                    continue
+                await self.handle(text)
+                if self.client is not None and self.client.closed:
+                    break
+        except WebSocketDisconnect:
+            pass
+        except Exception:  # pragma: no cover - never let one socket take the server down
+            with contextlib.suppress(Exception):
+                await self.reply(error("server/error", "internal error"))
+        finally:
+            await _finish(self.room, self.client, self.writer, ws)
+
+
+Handler = Callable[[Connection, Any], Awaitable[None]]
+
+
+def _handlers() -> dict[str, Handler]:
+    """``type`` → the :class:`Connection` method that handles that client message (``on_<type>``)."""
+    table: dict[str, Handler] = {}
+    for kind, model in MODELS.items():
+        handler = getattr(Connection, "on_" + kind, None)
+        if handler is None:
+            raise TypeError(f"client message {model.__name__} has no handler Connection.on_{kind}")
+        table[kind] = handler
+    return table
+
+
+HANDLERS = _handlers()
+
+
 async def _serve(ws: WebSocket, hub: Hub, shared: AddressLimits, address: str, table_id: str) -> None:
     if valid_table_id(table_id) and table_id not in hub.rooms and not shared.loads.take(address):
         # Opening a table that is not in memory replays its whole game: a budget of its own.
@@ -209,106 +343,7 @@ async def _serve(ws: WebSocket, hub: Hub, shared: AddressLimits, address: str, t
         await ws.send_text(json.dumps(error("table/not_found", f"there is no table {shown!r}")))
         await ws.close(code=4404)
         return
-    # Before ``hello`` the connection has no client object; replies go out directly.
-    bucket = TokenBucket(hub.limits.ws_rate, hub.limits.ws_burst)
-    # Set when the room drops this client as a slow reader: the loop below stops waiting for input then
-    # (only there, so an action being applied is never interrupted).
-    dropped: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-    def on_drop(_client: Client) -> None:
-        if not dropped.done():
-            dropped.set_result(None)
-
-    rejected = 0
-    window_start = time.monotonic()
-    client: Client | None = None
-    writer: asyncio.Task[None] | None = None
-
-    async def reply(message: dict[str, Any]) -> None:
-        if client is not None:
-            client.send(message)
-        else:
-            await ws.send_text(json.dumps(message))
-
-    try:
-        while True:
-            receiving: asyncio.Future[Any] = asyncio.ensure_future(ws.receive())
-            waits: set[asyncio.Future[Any]] = {receiving, dropped}
-            done, _ = await asyncio.wait(
-                waits,
-                timeout=HELLO_TIMEOUT if client is None else None,
-                return_when=asyncio.FIRST_COMPLETED,
-            )
-            if receiving not in done:
-                receiving.cancel()
-                if not dropped.done():
-                    await reply(error("auth/required", "say hello first"))
-                break
-            raw = receiving.result()
-            if raw["type"] == "websocket.disconnect":
-                break
-            text = raw.get("text")
-            if text is None:
-                data = raw.get("bytes") or b""
-                text = (
-                    data.decode("utf-8", "replace")
-                    if len(data) <= MAX_MESSAGE_BYTES
-                    else "x" * (MAX_MESSAGE_BYTES + 1)
-                )
-            if not bucket.take() or not shared.messages.take(address):
-                now = time.monotonic()
-                if now - window_start > FLOOD_WINDOW:
-                    window_start, rejected = now, 0
-                rejected += 1
-                if rejected > FLOOD_CLOSE_AFTER:
-                    await reply(error("rate/limited", "too many messages; closing the connection"))
-                    break
-                # Every dropped message is answered, so a client never waits for a lost action; the
-                # connection is closed above if the flood goes on.
-                await reply(error("rate/limited", "too many messages; slow down"))
-                continue
-            try:
-                msg = parse_message(text)
-                if isinstance(msg, PingMessage):
-                    await reply({"type": "pong"})
-                elif isinstance(msg, HelloMessage):
-                    if client is not None:
-                        raise RoomError("message/malformed", "hello was already said on this connection")
-                    seat = room.authenticate(msg.token)
-                    client = Client(seat, max_queue=hub.limits.client_queue)
-                    client.on_drop.append(on_drop)
-                    writer = asyncio.get_running_loop().create_task(_writer(ws, client))
-                    async with room.lock:
-                        client.send(
-                            {
-                                "type": "welcome",
-                                "protocol": PROTOCOL_VERSION,
-                                "seat": seat,
-                                "table": room.public_json(),
-                            }
-                        )
-                    await room.attach(client)
-                elif isinstance(msg, ChatMessage):
-                    if client is None:
-                        raise RoomError("auth/required", "say hello first")
-                    await room.say(client, msg.text)
-                else:
-                    if client is None:
-                        raise RoomError("auth/required", "say hello with your seat token first")
-                    await room.submit(
-                        client.seat, msg.action, state_id=msg.state_id, by="human", client=client
-                    )
-            except RoomError as exc:
-                await reply(error(exc.code, exc.message))
-            if client is not None and client.closed:
-                break
-    except WebSocketDisconnect:
-        pass
-    except Exception:  # pragma: no cover - never let one socket take the server down
-        with contextlib.suppress(Exception):
-            await reply(error("server/error", "internal error"))
-    finally:
-        await _finish(room, client, writer, ws)
+    await Connection(ws, hub, room, shared, address).serve()
 
 
 async def _finish(
