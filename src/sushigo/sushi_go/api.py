@@ -6,7 +6,7 @@ from functools import cache
 
 from ..game import Capabilities, CardInfo, GameSpec
 from .actions import parse_action
-from .cards import CARD_TEXT, HAND_SIZE, TYPE_OF, Card
+from .cards import HAND_SIZE, MAKI_ICONS, NIGIRI_VALUE, TYPE_OF, Card
 from .observation import Observation
 from .options import OPTIONS
 from .record import load_record
@@ -14,13 +14,24 @@ from .rules import new_game
 from .scoring_input import score_input
 
 
+def _card(card: Card) -> CardInfo:
+    """One card as the catalogue lists it, from its card type's text (the rule is written once, on the
+    type in :mod:`sushigo.cards`); maki and nigiri name their variant."""
+    kind = TYPE_OF[card]
+    name, rule, short = kind.title, kind.summary, kind.short
+    if MAKI_ICONS[card]:
+        icons = MAKI_ICONS[card]
+        name, short = f"{name} {icons}", f"{icons} roll{'s' * (icons > 1)}"
+        rule += f" {icons} icon{'s' * (icons > 1)}."
+    elif NIGIRI_VALUE[card]:
+        name, short = card.wire.replace("_", " ").capitalize(), str(NIGIRI_VALUE[card])
+    return CardInfo(card.wire, name, rule, kind=kind.name, short=short)
+
+
 @cache
 def cards() -> tuple[CardInfo, ...]:
     """Every Sushi Go! card, in :class:`~.cards.Card` order."""
-    return tuple(
-        CardInfo(card.wire, *CARD_TEXT[card][:2], kind=TYPE_OF[card].name, short=CARD_TEXT[card][2])
-        for card in Card
-    )
+    return tuple(_card(card) for card in Card)
 
 
 SPEC = GameSpec(
