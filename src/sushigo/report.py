@@ -26,6 +26,14 @@ def seat_label(report: dict[str, Any], s: int) -> str:
     return f"seat {s + 1}"
 
 
+def _seat_header(summary: dict[str, Any], s: int) -> str:
+    """A simulation column: the seat, and its bot on a second line so a narrow terminal keeps the
+    columns (``seat 1`` / ``(greedy)``; ``dummy`` for the dummy)."""
+    bots = summary.get("bots") or []
+    label = seat_label(summary, s)
+    return f"{label}\n({bots[s]})" if s < min(summary["players"], len(bots)) else label
+
+
 def category_label(category: str) -> str:
     """The row name of a score category (``soy_sauce`` reads ``soy sauce``)."""
     return category.replace("_", " ")
@@ -128,13 +136,11 @@ def print_summary(summary: dict[str, Any]) -> None:
     """Prints a simulation summary: means per seat and category, win shares and pudding outcomes."""
     k = len(summary["mean_total"])
     players = summary["players"]
-    table = Table(
-        title=f"{summary['games']} game{'s' * (summary['games'] != 1)} of {summary['game']}, {players} players, "
-        f"bots {', '.join(summary['bots'])}"
-    )
+    # the bots are named in the seats' column headers
+    table = Table(title=f"{summary['games']} game{'s' * (summary['games'] != 1)} of {summary['game']}, {players} players")
     table.add_column("mean per game", no_wrap=True)
     for s in range(k):
-        table.add_column(seat_label(summary, s), justify="right", no_wrap=True)
+        table.add_column(_seat_header(summary, s), justify="right", no_wrap=True)
     game = spec(summary["game"])
     # A category named after an on/off option (Sushi Go!'s soy sauce promo) means something only with it
     options = summary.get("options", {})
