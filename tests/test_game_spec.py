@@ -189,7 +189,7 @@ def test_the_card_catalogue_covers_every_card_from_the_card_types() -> None:
 
 CHANGED_NUMBERS = """
 import json
-from sushigo.cards import appetizers, nigiri, rolls
+from sushigo.cards import appetizers, desserts, nigiri, rolls
 
 # each number changed in its one place, before any game reads it
 appetizers.Tempura.SET_POINTS = 7
@@ -197,6 +197,7 @@ appetizers.Sashimi.SET_POINTS = 11
 appetizers.DUMPLING_POINTS = (0, 2, 5, 9, 14, 20, 27)
 nigiri.Nigiri.WASABI_FACTOR = 4
 rolls.Maki.PLACES = (8, 4)
+desserts.GreenTeaIceCream.SET_POINTS = 13
 
 from sushigo.game import spec
 print(json.dumps({g: {c.id: [c.rule, c.short] for c in spec(g).cards()} for g in ("sushi-go", "sushi-go-party")}))
@@ -224,6 +225,7 @@ def test_a_rule_states_the_number_its_card_type_owns() -> None:
         assert "(×4 on a wasabi)" in cards["squid_nigiri"][0] and cards["wasabi"][1] == "×4 next nigiri"
         assert "×4" in cards["wasabi"][0]
         assert cards["maki_2"][0].startswith("Maki: most icons score 8, second 4")
+    assert got["sushi-go-party"]["green_tea_ice_cream"][1] == "13 per 4"
 
 
 # ------------------------------------------------------------------------------ GET /api/games
