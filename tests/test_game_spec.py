@@ -272,6 +272,47 @@ def test_every_card_an_observation_shows_is_in_the_catalogue(name: str) -> None:
     assert len(seen) > 10
 
 
+CHANGED_NUMBERS = """
+import json
+from sushigo.cards import appetizers, desserts, nigiri, rolls
+
+# each number changed in its one place, before any game reads it
+appetizers.Tempura.SET_POINTS = 7
+appetizers.Sashimi.SET_POINTS = 11
+appetizers.DUMPLING_POINTS = (0, 2, 5, 9, 14, 20, 27)
+nigiri.Nigiri.WASABI_FACTOR = 4
+rolls.Maki.PLACES = (8, 4)
+desserts.GreenTeaIceCream.SET_POINTS = 13
+
+from sushigo.game import spec
+print(json.dumps({g: {c.id: [c.rule, c.short] for c in spec(g).cards()} for g in ("sushi-go", "sushi-go-party")}))
+"""
+
+
+def test_a_rule_states_the_number_its_card_type_owns() -> None:
+    """Each card's rule text is written once, on its card type, from the numbers the type scores with:
+    a fresh interpreter that changes a number before importing the games sees it in both catalogues."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run(
+        [sys.executable, "-c", CHANGED_NUMBERS], capture_output=True, text=True, check=True, env=env, timeout=120
+    ).stdout
+    got = json.loads(out)
+    for game in ("sushi-go", "sushi-go-party"):
+        cards = got[game]
+        assert cards["tempura"] == ["Tempura: 7 points for each pair.", "7 per pair"], game
+        assert cards["sashimi"][0].startswith("Sashimi: 11 points") and cards["sashimi"][1] == "11 per 3"
+        assert cards["dumpling"] == ["Dumplings: 2, 5, 9, 14, 20, 27 points for 1 to 6 or more.", "2 5 9 14 20 27"]
+        assert "(×4 on a wasabi)" in cards["squid_nigiri"][0] and cards["wasabi"][1] == "×4 next nigiri"
+        assert "×4" in cards["wasabi"][0]
+        assert cards["maki_2"][0].startswith("Maki: most icons score 8, second 4")
+    assert got["sushi-go-party"]["green_tea_ice_cream"][1] == "13 per 4"
+
+
 # ------------------------------------------------------------------------------ GET /api/games
 
 

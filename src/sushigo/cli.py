@@ -261,7 +261,8 @@ def replay(file: str, as_json: bool, verbose: bool) -> None:
     cls=BotsOption,
     default="random",
     show_default=True,
-    help="Comma-separated bots, one per seat or one for all.",
+    help="Comma-separated bots, one per seat; a shorter list is repeated to fill the seats "
+    "(greedy,random at 4 players: greedy,random,greedy,random), so one name plays every seat.",
 )
 @click.option(
     "--records",

@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 
 from .errors import RecordError, for_people
@@ -24,6 +25,14 @@ def seat_label(report: dict[str, Any], s: int) -> str:
     if s >= report["players"]:
         return "dummy"
     return f"seat {s + 1}"
+
+
+def _seat_header(summary: dict[str, Any], s: int) -> str:
+    """A simulation column: the seat, and its bot on a second line so a narrow terminal keeps the
+    columns (``seat 1`` / ``(greedy)``; ``dummy`` for the dummy)."""
+    bots = summary.get("bots") or []
+    label = seat_label(summary, s)
+    return f"{label}\n({bots[s]})" if s < min(summary["players"], len(bots)) else label
 
 
 def category_label(category: str) -> str:
@@ -124,17 +133,18 @@ def print_error(index: int, err: RecordError, dummy_seat: int | None = None) -> 
     click.echo(f"game {index + 1}: error: {for_people(err.message)}{suffix}", err=True)
 
 
-def print_summary(summary: dict[str, Any]) -> None:
-    """Prints a simulation summary: means per seat and category, win shares and pudding outcomes."""
+def _summary_table(summary: dict[str, Any], *, bots_in_headers: bool) -> Table:
+    """The simulation summary's table, the bots named in the column headers or in the title."""
     k = len(summary["mean_total"])
     players = summary["players"]
-    table = Table(
-        title=f"{summary['games']} game{'s' * (summary['games'] != 1)} of {summary['game']}, {players} players, "
-        f"bots {', '.join(summary['bots'])}"
-    )
+    title = f"{summary['games']} game{'s' * (summary['games'] != 1)} of {summary['game']}, {players} players"
+    if not bots_in_headers:
+        title += f", bots {', '.join(summary['bots'])}"
+    table = Table(title=title)
     table.add_column("mean per game", no_wrap=True)
     for s in range(k):
-        table.add_column(seat_label(summary, s), justify="right", no_wrap=True)
+        header = _seat_header(summary, s) if bots_in_headers else seat_label(summary, s)
+        table.add_column(header, justify="right", no_wrap=True)
     game = spec(summary["game"])
     # A category named after an on/off option (Sushi Go!'s soy sauce promo) means something only with it
     options = summary.get("options", {})
@@ -151,5 +161,19 @@ def print_summary(summary: dict[str, Any]) -> None:
     table.add_row(f"{what} {unit}", *(f"{v:.2f}" for v in pud["mean_count"]))
     table.add_row(f"most {what}s", *(f"{v:.1%}" for v in pud["share_most"]))
     table.add_row(f"fewest {what}s", *(f"{v:.1%}" for v in pud["share_fewest"]))
+    return table
+
+
+def print_summary(summary: dict[str, Any]) -> None:
+    """Prints a simulation summary: means per seat and category, win shares and pudding outcomes.
+
+    Each seat's column names its bot (``seat 1`` over ``(greedy)``) when the table still fits the
+    terminal that way; otherwise (long ``module:Class`` names, many seats) the title lists the bots,
+    wrapping rather than cutting them.
+    """
+    table = _summary_table(summary, bots_in_headers=True)
+    unbounded = _console.options.update(max_width=10_000)
+    if Measurement.get(_console, unbounded, table).maximum > _console.width:
+        table = _summary_table(summary, bots_in_headers=False)
     _console.print(table)
     _console.print(f"shared victories: {summary['shared_victories']}")

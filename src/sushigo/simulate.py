@@ -30,6 +30,18 @@ def game_seeds(seed: int, games: int) -> list[int]:
     return [rng.getrandbits(62) for _ in range(games)]
 
 
+def seat_bots(bot_specs: Sequence[str], players: int) -> list[str]:
+    """The bot of every seat: ``bot_specs`` repeated in order to fill ``players`` seats.
+
+    :raises SimulationError: with no bot, or more bots than seats.
+    """
+    if not bot_specs:
+        raise SimulationError("--bots needs at least one name")
+    if len(bot_specs) > players:
+        raise SimulationError(f"--bots names {len(bot_specs)} bots for {players} seats; give at most {players}")
+    return [bot_specs[s % len(bot_specs)] for s in range(players)]
+
+
 def run_simulation(
     *,
     game: str,
@@ -41,11 +53,13 @@ def run_simulation(
     records_path: str | None = None,
     progress: bool = False,
 ) -> dict[str, Any]:
-    """Plays ``games`` games and returns the summary (also written as records when asked)."""
-    if len(bot_specs) == 1:
-        bot_specs = list(bot_specs) * players
-    if len(bot_specs) != players:
-        raise SimulationError(f"--bots needs 1 or {players} names, not {len(bot_specs)}")
+    """Plays ``games`` games and returns the summary (also written as records when asked).
+
+    ``bot_specs`` names a bot per seat; a shorter list is repeated to fill the seats, as ``tournament``
+    does (``greedy,random`` at 4 players sits ``greedy,random,greedy,random``). The summary's ``bots``
+    is the bot of every seat.
+    """
+    bot_specs = seat_bots(bot_specs, players)
     seeds = game_seeds(seed, games)
     acc = Accumulator(game, players)
     # Bad bots or options fail now, before the records file is opened (and an old one truncated).

@@ -80,11 +80,21 @@ def test_simulate_table_output() -> None:
     assert code == 0 and "win share" in out and "fewest puddings" in out
 
 
+def test_simulate_repeats_a_shorter_bot_list_and_names_each_seats_bot() -> None:
+    """As in ``tournament``, ``greedy,random`` at 4 players sits greedy, random, greedy, random."""
+    code, out = run(["simulate", "-p", "4", "-n", "2", "--seed", "1", "--bots", "greedy,random", "--json"])
+    assert code == 0 and json.loads(out)["bots"] == ["greedy", "random", "greedy", "random"]
+    code, out = run(["simulate", "-p", "4", "-n", "2", "-q", "--bots", "greedy,random"])
+    assert code == 0 and "(greedy)" in out and "(random)" in out and "seat 4" in out
+    code, out = run(["simulate", "--help"])
+    assert "repeated" in " ".join(out.split())
+
+
 def test_simulate_refuses_bad_arguments() -> None:
     code, out = run(["simulate", "-p", "3", "-n", "2", "--dummy"])
     assert code != 0 and "dummy variant is for 2" in out
-    code, out = run(["simulate", "-p", "3", "-n", "2", "--bots", "random,random"])
-    assert code != 0 and "--bots needs 1 or 3" in out
+    code, out = run(["simulate", "-p", "3", "-n", "2", "--bots", "random,random,random,random"])
+    assert code != 0 and "--bots names 4 bots for 3 seats" in out
     code, out = run(["simulate", "-p", "7"])
     assert code != 0
 

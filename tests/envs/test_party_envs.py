@@ -19,6 +19,7 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, see
 import sushigo.envs  # noqa: F401  (registers the ids)
 from sushigo.envs.party_encoding import (
     ASK_NAMES,
+    DESSERT_KEYS,
     N_FLIP_CATEGORIES,
     PartyCodec,
     PartyGame,
@@ -33,7 +34,7 @@ from sushigo.envs.party_gym import PartyEnv
 from sushigo.envs.party_pettingzoo import aec_env, parallel_env
 from sushigo.errors import IllegalActionError
 from sushigo.party import Ask, Give, Play
-from sushigo.party.cards import PCard
+from sushigo.party.cards import TYPES, VARIANTS, PCard
 from sushigo.party.menus import SUGGESTED
 
 #: every suggested menu at a player count it allows, 2 to 8 players in all
@@ -134,8 +135,17 @@ def test_codes_round_trip_and_are_distinct() -> None:
         assert len(set(decoded)) == codec.flip_add
         assert [codec.encode(a) for a in decoded] == list(range(codec.flip_add))
         assert codec.size == codec.flip_add + N_FLIP_CATEGORIES + 1
-    assert PartyCodec().size == 942
-    assert len(ASK_NAMES) == 54
+    # The sizes follow from the cards, so adding a card changes them without breaking this test (no
+    # trained Party network pins them: the only shipped weights are Sushi Go!'s, bots/weights/):
+    # a play is a variant, a special order's target (an identity key) or a nigiri declining a wasabi,
+    # once plain and once with each chopsticks or spoon card; then the spoon's requests (a variant, or a
+    # type with several variants), the gives (a variant), the flip categories (4 per key) and "done".
+    variants, keys = len(PCard), len(PCard) + 1
+    plays = variants + keys + len(VARIANTS["nigiri"])
+    bonus_cards = len(VARIANTS["chopsticks"]) + len(VARIANTS["spoon"])
+    asks = variants + sum(len(v) > 1 for v in VARIANTS.values())
+    assert len(ASK_NAMES) == asks and 4 * keys == N_FLIP_CATEGORIES
+    assert PartyCodec().size == plays * (1 + bonus_cards) + asks + variants + N_FLIP_CATEGORIES + 1
 
 
 def test_a_flip_is_built_card_by_card_and_checked() -> None:
@@ -240,7 +250,8 @@ def test_normalized_observations() -> None:
 def test_menu_is_part_of_the_observation() -> None:
     a = new_party_game(4, 0, PartyCodec(), "master_menu", {}).observation(0)
     b = new_party_game(4, 0, PartyCodec(), "cutthroat_combo", {}).observation(0)
-    assert not np.array_equal(a[:23], b[:23]) and a[:23].sum() == b[:23].sum() == 8
+    tiles = len(TYPES)  # the menu block comes first: one slot per card type
+    assert not np.array_equal(a[:tiles], b[:tiles]) and a[:tiles].sum() == b[:tiles].sum() == 8
 
 
 def _hidden_differs(game: PartyGame, seat: int, rng: random.Random) -> PartyGame:
@@ -582,7 +593,7 @@ def test_uramaki_race_and_discard_slots_follow_the_core() -> None:
     # scores: race points per relative seat, places claimed, then this round's discards by variant
     k_, i_ = len(PCard), len(PCard) + 1
     players = 5
-    at = 23 + 3 + 1 + 2 + k_ + (1 + k_) * (players - 1) + players + (i_ + 4) * players + 8 * players + players
+    at = len(TYPES) + 3 + 1 + 2 + k_ + (1 + k_) * (players - 1) + players + (i_ + 4) * players + len(DESSERT_KEYS) * players + players
     rng = random.Random(11)
     won = 0
     for seed in range(4):

@@ -17,6 +17,12 @@ from .base import CardType, RoundView
 DUMPLING_POINTS = (0, 1, 3, 6, 10, 15)
 
 
+def _set_words(size: int) -> str:
+    """"pair", "set of three", … for a set of ``size`` cards (a rule's text)."""
+    words = {2: "pair", 3: "set of three", 4: "set of four", 5: "set of five"}
+    return words.get(size, f"set of {size}")
+
+
 class _Counted(CardType):
     """A type scored on its own card count through :meth:`points` (looked up from a table of it)."""
 
@@ -46,13 +52,19 @@ class _Counted(CardType):
 class Tempura(_Counted):
     """5 points per complete pair."""
     title = "Tempura"
-    summary = "Tempura: 5 points for each pair."
-    short = "5 per pair"
 
     name = category = "tempura"
     colour = "lavender"
     #: cards in a complete set, and the points the set scores
     SET_SIZE, SET_POINTS = 2, 5
+
+    @property
+    def summary(self) -> str:
+        return f"Tempura: {self.SET_POINTS} points for each {_set_words(self.SET_SIZE)}."
+
+    @property
+    def short(self) -> str:
+        return f"{self.SET_POINTS} per {'pair' if self.SET_SIZE == 2 else self.SET_SIZE}"
 
     def points(self, n: int) -> int:
         return n // self.SET_SIZE * self.SET_POINTS
@@ -61,13 +73,19 @@ class Tempura(_Counted):
 class Sashimi(_Counted):
     """10 points per complete set of three."""
     title = "Sashimi"
-    summary = "Sashimi: 10 points for each set of three."
-    short = "10 per 3"
 
     name = category = "sashimi"
     colour = "lime_green"
     #: cards in a complete set, and the points the set scores
     SET_SIZE, SET_POINTS = 3, 10
+
+    @property
+    def summary(self) -> str:
+        return f"Sashimi: {self.SET_POINTS} points for each {_set_words(self.SET_SIZE)}."
+
+    @property
+    def short(self) -> str:
+        return f"{self.SET_POINTS} per {self.SET_SIZE}"
 
     def points(self, n: int) -> int:
         return n // self.SET_SIZE * self.SET_POINTS
@@ -76,11 +94,18 @@ class Sashimi(_Counted):
 class Dumpling(_Counted):
     """1/3/6/10/15 for 1/2/3/4/5+ dumplings (S2's ``max`` formula is a typo, rules.md A11)."""
     title = "Dumpling"
-    summary = "Dumplings: 1, 3, 6, 10, 15 points for 1 to 5 or more."
-    short = "1 3 6 10 15"
 
     name = category = "dumpling"
     colour = "blue"
+
+    @property
+    def summary(self) -> str:
+        steps = DUMPLING_POINTS[1:]  # read when asked: the module's table is the one place
+        return f"Dumplings: {', '.join(map(str, steps))} points for 1 to {len(steps)} or more."
+
+    @property
+    def short(self) -> str:
+        return " ".join(map(str, DUMPLING_POINTS[1:]))
 
     def points(self, n: int) -> int:
         return DUMPLING_POINTS[min(n, len(DUMPLING_POINTS) - 1)]

@@ -104,11 +104,21 @@ class CardType:
     colour: str = ""
     #: whether a Party special order may copy a card of this type (not a menu or takeout box, §3.4.17)
     copyable = True
-    #: the card catalogue's text (:meth:`sushigo.game.GameSpec.cards`): display name, one-line rule
-    #: and the few words printed on the card's face
+    #: the card catalogue's text (:meth:`sushigo.game.GameSpec.cards`): display name, then the
+    #: one-line rule (:attr:`summary`) and the few words printed on the card's face (:attr:`short`)
     title: str = ""
-    summary: str = ""
-    short: str = ""
+
+    @property
+    def summary(self) -> str:
+        """The one-line rule. A subclass sets a plain string, or, where the rule states a number the
+        type owns (``SET_POINTS``, ``PLACES``…), a property that builds it from that number, so the
+        rule is written once and changing the number changes the text."""
+        return ""
+
+    @property
+    def short(self) -> str:
+        """The few words printed on the card's face (built like :attr:`summary`)."""
+        return ""
 
     def __init__(self, variants: Sequence[int] = ()) -> None:
         self.variants = tuple(variants)

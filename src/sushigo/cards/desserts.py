@@ -30,14 +30,23 @@ class Pudding(CardType):
 class GreenTeaIceCream(CardType):
     """12 points per complete set of four."""
     title = "Green tea ice cream"
-    summary = "Green tea ice cream: 12 points for each 4 at the end of the game."
-    short = "12 per 4"
 
     name = category = "green_tea_ice_cream"
     colour = "cyan"
+    #: cards in a complete set, and the points the set scores
+    SET_SIZE, SET_POINTS = 4, 12
+
+    @property
+    def summary(self) -> str:
+        return f"Green tea ice cream: {self.SET_POINTS} points for each {self.SET_SIZE} at the end of the game."
+
+    @property
+    def short(self) -> str:
+        return f"{self.SET_POINTS} per {self.SET_SIZE}"
 
     def score_game(self, view: GameView) -> list[int]:
-        return [sum(row[k] for k in self.variants) // 4 * 12 for row in view.counts]
+        size, points = self.SET_SIZE, self.SET_POINTS
+        return [sum(row[k] for k in self.variants) // size * points for row in view.counts]
 
 
 class Fruit(CardType):
@@ -46,8 +55,15 @@ class Fruit(CardType):
     ``icons`` maps each variant key to its (watermelon, pineapple, orange) icons.
     """
     title = "Fruit"
-    summary = "Fruit: at the end of the game each fruit kind scores by its count: 0→−2, 1→0, 2→1, 3→3, 4→6, 5+→10."
     short = "fruit"
+
+    @property
+    def summary(self) -> str:
+        last = len(FRUIT_POINTS) - 1
+        steps = ", ".join(
+            f"{n}{'+' * (n == last)}→{str(p).replace('-', '−')}" for n, p in enumerate(FRUIT_POINTS)
+        )
+        return f"Fruit: at the end of the game each fruit kind scores by its count: {steps}."
 
     name = category = "fruit"
     colour = "coral"
@@ -65,9 +81,9 @@ class Fruit(CardType):
         return w, p, o
 
     def score_game(self, view: GameView) -> list[int]:
-        return [sum(FRUIT_POINTS[min(n, 5)] for n in self.totals(row)) for row in view.counts]
+        return [sum(FRUIT_POINTS[min(n, len(FRUIT_POINTS) - 1)] for n in self.totals(row)) for row in view.counts]
 
     @staticmethod
     def points_for(totals: tuple[int, int, int]) -> int:
         """Points for given icon totals (the rulebook's arithmetic example uses totals no deck can make)."""
-        return sum(FRUIT_POINTS[min(n, 5)] for n in totals)
+        return sum(FRUIT_POINTS[min(n, len(FRUIT_POINTS) - 1)] for n in totals)

@@ -10,6 +10,9 @@ if TYPE_CHECKING:
 
 from .base import CardType, RoundView
 
+#: the nigiri kinds, cheapest first (both games' nigiri are egg, salmon and squid)
+NIGIRI_KINDS = ("egg", "salmon", "squid")
+
 
 class Nigiri(CardType):
     """Egg 1, salmon 2, squid 3, ×3 on a wasabi; the wasabi bonus is scored here, not under wasabi.
@@ -19,8 +22,6 @@ class Nigiri(CardType):
     at its reveal (with its strict-wasabi option).
     """
     title = "Nigiri"
-    summary = "Nigiri: egg 1, salmon 2, squid 3 (×3 on a wasabi)."
-    short = "1 2 3"
 
     name = "nigiri"
     category = "nigiri"
@@ -31,6 +32,15 @@ class Nigiri(CardType):
     def __init__(self, values: Mapping[int, int]) -> None:
         super().__init__(tuple(values))
         self.values = dict(values)
+
+    @property
+    def summary(self) -> str:
+        faces = ", ".join(f"{kind} {v}" for kind, v in zip(NIGIRI_KINDS, sorted(self.values.values())))
+        return f"Nigiri: {faces} (×{self.WASABI_FACTOR} on a wasabi)."
+
+    @property
+    def short(self) -> str:
+        return " ".join(str(v) for v in sorted(self.values.values()))
 
     def reveal(self, table: Table, seat: int, entry: Entry) -> None:
         """Puts the nigiri onto a free wasabi (a special-order copy may decline with ``wasabi: false``)."""
@@ -56,8 +66,14 @@ class Nigiri(CardType):
 class Wasabi(CardType):
     """No effect and no points of its own: it triples the next nigiri (see :class:`Nigiri`)."""
     title = "Wasabi"
-    summary = "Wasabi: triples the next nigiri you play."
-    short = "×3 next nigiri"
+
+    @property
+    def summary(self) -> str:
+        return f"Wasabi: the next nigiri you play scores ×{Nigiri.WASABI_FACTOR}."
+
+    @property
+    def short(self) -> str:
+        return f"×{Nigiri.WASABI_FACTOR} next nigiri"
 
     name = "wasabi"
     colour = "yellow"  # shares nigiri's colour (rules.md §3.1: the tea example)

@@ -18,7 +18,6 @@ class Maki(CardType):
     Party pays 6/4/2 at 6–8 players (``places_many``). Only seats with at least one icon take part.
     """
     title = "Maki"
-    summary = "Maki: most icons score 6, second 3 (6/4/2 for first to third at 6 to 8 players); ties score in full."
     short = "most rolls"
 
     name = "maki"
@@ -34,6 +33,14 @@ class Maki(CardType):
         self.icons = tuple(icons.items())
         self.ties = ties
         self.places_many = places_many
+
+    @property
+    def summary(self) -> str:
+        first, second = self.PLACES
+        many = self.places_many
+        also = f" ({'/'.join(map(str, many))} for first to third at 6 to 8 players)" if many else ""
+        ties = "ties split the points" if self.ties == "split" else "ties score in full"
+        return f"Maki: most icons score {first}, second {second}{also}; {ties}."
 
     def icon_totals(self, view: RoundView) -> list[int]:
         """Maki icons per seat."""
@@ -80,17 +87,27 @@ class Uramaki(CardType):
     most icons left (≥1) take the next unclaimed place, ties in full.
     """
     title = "Uramaki"
-    summary = "Uramaki: at the end of each turn the first to 10 icons scores 8, then 5, then 2."
-    short = "race to 10"
 
     name = "uramaki"
     category = "uramaki"
     colour = "lime_yellow"
     PLACES = (8, 5, 2)
+    #: icons that win a place in the race
+    GOAL = 10
 
     def __init__(self, icons: Mapping[int, int]) -> None:
         super().__init__(tuple(icons))
         self.icons = dict(icons)
+
+    @property
+    def summary(self) -> str:
+        first, *rest = self.PLACES
+        then = "".join(f", then {p}" for p in rest)
+        return f"Uramaki: at the end of each turn the first to {self.GOAL} icons scores {first}{then}."
+
+    @property
+    def short(self) -> str:
+        return f"race to {self.GOAL}"
 
     def seat_icons(self, table: Table, seat: int) -> int:
         """Uramaki icons in ``seat``'s tableau now (face-down cards have none)."""
@@ -100,7 +117,7 @@ class Uramaki(CardType):
         claimed = table.uramaki_claimed
         while claimed < len(self.PLACES):
             totals = [self.seat_icons(table, s) for s in range(table.players)]
-            candidates = [t for t in totals if t >= 10]
+            candidates = [t for t in totals if t >= self.GOAL]
             if not candidates:
                 return
             best = max(candidates)

@@ -6,7 +6,7 @@ from functools import cache
 
 from ..game import Capabilities, CardInfo, GameSpec
 from .actions import parse_action
-from .cards import CARD_TEXT, COLOUR, HAND_SIZE, MAKI_ICONS, TYPE_OF, Card
+from .cards import COLOUR, HAND_SIZE, MAKI_ICONS, NIGIRI_VALUE, TYPE_OF, Card
 from .observation import Observation
 from .options import OPTIONS
 from .record import load_record
@@ -14,20 +14,25 @@ from .rules import new_game
 from .scoring_input import score_input
 
 
+def _card(card: Card) -> CardInfo:
+    """One card as the catalogue lists it, from its card type's text (the rule is written once, on the
+    type in :mod:`sushigo.cards`); maki and nigiri name their variant, a maki's label counts its rolls."""
+    kind = TYPE_OF[card]
+    name, rule, short, label = kind.title, kind.summary, kind.short, ""
+    if MAKI_ICONS[card]:
+        icons = MAKI_ICONS[card]
+        name, short = f"{name} {icons}", f"{icons} roll{'s' * (icons > 1)}"
+        rule += f" {icons} icon{'s' * (icons > 1)}."
+        label = f"{kind.title} ×{icons}"
+    elif NIGIRI_VALUE[card]:
+        name, short = card.wire.replace("_", " ").capitalize(), str(NIGIRI_VALUE[card])
+    return CardInfo(card.wire, name, rule, kind=kind.name, short=short, label=label, colour=COLOUR[card])
+
+
 @cache
 def cards() -> tuple[CardInfo, ...]:
-    """Every Sushi Go! card, in :class:`~.cards.Card` order (a maki's label counts its rolls)."""
-    return tuple(
-        CardInfo(
-            card.wire,
-            *CARD_TEXT[card][:2],
-            kind=TYPE_OF[card].name,
-            short=CARD_TEXT[card][2],
-            label=f"{TYPE_OF[card].title} ×{MAKI_ICONS[card]}" if MAKI_ICONS[card] else "",
-            colour=COLOUR[card],
-        )
-        for card in Card
-    )
+    """Every Sushi Go! card, in :class:`~.cards.Card` order."""
+    return tuple(_card(card) for card in Card)
 
 
 SPEC = GameSpec(

@@ -154,35 +154,3 @@ TYPES: dict[str, CardType] = {
 }
 #: The card type of every card.
 TYPE_OF: dict[Card, CardType] = {c: next(t for t in TYPES.values() if c in t.variants) for c in Card}
-
-# ------------------------------------------------------------------------------ card catalogue
-
-#: Each card's display name, one-line rule and the words on its face (Sushi Go!'s own rules: maki
-#: ties split, puddings split, chopsticks take two cards), for :func:`sushigo.game.GameSpec.cards`.
-CARD_TEXT: dict[Card, tuple[str, str, str]] = {
-    Card.TEMPURA: ("Tempura", "Tempura: 5 points for each pair.", "5 per pair"),
-    Card.SASHIMI: ("Sashimi", "Sashimi: 10 points for each set of three.", "10 per 3"),
-    Card.DUMPLING: ("Dumpling", "Dumplings: 1, 3, 6, 10, 15 points for 1 to 5 or more.", "1 3 6 10 15"),
-    Card.MAKI_1: ("Maki 1", "Maki 1: most rolls score 6, second most 3 (ties split them).", "1 roll"),
-    Card.MAKI_2: ("Maki 2", "Maki 2: most rolls score 6, second most 3 (ties split them).", "2 rolls"),
-    Card.MAKI_3: ("Maki 3", "Maki 3: most rolls score 6, second most 3 (ties split them).", "3 rolls"),
-    Card.EGG_NIGIRI: ("Egg nigiri", "Egg nigiri: 1 point (3 on a wasabi).", "1"),
-    Card.SALMON_NIGIRI: ("Salmon nigiri", "Salmon nigiri: 2 points (6 on a wasabi).", "2"),
-    Card.SQUID_NIGIRI: ("Squid nigiri", "Squid nigiri: 3 points (9 on a wasabi).", "3"),
-    Card.WASABI: ("Wasabi", "Wasabi: triples the next nigiri you take.", "×3 next nigiri"),
-    Card.CHOPSTICKS: (
-        "Chopsticks",
-        "Chopsticks: later, take two cards in one turn; the chopsticks go back into the hand.",
-        "take 2 later",
-    ),
-    Card.PUDDING: (
-        "Pudding",
-        "Pudding: at the end of the game most puddings score 6, fewest lose 6.",
-        "end of game",
-    ),
-    Card.SOY_SAUCE: (
-        "Soy sauce",
-        "Soy sauce: 4 points if you have the most colours this round.",
-        "4 for most colours",
-    ),
-}
