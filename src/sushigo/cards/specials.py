@@ -10,7 +10,7 @@ Sushi Go!'s chopsticks act inside its own rules.py (both cards chosen before the
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .base import CardType, RoundView
@@ -463,8 +463,3 @@ class Tea(CardType):
                     groups[c] = groups.get(c, 0) + 1
             out.append(n * max(groups.values(), default=0))
         return out
-
-
-def numbers_in(cards: Sequence[int], numbers: Mapping[int, int]) -> list[int]:
-    """The card numbers among ``cards`` (for ordering extra plays)."""
-    return [numbers[c] for c in cards if c in numbers]

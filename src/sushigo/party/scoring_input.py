@@ -304,8 +304,3 @@ def score_input(doc: Mapping[str, Any]) -> dict[str, Any]:
             if kept[c] > COUNTS[PCard(c)]:
                 raise RecordError(f"more {WIRE[c]} cards kept than the deck holds", round=r)
     return report(config, sheets, dessert_counts, complete=len(sheets) == ROUNDS)
-
-
-def dessert_total(counts: list[int]) -> int:
-    """Desserts in a per-identity count row."""
-    return sum(k for i, k in enumerate(counts) if IS_DESSERT[i])
