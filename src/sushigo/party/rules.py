@@ -749,7 +749,9 @@ class PartyState:
         d = self._chance
         if d is None:
             return None
-        return ChanceEvent("menu" if d.kind == "item" else d.kind, d.need, tuple(d.drawn))
+        # an item's draw is named after its card type (a menu's: "menu")
+        kind = d.item.kind.name if d.kind == "item" and d.item is not None else d.kind
+        return ChanceEvent(kind, d.need, tuple(d.drawn))
 
     def chance_text(self, outcome: int) -> str:
         """Names a chance outcome at this node (``"dessert pudding added"``, ``"deal tempura to seat
