@@ -343,8 +343,29 @@ def test_api_games_serves_every_spec_field(served: dict[str, dict[str, Any]], na
     assert doc["capabilities"] == g.capabilities.to_json()
     assert doc["cards"] == [c.to_json() for c in g.cards()]
     assert doc["tiles"] == [t.to_json() for t in g.tiles()]
+    assert doc["categories"] == [c.to_json() for c in g.categories()]
     assert doc["dessert"] == g.dessert
     offered = [o for o in g.options if o.server]
     assert doc["options"] == [o.name for o in offered]
     assert doc["option_details"] == [o.to_json() for o in offered]
     assert doc["bots"] and "random" in doc["bots"]
+
+
+def test_score_categories_are_labelled_by_the_card_types() -> None:
+    """The score tables' labels come from the spec: one per category a round's sheet may fill."""
+    from sushigo.party.options import PartyConfig
+    from sushigo.party.score import categories as party_categories
+    from sushigo.sushi_go.score import CATEGORIES as GO_CATEGORIES
+    from sushigo.sushi_roll.score import CATEGORIES as ROLL_CATEGORIES
+
+    ids = {g.name: [c.id for c in g.categories()] for g in games()}
+    assert ids["sushi-go"] == list(GO_CATEGORIES[:-1])
+    assert ids["sushi-roll"] == list(ROLL_CATEGORIES)
+    party = spec("sushi-go-party")
+    for m in SUGGESTED:
+        players = next(p for p in party.players if playable(m, p))
+        config = PartyConfig.build(players, m, {})
+        assert set(party_categories(config)) - {"total"} <= set(ids["sushi-go-party"]), m
+    for g in games():
+        assert all(c.label for c in g.categories()) and len(set(ids[g.name])) == len(ids[g.name])
+    assert {c.id: c.label for c in spec("sushi-go").categories()}["soy_sauce"] == "Soy sauce"

@@ -171,15 +171,29 @@ class CardInfo:
 
 
 @dataclass(frozen=True)
+class CategoryInfo:
+    """One score category of a game (``dumpling``, ``face_down``) and its label in score tables, taken
+    from the card type (or die symbol) that scores it."""
+
+    id: str
+    label: str
+
+    def to_json(self) -> dict[str, str]:
+        """The category as JSON."""
+        return {"id": self.id, "label": self.label}
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything a client needs to know about one game; filled in by each game package's ``api``.
 
     How to create, parse and reload it (``new_game``, ``parse_action``, ``load_record``,
     ``score_input``), and what to show and offer: ``title``, the player range, the ``options`` with
     one validator (:meth:`validate_options`), the ``capabilities``, the ``observation_type``, the
-    card catalogue (:meth:`cards`) and, for a game whose menu is made of tiles, each tile (card type)
-    with its rule (:meth:`tiles`). ``dessert`` and ``dessert_unit`` name the end-of-game category in
-    reports ("pudding" cards, "pudding" tokens, any "dessert").
+    card catalogue (:meth:`cards`), the score categories with their labels (:meth:`categories`) and,
+    for a game whose menu is made of tiles, each tile (card type) with its rule (:meth:`tiles`).
+    ``dessert`` and ``dessert_unit`` name the end-of-game category in reports ("pudding" cards,
+    "pudding" tokens, any "dessert").
     """
 
     name: str
@@ -195,6 +209,7 @@ class GameSpec:
     observation_type: type | None = None
     catalogue: Callable[[], tuple[CardInfo, ...]] | None = field(default=None, compare=False)
     tile_catalogue: Callable[[], tuple[CardInfo, ...]] | None = field(default=None, compare=False)
+    category_catalogue: Callable[[], tuple[CategoryInfo, ...]] | None = field(default=None, compare=False)
     dessert: str = "pudding"
     dessert_unit: str = "cards"
 
@@ -215,6 +230,11 @@ class GameSpec:
         """The card types a menu may list (Party's tiles; none for a game without a menu), each with its
         title and rule; a spoon may name one (``maki``: any maki)."""
         return self.tile_catalogue() if self.tile_catalogue is not None else ()
+
+    def categories(self) -> tuple[CategoryInfo, ...]:
+        """Every score category the game's score sheets may name (``total`` aside), in the order its
+        tables show them, each with its label (the scoring card type's title)."""
+        return self.category_catalogue() if self.category_catalogue is not None else ()
 
     def players_problem(self, players: object) -> str | None:
         """Why ``players`` is not a player count of this game (``None`` when it is)."""
@@ -306,6 +326,7 @@ class GameSpec:
             "capabilities": self.capabilities.to_json(),
             "cards": [c.to_json() for c in self.cards()],
             "tiles": [c.to_json() for c in self.tiles()],
+            "categories": [c.to_json() for c in self.categories()],
             "dessert": self.dessert,
         }
 

@@ -5,7 +5,7 @@ rules.md §1.4.2–4 and §3.4.6–13. Each class is one card's whole rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -197,8 +197,3 @@ class MisoSoup(CardType):
 
     def score_round(self, view: RoundView) -> list[int]:
         return [3 * view.total(s, self.variants) for s in range(view.seats)]
-
-
-def shape_counts(counts: Sequence[int], shapes: Mapping[int, str]) -> dict[str, int]:
-    """Onigiri cards per shape name (for displays)."""
-    return {name: counts[k] for k, name in shapes.items()}

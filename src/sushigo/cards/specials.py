@@ -10,7 +10,7 @@ Sushi Go!'s chopsticks act inside its own rules.py (both cards chosen before the
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .base import CardType, RoundView
@@ -37,6 +37,12 @@ class ActionCard(CardType):
     bonus = False
     #: where a played card of this item comes from, for the "not a legal choice" message
     pool = "the choices"
+    #: plays an extra card through itself on the turn it is played, never one of its own type (menu)
+    plays_now = False
+    #: its extra play may bring no card whatever the options (a spoon nobody can answer)
+    may_miss = False
+    #: turns earlier cards face down instead of playing one (takeout box)
+    flips = False
 
     def __init__(self, numbers: Mapping[int, int]) -> None:
         super().__init__(tuple(numbers))
@@ -134,6 +140,7 @@ class Spoon(ActionCard):
     colour = "dark_grey"
     bonus = True
     pool = "what the spoon brought"
+    may_miss = True
 
     def start(self, engine: PartyEngine, item: Item) -> bool:
         item.step, item.decider = "ask", item.seat
@@ -254,6 +261,7 @@ class Menu(ActionCard):
     colour = "pale_yellow"
     copyable = False
     pool = "the four cards the menu drew (never a menu)"
+    plays_now = True
 
     def draws(self, engine: PartyEngine, item: Item) -> int:
         return 4
@@ -305,6 +313,7 @@ class TakeoutBox(ActionCard):
     colour = "tan"
     copyable = False
     adds_category = "face_down"
+    flips = True
 
     @staticmethod
     def flippable_groups(table: Table, seat: int) -> list[list[int]]:
@@ -463,8 +472,3 @@ class Tea(CardType):
                     groups[c] = groups.get(c, 0) + 1
             out.append(n * max(groups.values(), default=0))
         return out
-
-
-def numbers_in(cards: Sequence[int], numbers: Mapping[int, int]) -> list[int]:
-    """The card numbers among ``cards`` (for ordering extra plays)."""
-    return [numbers[c] for c in cards if c in numbers]

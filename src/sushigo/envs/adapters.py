@@ -108,14 +108,6 @@ class GameAdapter:
         alone."""
         return []
 
-    def decision_seats(self) -> int:
-        """Number of seats that take decisions (the dummy is not one)."""
-        return self.players
-
-    def is_simultaneous(self) -> bool:
-        """Whether every seat picks at the same time on every turn (Sushi Go!)."""
-        return False
-
     def totals(self, state: GameState) -> list[int]:
         """Returns the seats' current totals (final totals once the game is over)."""
         return [int(x) for x in state.score_report()["totals"][: self.players]]
@@ -185,9 +177,6 @@ class SushiGoAdapter(GameAdapter):
 
             raise InvalidActionError(f"action code {code!r} is outside 0..{self.action_size - 1}")
         return _decoded()[code * 14 + 13 if self._compact else code]
-
-    def is_simultaneous(self) -> bool:
-        return True
 
     def secret_pickers(self, state: GameState, seat: int) -> list[int]:
         return [s for s in state.to_act() if s != seat]

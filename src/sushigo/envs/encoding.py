@@ -309,8 +309,3 @@ def compact_mask(legal: Sequence[Any], config: Config) -> np.ndarray:
     for pick in legal:
         mask[encode_compact(pick, config)] = 1
     return mask
-
-
-def observation_high(config: Config) -> float:
-    """An upper bound of every entry of the raw vector (scores of finished rounds are the largest)."""
-    return 1000.0

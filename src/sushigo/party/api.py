@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..game import Capabilities, CardInfo, GameSpec
+from ..game import Capabilities, CardInfo, CategoryInfo, GameSpec
 from .actions import parse_action
-from .cards import KEY_NAMES, NIGIRI_VALUE, NUMBER, TYPES, PCard, type_of
+from .cards import FACE_DOWN_TYPE, KEY_NAMES, NIGIRI_VALUE, NUMBER, TYPES, PCard, type_of
 from .observation import PartyObservation
 from .options import HAND_SIZE, OPTIONS
 from .record import load_record
@@ -49,7 +49,8 @@ def _card(key: int) -> CardInfo:
 
 @cache
 def cards() -> tuple[CardInfo, ...]:
-    """Every Party card variant in :class:`~.cards.PCard` order, then a face-down card."""
+    """Every Party card variant in :class:`~.cards.PCard` order, then a face-down card; their card types
+    come in :data:`~.cards.TYPES` order (the menu's), which is the order a table groups them in."""
     return tuple(_card(key) for key in range(len(PCard) + 1))
 
 
@@ -59,6 +60,15 @@ def tiles() -> tuple[CardInfo, ...]:
     return tuple(
         CardInfo(t.name, t.title, t.summary, kind=t.name, short=t.short, colour=t.colour)
         for t in TYPES.values()
+    )
+
+
+@cache
+def categories() -> tuple[CategoryInfo, ...]:
+    """Every score category a Party report may name (desserts too), in the card types' order, then the
+    face-down cards a takeout box makes; each labelled with its card type's title."""
+    return tuple(
+        CategoryInfo(t.category, t.title) for t in (*TYPES.values(), FACE_DOWN_TYPE) if t.category is not None
     )
 
 
@@ -76,5 +86,6 @@ SPEC = GameSpec(
     observation_type=PartyObservation,
     catalogue=cards,
     tile_catalogue=tiles,
+    category_catalogue=categories,
     dessert="dessert",
 )

@@ -16,7 +16,6 @@ from ..cards.desserts import Fruit, GreenTeaIceCream, Pudding
 from ..cards.nigiri import Nigiri, Wasabi
 from ..cards.rolls import Maki, Temaki, Uramaki
 from ..cards.specials import (
-    ActionCard,
     Chopsticks,
     FaceDown,
     Menu,
@@ -188,17 +187,7 @@ def type_of(key: int) -> CardType:
     return TYPE_OF[key]
 
 
-def is_action(key: int) -> bool:
-    """Whether cards of this key act at a number (chopsticks, spoon, menu, takeout box)."""
-    return isinstance(TYPE_OF[key], ActionCard)
-
-
 def colour_of(key: int) -> str:
     """A variant's background colour name (names only; nigiri and wasabi share yellow), from its type's
     ``colour_of`` hook."""
     return TYPE_OF[key].colour_of(key) or ""
-
-
-def parse_card(text: object) -> PCard:
-    """Parses a Party card name (see :meth:`PCard.parse`)."""
-    return PCard.parse(text)

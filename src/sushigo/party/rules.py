@@ -380,13 +380,13 @@ class PartyState:
 
     def usable_bonus(self, seat: int) -> list[Entry]:
         """The chopsticks and spoons (copies included) ``seat`` may use this turn: face up, in its
-        tableau since an earlier turn; none on the last turn (rules.md §3.9.2–5)."""
-        if self.last_turn:
-            return []
+        tableau since an earlier turn (rules.md §3.9.2–5). None may be used on the last turn; the
+        callers check that (at the reveal the hands have already given up the turn's pick, so this
+        filter cannot tell the last turn)."""
         return [e for e in self.table.present(seat) if e.identity in _BONUS and e.turn < self.table.turn]
 
     def _bonus_choices(self, seat: int) -> list[tuple[PCard, ...]]:
-        usable = self.usable_bonus(seat)
+        usable = [] if self.last_turn else self.usable_bonus(seat)
         out: list[tuple[PCard, ...]] = [()]
         seen = set()
         for k in range(1, self.config.max_bonus_per_turn + 1):
@@ -600,13 +600,9 @@ class PartyState:
         for seat, play in enumerate(picks):
             taken: list[Entry] = []
             for b in play.bonus:
-                e = next(x for x in self.usable_bonus_at_reveal(seat) if x.identity == b and x not in taken)
+                e = next(x for x in self.usable_bonus(seat) if x.identity == b and x not in taken)
                 taken.append(e)
                 self.queue.append(Item(NUMBER[b], seat, e, _action_type(b)))
-
-    def usable_bonus_at_reveal(self, seat: int) -> list[Entry]:
-        """Bonus cards of earlier turns (the hand has already shrunk by the normal pick)."""
-        return [e for e in self.table.present(seat) if e.identity in _BONUS and e.turn < self.table.turn]
 
     def _advance(self) -> None:
         """Works through the queue until a decision is owed, then ends the turn."""
@@ -753,7 +749,9 @@ class PartyState:
         d = self._chance
         if d is None:
             return None
-        return ChanceEvent("menu" if d.kind == "item" else d.kind, d.need, tuple(d.drawn))
+        # an item's draw is named after its card type (a menu's: "menu")
+        kind = d.item.kind.name if d.kind == "item" and d.item is not None else d.kind
+        return ChanceEvent(kind, d.need, tuple(d.drawn))
 
     def chance_text(self, outcome: int) -> str:
         """Names a chance outcome at this node (``"dessert pudding added"``, ``"deal tempura to seat
@@ -885,11 +883,6 @@ def new_game(
         raise InvalidActionError(f"a seed must be a whole number, not {seed!r}")
     options.pop("names", None)
     return PartyState(PartyConfig.build(players, menu, options), seed, explicit_chance=explicit_chance)
-
-
-def is_dessert_name(name: str) -> bool:
-    """Whether a card name is a dessert."""
-    return name in WIRE and IS_DESSERT[WIRE.index(name)]
 
 
 __all__ = ["ROUNDS", "TYPES", "ChanceEvent", "Item", "PartyState", "box_cards", "new_game"]

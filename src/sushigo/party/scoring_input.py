@@ -14,8 +14,9 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from ..cards.specials import ActionCard
 from ..errors import InvalidActionError, RecordError
-from .cards import COUNTS, IS_DESSERT, NIGIRI_VALUE, NUMBER, VARIANTS, WIRE, PCard
+from .cards import COUNTS, IS_DESSERT, NIGIRI_VALUE, NUMBER, TYPE_OF, TYPES, VARIANTS, WIRE, PCard
 from .options import PartyConfig
 from .rules import ROUNDS
 from .score import report, score_table
@@ -23,9 +24,14 @@ from .table import Entry, Table
 
 FORMAT = "sushigo-party-score/1"
 _SO = PCard.SPECIAL_ORDER
-_BONUS = frozenset(VARIANTS["chopsticks"]) | frozenset(VARIANTS["spoon"])
-_MENUS = frozenset(VARIANTS["menu"])
-_BOXES = frozenset(VARIANTS["takeout_box"])
+_ACTIONS = [t for t in TYPES.values() if isinstance(t, ActionCard)]
+#: cards asked by what they do (their types' attributes), not by name: the bonus cards (chopsticks,
+#: spoon), those whose extra play may bring nothing (spoon), those that play a card on the turn they
+#: are played (menu) and those that flip cards (takeout box)
+_BONUS = frozenset(k for t in _ACTIONS if t.bonus for k in t.variants)
+_MISSES = frozenset(k for t in _ACTIONS if t.may_miss for k in t.variants)
+_MENUS = frozenset(k for t in _ACTIONS if t.plays_now for k in t.variants)
+_BOXES = frozenset(k for t in _ACTIONS if t.flips for k in t.variants)
 _PLAY_KEYS = frozenset({"card", "copies", "wasabi", "flip", "via", "ask", "from", "drawn"})
 
 
@@ -156,7 +162,7 @@ class RoundScorer:
             except InvalidActionError:
                 pass
         e = self.table.find(s, ref)
-        return NUMBER.get(e.identity, 0) if e is not None else 7
+        return NUMBER.get(e.identity, 0) if e is not None else min(NUMBER[k] for k in _MENUS)
 
     def turn(self, turn: object, t: int, last: bool) -> None:
         """Applies one turn in the engine's order: every normal pick, then every extra card by number
@@ -214,14 +220,14 @@ class RoundScorer:
             else:
                 raise self.fail(f"{via.name} cannot play an extra card", t, s)
             if p["card"] is None:
-                spoon = via.identity in VARIANTS["spoon"]
-                if not spoon and (self.config.player_limits or via.identity not in _MENUS):
+                # a menu's draw finds no card only when the deck ran out, which the player limits prevent
+                if via.identity not in _MISSES and (self.config.player_limits or via.identity not in _MENUS):
                     raise self.fail("only a failed spoon has no card", t, s)
                 table.discard(s, via)
                 continue
             card = self.card(p["card"], t, s)
-            if via.identity in _MENUS and card in _MENUS:
-                raise self.fail("a menu cannot choose another menu", t, s)
+            if via.identity in _MENUS and TYPE_OF[card] is TYPE_OF[via.identity]:
+                raise self.fail(f"a {TYPE_OF[card].name} cannot choose another {TYPE_OF[card].name}", t, s)
             if via.identity in _BONUS:
                 entry = self.place(p, card, t, s, extra=True, exclude=via)
                 table.take_back(s, via)  # into a hand, to be passed on
@@ -304,8 +310,3 @@ def score_input(doc: Mapping[str, Any]) -> dict[str, Any]:
             if kept[c] > COUNTS[PCard(c)]:
                 raise RecordError(f"more {WIRE[c]} cards kept than the deck holds", round=r)
     return report(config, sheets, dessert_counts, complete=len(sheets) == ROUNDS)
-
-
-def dessert_total(counts: list[int]) -> int:
-    """Desserts in a per-identity count row."""
-    return sum(k for i, k in enumerate(counts) if IS_DESSERT[i])

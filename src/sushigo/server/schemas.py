@@ -279,6 +279,13 @@ class CardEntry(BaseModel):
     colour: str = Field(description="Its card type's colour (a die face: its die type).")
 
 
+class CategoryEntry(BaseModel):
+    """One score category of a game, with its label."""
+
+    id: str = Field(description="The category as score sheets name it (dumpling, face_down).")
+    label: str = Field(description="Its label in score tables: the scoring card type's title.")
+
+
 class GameCapabilities(BaseModel):
     """What a game's turns allow."""
 
@@ -301,10 +308,18 @@ class GameInfo(BaseModel):
         "from them).",
     )
     capabilities: GameCapabilities
-    cards: list[CardEntry] = Field(description="Every card (die face for Sushi Roll) with its rule.")
+    cards: list[CardEntry] = Field(
+        description="Every card (die face for Sushi Roll) with its rule; Sushi Go Party!'s card types "
+        "come in menu order, the order a table groups them in."
+    )
     tiles: list[CardEntry] = Field(
         default_factory=list,
         description="The card types a menu may list, with their rules (Sushi Go Party!; none otherwise).",
+    )
+    categories: list[CategoryEntry] = Field(
+        default_factory=list,
+        description="Every score category its score sheets may name (total aside), in table order, "
+        "with its label.",
     )
     dessert: str = Field(description="What reports call the end-of-game category: pudding or dessert.")
     bots: list[str]

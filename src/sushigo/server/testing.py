@@ -2,7 +2,18 @@
 
 :class:`ServerProcess` starts ``sushigo serve`` as a subprocess on a free loopback port;
 :func:`play_seat` plays one seat to the end (or for a number of actions) with random legal actions,
-waiting for each ``ack`` before acting again, and can record every message it receives.
+waiting for each ``ack`` before acting again, and can record every message it receives. The browser
+helpers at the end (:func:`new_page`, :func:`party_lobby`, :func:`no_overflow`, :func:`no_raw_ids`)
+take a Playwright browser or page the caller made; this module never imports Playwright.
+
+Why this test-only code ships in the wheel (design review F12): the benchmarks
+(``benchmarks/load_tables.py``, ``benchmarks/server_abuse.py``) run against an installed package,
+outside the test tree, and import it as ``sushigo.server.testing``; the tests (``tests/server``,
+``tests/e2e``) share it with them so that both start, join and play a server the same way. It uses only
+the standard library and, inside :func:`play_seat`, ``websockets`` (a dependency of the ``web``
+extra, which the benchmarks need anyway), starts nothing on import, and no other module of the
+package imports it, so it costs an installation nothing but its bytes. Moving it to ``tests/support``
+would leave the benchmarks without it.
 """
 
 from __future__ import annotations

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..game import Capabilities, CardInfo, GameSpec
+from ..game import Capabilities, CardInfo, CategoryInfo, GameSpec
 from .actions import parse_action
 from .cards import COLOUR, HAND_SIZE, MAKI_ICONS, NIGIRI_VALUE, TYPE_OF, Card
 from .observation import Observation
 from .options import OPTIONS
 from .record import load_record
 from .rules import new_game
+from .score import SCORERS
 from .scoring_input import score_input
 
 
@@ -35,6 +36,12 @@ def cards() -> tuple[CardInfo, ...]:
     return tuple(_card(card) for card in Card)
 
 
+@cache
+def categories() -> tuple[CategoryInfo, ...]:
+    """A round's score categories in score-sheet order, each labelled with its card type's title."""
+    return tuple(CategoryInfo(t.category, t.title) for t in SCORERS if t.category is not None)
+
+
 SPEC = GameSpec(
     name="sushi-go",
     new_game=new_game,
@@ -48,4 +55,5 @@ SPEC = GameSpec(
     capabilities=Capabilities(simultaneous=True, withdraw=True, dummy=True),
     observation_type=Observation,
     catalogue=cards,
+    category_catalogue=categories,
 )

@@ -116,16 +116,6 @@ def full_deck(soy_sauce: bool) -> list[Card]:
     return [c for c in Card for _ in range(counts[c])]
 
 
-def parse_cards(items: object, where: str = "cards") -> list[Card]:
-    """Parses a JSON list of card names.
-
-    :raises InvalidActionError: when ``items`` is not a list of card names.
-    """
-    if not isinstance(items, list):
-        raise InvalidActionError(f"{where} must be a list of card names")
-    return [Card.parse(x) for x in items]
-
-
 # ------------------------------------------------------------------------------ card types
 
 #: Sushi Go!'s card types by name; ``score_round`` of the first six gives the round's categories

@@ -72,11 +72,3 @@ def check_deals(config: Config, rounds: Sequence[Sequence[Sequence[Card]]]) -> N
                 )
             for c in hand:
                 deck.take(c, round=r, seat=s)
-
-
-def count_cards(cards: Sequence[Card]) -> list[int]:
-    """Counts cards by kind."""
-    out = [0] * len(Card)
-    for c in cards:
-        out[c] += 1
-    return out

@@ -85,11 +85,6 @@ def nigiri_points(tableau: Sequence[Card], on_wasabi: Sequence[bool]) -> int:
     return sum(NIGIRI_VALUE[c] * (3 if w else 1) for c, w in zip(tableau, on_wasabi))
 
 
-def colour_count(tableau: Sequence[Card]) -> int:
-    """Different background colours in a round's tableau (puddings count only when played this round)."""
-    return len({COLOUR[c] for c in tableau})
-
-
 def soy_sauce_points(tableaux: Sequence[Sequence[Card]]) -> list[int]:
     """4 points shared by the soy sauce players with the most colours (rules.md §1.6, decision A3)."""
     return _SOY.score_round(_view(tableaux, None, None))

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidActionError
-from ..game import Capabilities, CardInfo, GameSpec, OptionSpec
+from ..game import Capabilities, CardInfo, CategoryInfo, GameSpec, OptionSpec
 from .actions import (
     Action,
     Reroll,
@@ -30,7 +30,7 @@ from .observation import Observation
 from .players import MAX_PLAYERS, MIN_PLAYERS, players_problem
 from .record import load_record
 from .rules import State
-from .score import score_input
+from .score import CATEGORIES, score_input
 
 __all__ = [
     "SPEC",
@@ -136,6 +136,15 @@ def cards() -> tuple[CardInfo, ...]:
     return tuple(out)
 
 
+@cache
+def categories() -> tuple[CategoryInfo, ...]:
+    """A round's score categories in score-sheet order, each labelled with its symbol's title (the
+    nigiri category, which three symbols fill, with its die type's name)."""
+    return tuple(
+        CategoryInfo(c, SYMBOL_TEXT[c][0] if c in SYMBOL_TEXT else c.capitalize()) for c in CATEGORIES
+    )
+
+
 SPEC = GameSpec(
     name="sushi-roll",
     new_game=new_game,
@@ -149,5 +158,6 @@ SPEC = GameSpec(
     capabilities=Capabilities(simultaneous=False, withdraw=False, dummy=False),
     observation_type=Observation,
     catalogue=cards,
+    category_catalogue=categories,
     dessert_unit="tokens",
 )

@@ -86,14 +86,6 @@ def parse_face(name: str) -> Face:
     return Face(symbol, icons)
 
 
-def canonical_face(name: str) -> str:
-    """Returns the canonical spelling of a face name (``menu_1`` becomes ``menu``).
-
-    :raises ValueError: as :func:`parse_face`.
-    """
-    return parse_face(name).name
-
-
 #: Each symbol's display name and rule (what a face of it scores or gives), for the card catalogue.
 SYMBOL_TEXT: dict[str, tuple[str, str]] = {
     "maki": ("Maki", "most maki icons score 6, second most 3"),

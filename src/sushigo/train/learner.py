@@ -7,7 +7,6 @@ transposed on export, since NumPy computes ``x @ w``), so what is trained is exa
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import torch
@@ -178,8 +177,3 @@ def imitation_update(
             stats["accuracy"] += (cand.argmax(dim=1) == chosen).float().mean().item()
             steps += 1
     return {k: v / max(1, steps) for k, v in stats.items()}
-
-
-def state_of(model: PolicyValue, opt: torch.optim.Optimizer) -> dict[str, Any]:
-    """The parts of a checkpoint that belong to torch."""
-    return {"model": model.state_dict(), "optimizer": opt.state_dict()}

@@ -98,7 +98,8 @@ function partyIcon(name) {
 
 // ------------------------------------------------------------------ card facts, from GET /api/games
 
-// Every card's name, rule, face text and colour, and Party's tiles, come from the games' catalogues that
+// Every card's name, rule, face text and colour, the order of card types, the score categories' labels
+// and Party's tiles come from the games' catalogues that
 // GET /api/games serves (the card types themselves, sushigo.game.GameSpec.cards); nothing here restates
 // them. The fetch starts as soon as this script runs; a page draws once ``ready`` has settled (it waits
 // at most a few seconds, then draws with plain names and redraws through ``onCatalogue`` when it comes).
@@ -108,7 +109,11 @@ const catalogueListeners = [];
 const gamesDoc = fetch("/api/games").then((r) => (r.ok ? r.json() : Promise.reject(new Error(`GET /api/games: ${r.status}`)))).then((doc) => {
   for (const g of doc.games || []) {
     specs[g.game] = g;
-    catalogues[g.game] = { cards: new Map((g.cards || []).map((c) => [c.id, c])), tiles: new Map((g.tiles || []).map((t) => [t.id, t])) };
+    catalogues[g.game] = {
+      cards: new Map((g.cards || []).map((c) => [c.id, c])),
+      tiles: new Map((g.tiles || []).map((t) => [t.id, t])),
+      categories: new Map((g.categories || []).map((c) => [c.id, c])),
+    };
   }
   catalogueListeners.splice(0).forEach((f) => f());
   return doc;
@@ -145,6 +150,14 @@ function cardLabel(id) { const c = cardInfo(id); return c ? c.label : plain(id);
 function tileTitle(id) { const t = tileInfo(id); return t ? t.name : plain(id); }
 /** The type (Party: the tile) a card counts for: ``spoon_4`` → ``spoon``, ``salmon_nigiri`` → ``nigiri``. */
 function tileOf(id) { const c = cardInfo(id); return c && c.kind ? c.kind : id; }
+/** The current game's card types in its catalogue's order (Party: the menu's, then ``face_down``):
+ *  the order a table groups cards in; empty before the catalogue has come. */
+function typeOrder() {
+  const own = catalogues[game];
+  return own ? [...new Set([...own.cards.values()].map((c) => c.kind).filter(Boolean))] : [];
+}
+/** A score category's label (``Soy sauce``, ``Green tea ice cream``), from the game's spec. */
+function categoryLabel(id) { const c = lookup("categories", id); return c ? c.label : plain(id); }
 
 function svg(inner) {
   return `<svg viewBox="0 0 60 60" aria-hidden="true">${inner}</svg>`;
@@ -225,5 +238,5 @@ function dieHTML(face, extra = {}) {
   return `<button type="button" class="${cls}" data-face="${esc(face)}" ${extra.pos !== undefined ? `data-pos="${extra.pos}"` : ""} ${extra.belt !== undefined ? `data-belt="${extra.belt}"` : ""} ${extra.disabled ? "disabled" : ""} data-tip="${esc(label)}" aria-label="${esc(label)}" aria-pressed="${extra.selected ? "true" : "false"}">${art}${times}</button>`;
 }
 
-window.SushiArt = { cardHTML, dieHTML, iconFor, esc, cardInfo, tileInfo, cardLabel, tileTitle, cardRule, dieRule, tileOf, useGame, gameSpec, ready, onCatalogue, games: () => gamesDoc };
+window.SushiArt = { cardHTML, dieHTML, iconFor, esc, cardInfo, tileInfo, cardLabel, tileTitle, cardRule, dieRule, tileOf, typeOrder, categoryLabel, useGame, gameSpec, ready, onCatalogue, games: () => gamesDoc };
 })();

@@ -3,7 +3,7 @@
 // progress is never lost to a re-render).
 (function () {
 "use strict";
-const { cardHTML, dieHTML, esc, tileOf, cardInfo, cardLabel, tileTitle } = window.SushiArt;
+const { cardHTML, dieHTML, esc, tileOf, typeOrder, cardInfo, cardLabel, tileTitle, categoryLabel } = window.SushiArt;
 
 // ------------------------------------------------------------------------------------------ names
 // Every name comes from the game's card catalogue (art.js, from GET /api/games).
@@ -105,8 +105,6 @@ function groupTableau(cards, marks, fresh = new Set()) {
 
 // ---------------------------------------------------------------------------- Party tableaux
 
-const PARTY_ORDER = ["nigiri", "wasabi", "maki", "temaki", "uramaki", "tempura", "sashimi", "dumpling", "eel", "tofu", "onigiri", "edamame", "miso_soup", "chopsticks", "spoon", "menu", "takeout_box", "special_order", "soy_sauce", "tea", "pudding", "green_tea_ice_cream", "fruit", "face_down"];
-
 /** The name a Party tableau card counts as: a copy's copied card, ``face_down`` when turned over. */
 function partyIdentity(c) { return c.face_down ? "face_down" : c.copies || c.card; }
 
@@ -138,8 +136,9 @@ function partyTableau(cards, fresh = new Set(), refs = null, flip = null) {
     }
     return n > 1 ? `×${n}` : "";
   };
-  // Types in the table's usual order, then any other (a new card type, or before the catalogue came).
-  const order = [...PARTY_ORDER, ...Object.keys(groups).filter((k) => !PARTY_ORDER.includes(k))];
+  // Types in the catalogue's order (the menu's), then any other (before the catalogue came).
+  const known = typeOrder();
+  const order = [...known, ...Object.keys(groups).filter((k) => !known.includes(k))];
   return order.filter((k) => groups[k]).map((k) => {
     const g = groups[k], cap = caption(k, g);
     return `<span class="grp ${g.fresh ? "has-fresh" : ""}" data-kind="${k}"><span class="stack">${g.cards.join("")}</span>${cap ? `<span class="cap">${esc(cap)}</span>` : ""}</span>`;
@@ -198,12 +197,10 @@ function endLine(e, nm) {
 
 // ---------------------------------------------------------------------------------------- scores
 
-const CAT_LABEL = { maki: "Maki", tempura: "Tempura", sashimi: "Sashimi", dumpling: "Dumplings", nigiri: "Nigiri", soy_sauce: "Soy sauce" };
-
 function head(labels) { return `<tr><th scope="col"></th>${labels.map((l) => `<th scope="col">${esc(l)}</th>`).join("")}</tr>`; }
 
-/** A category in words ("Dumplings", "Green tea ice cream"). */
-function catLabel(c) { return CAT_LABEL[c] || tileTitle(c); }
+/** A category in words ("Soy sauce", "Green tea ice cream"), as the game's spec labels it. */
+function catLabel(c) { return categoryLabel(c); }
 
 /** A round's points per category (``cats``: the game's, in its order), a row per category that scored,
  *  and the round total. */
