@@ -22,8 +22,7 @@ def _card(card: Card) -> CardInfo:
     name, rule, short, label = kind.title, kind.summary, kind.short, ""
     if MAKI_ICONS[card]:
         icons = MAKI_ICONS[card]
-        name, short = f"{name} {icons}", f"{icons} roll{'s' * (icons > 1)}"
-        rule += f" {icons} icon{'s' * (icons > 1)}."
+        name, short = f"{name} {icons}", f"{icons} roll{'s' * (icons > 1)}"  # one rule for every maki
         label = f"{kind.title} ×{icons}"
     elif NIGIRI_VALUE[card]:
         name, short = card.wire.replace("_", " ").capitalize(), str(NIGIRI_VALUE[card])
