@@ -3,8 +3,8 @@
 Prints these figures per player count, all in one process so they share the machine's mood:
 
 * ``checked``: ``legal_actions`` for every seat, a random pick, ``apply_turn`` (which validates every pick);
-* ``bots``: the bot runner (``RandomBot``), which checks every pick and offers every seat its observation
-  each turn (built only when the bot reads it);
+* ``bots``: the bot runner (``RandomBot``), which checks every pick; it builds no observation, since the
+  random bot declares that it reads none;
 * ``simulate``: ``sushigo simulate``'s loop (:func:`sushigo.simulate.run_simulation`) with random bots:
   the runner, plus bot creation, score reports and the summary;
 * ``reference``: a bare pure-Python simulator of the same rules with no validation, observations or

@@ -120,7 +120,7 @@ def test_unknown_seat_is_refused() -> None:
         new_game(2, seed=1).observe(5)
 
 
-# ---------------------------------------------------------------- lazy observations in the runner
+# ---------------------------------------------------------------- observations in the runner
 
 
 class _Keeper:
@@ -150,7 +150,7 @@ def test_the_runner_builds_no_observation_for_a_bot_that_does_not_read_it(monkey
     assert calls == []
 
 
-def test_lazy_observations_equal_the_real_ones_even_when_read_late() -> None:
+def test_kept_observations_equal_the_real_ones_even_when_read_late() -> None:
     from sushigo.bots import RandomBot
     from sushigo.runner import play
     from sushigo.sushi_go.observation import Observation
@@ -158,6 +158,8 @@ def test_lazy_observations_equal_the_real_ones_even_when_read_late() -> None:
     seen = []
 
     class Reader(RandomBot):
+        reads_observation = True
+
         def act(self, observation, legal):  # type: ignore[no-untyped-def]
             assert isinstance(observation, Observation)
             seen.append((observation.turn, observation.hand, observation == observation))

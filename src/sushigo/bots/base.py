@@ -2,7 +2,9 @@
 
 A bot is any object with :meth:`Bot.reset` and :meth:`Bot.act`. The runner (:mod:`sushigo.runner`)
 calls ``reset`` once per game and ``act`` whenever the seat must move, handing it only
-``state.observe(seat)`` and ``state.legal_actions(seat)``; a bot may keep its own memory across turns.
+``state.observe(seat)`` and ``state.legal_actions(seat)``; a bot may keep its own memory across turns,
+observations included (they never change once built). A bot that never reads its observation may
+declare ``reads_observation = False``: the runner then builds none and hands it ``None``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ class BaseBot:
     """A convenient base: stores the seat and a seeded RNG so that a bot's choices are reproducible."""
 
     name = "base"
+    #: whether the runner must build this bot's observations (``False``: it is handed ``None``)
+    reads_observation = True
 
     def __init__(self, seed: int | None = None) -> None:
         import random

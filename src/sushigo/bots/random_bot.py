@@ -14,9 +14,11 @@ class RandomBot(BaseBot):
     """Picks uniformly among the legal actions with its own seeded RNG."""
 
     name = "random"
+    #: it never reads its observation, so the runner builds none and hands it ``None``
+    reads_observation = False
 
     def act(self, observation: Any, legal: Sequence[Any]) -> Any:
-        """Returns a random legal action, without reading the observation (so the runner never builds it).
+        """Returns a random legal action, without reading the observation (the runner hands it ``None``).
 
         The draw is ``random.Random.choice``'s own (rejection sampling on ``getrandbits``), written out
         to save two Python calls per move, so a seeded game plays the same picks as ``rng.choice`` and

@@ -123,7 +123,7 @@ def observe(state: State, seat: int | None) -> Observation:
 
     It is built from parts the state shares between the seats of one turn (the public view, the sorted
     hands), and written straight into the frozen dataclass: a bot that reads observations pays little,
-    and the runner builds none for a bot that does not read it (:mod:`sushigo.runner`).
+    and the runner builds none for a bot that declares it reads none (:mod:`sushigo.runner`).
     """
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.players):
         raise ValueError(f"there is no seat {seat!r} in a {state.players}-player game")
