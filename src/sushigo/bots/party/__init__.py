@@ -36,7 +36,7 @@ sampling, the private state, the rollout and the search bot). Importing it regis
 
 from __future__ import annotations
 
-from .mcts import PartyMCTSBot, kept_cards, rollout_action, sample_hidden, unseen_pool
+from .mcts import PartyMCTSBot, rollout_action, sample_hidden, unseen_pool
 from .policy import PartyGreedyBot, PartyHeuristicBot, PartyPolicy, card_value, observed_decision, potential
 from .position import Position, identity, immediate
 
@@ -49,7 +49,6 @@ __all__ = [
     "card_value",
     "identity",
     "immediate",
-    "kept_cards",
     "observed_decision",
     "potential",
     "rollout_action",

@@ -15,36 +15,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...party.actions import Ask, Flip, Give
-from ...party.cards import IS_DESSERT, KEY_NAMES, VARIANTS, WIRE, PCard
+from ...party.cards import IS_DESSERT, VARIANTS
+from ...party.position import kept_from_observation
 from ...party.rules import PartyState
 from ..registry import register
 from ..search import Node, SearchBot, expand_or_select, most_visited
 from ..search import run as run_search
 from .policy import PartyPolicy, observed_decision
 from .position import Position
-
-_SO = int(PCard.SPECIAL_ORDER)
-_SO_NAME = WIRE[_SO]
-#: a card or identity name as in ``earlier_tableaux`` -> its key
-_KEY_OF = {name: k for k, name in enumerate(KEY_NAMES)}
-
-
-def kept_cards(obs: Any) -> list[list[tuple[int, int]]]:
-    """Each seat's desserts kept in finished rounds as ``(card, identity)``, read from the public
-    ``earlier_tableaux`` (``desserts`` names only identities; a special order copying a dessert is
-    kept as the special order card)."""
-    out: list[list[tuple[int, int]]] = [[] for _ in range(obs.players)]
-    for rnd in obs.earlier_tableaux:
-        for s, row in enumerate(rnd):
-            for d in row:
-                if d.get("face_down"):
-                    continue
-                # ``copies`` is None for a special order with no copy (it was discarded, never kept)
-                name = (d.get("copies") or d["card"]) if d["card"] == _SO_NAME else d["card"]
-                k = _KEY_OF[name]
-                if IS_DESSERT[k]:
-                    out[s].append((_KEY_OF[d["card"]], k))
-    return out
 
 
 def unseen_pool(obs: Any) -> list[int]:
@@ -77,7 +55,7 @@ def unseen_pool(obs: Any) -> list[int]:
         take(c)
     for c in obs.menu_drawn or ():
         take(c)
-    for row in kept_cards(obs):
+    for row in kept_from_observation(obs):
         for card, _k in row:
             take(card)
     return [c for c in sorted(left) for _ in range(left[c])]
