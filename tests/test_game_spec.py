@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from sushigo.errors import InvalidActionError, OptionsError
-from sushigo.game import GAME_NAMES, CardInfo, GameSpec, games, new_game, spec
+from sushigo.game import GAME_NAMES, CardInfo, GameSpec, games, new_game, score_input, spec
 from sushigo.party.cards import KEY_NAMES, TYPES, type_of
 from sushigo.party.menus import SUGGESTED, playable
 from sushigo.party.observation import PartyObservation
@@ -369,3 +369,19 @@ def test_score_categories_are_labelled_by_the_card_types() -> None:
     for g in games():
         assert all(c.label for c in g.categories()) and len(set(ids[g.name])) == len(ids[g.name])
     assert {c.id: c.label for c in spec("sushi-go").categories()}["soy_sauce"] == "Soy sauce"
+
+
+@pytest.mark.parametrize("card", ["tempura", "sashimi", "dumpling"])
+def test_a_counted_cards_catalogue_points_are_what_the_scorer_gives(card: str) -> None:
+    # the browser captions a tableau with these numbers, so they must be the score, not a copy of it
+    info = next(c for c in spec("sushi-go").cards() if c.id == card)
+    for n in range(7):
+        doc = {"game": "sushi-go", "players": 2, "rounds": [[[card] * n, []]]}
+        assert score_input(doc)["rounds"][0]["points"][0]["total"] == info.counts[n], (card, n)
+
+
+def test_a_nigiris_catalogue_points_on_a_wasabi_are_what_the_scorer_gives() -> None:
+    for info in spec("sushi-go").cards():
+        if info.kind == "nigiri":
+            doc = {"game": "sushi-go", "players": 2, "rounds": [[["wasabi", info.id], []]]}
+            assert score_input(doc)["rounds"][0]["points"][0]["total"] == info.on_wasabi > 0

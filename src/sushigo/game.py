@@ -146,7 +146,10 @@ class CardInfo:
     face prints), ``rule`` one sentence saying what it scores or does; ``kind`` is its card type (or die
     symbol) and ``short`` the few words printed on a card's face (``5 per pair``). ``label`` tells it
     apart from the other cards of its name, in a log line (``Maki ×2``, ``Spoon #5``; the name when that
-    is enough), and ``colour`` is its card type's colour (a die face: its die type).
+    is enough), and ``colour`` is its card type's colour (a die face: its die type). ``counts`` is what
+    0, 1, 2, … of a card scored by its count alone are worth (tempura, dumpling; empty otherwise) and
+    ``on_wasabi`` what a nigiri scores on a wasabi (0 for other cards): clients caption tableaux from
+    them instead of restating a rule.
     """
 
     id: str
@@ -156,8 +159,10 @@ class CardInfo:
     short: str = ""
     label: str = ""
     colour: str = ""
+    counts: tuple[int, ...] = ()
+    on_wasabi: int = 0
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self) -> dict[str, Any]:
         """The card as JSON (``label`` is the name when it is not set)."""
         return {
             "id": self.id,
@@ -167,6 +172,8 @@ class CardInfo:
             "short": self.short,
             "label": self.label or self.name,
             "colour": self.colour,
+            "counts": list(self.counts),
+            "on_wasabi": self.on_wasabi,
         }
 
 

@@ -153,6 +153,28 @@ def columns_add_up(page: Any, selector: str) -> None:
         assert sum(p[col] for p in parts) == total, rows
 
 
+def _captions_are_the_scores(page: Any) -> None:
+    """A tableau's group captions (``×3 · 5 pts``, a nigiri on its wasabi) show what the rules score."""
+    from sushigo.game import score_input
+
+    caps = page.evaluate(
+        """() => [...document.querySelectorAll('#seats .grp')].map((g) => [
+            g.dataset.kind, g.querySelectorAll('.card').length, (g.querySelector('.cap') || {}).textContent || '',
+            [...g.querySelectorAll('.card')].map((c) => c.dataset.card)])"""
+    )
+    checked = 0
+    for kind, n, cap, cards in caps:
+        if kind in ("tempura", "sashimi", "dumpling"):
+            doc = {"game": "sushi-go", "players": 2, "rounds": [[[kind] * n, []]]}
+            assert cap == f"×{n} · {score_input(doc)['rounds'][0]['points'][0]['total']} pts", (kind, cap)
+            checked += 1
+        elif kind == "wasabi_pair":
+            doc = {"game": "sushi-go", "players": 2, "rounds": [[["wasabi", cards[1]], []]]}
+            assert cap == str(score_input(doc)["rounds"][0]["points"][0]["total"]), (cards, cap)
+            checked += 1
+    assert checked, caps
+
+
 def test_sushi_go_round_end_log_and_final_table(server: ServerProcess, browser: Any) -> None:
     page = new_page(browser)
     create_from_lobby(page, server.base, "sushi-go", 3, ["me", "bot:random", "bot:random"], "Alice")
@@ -188,6 +210,7 @@ def test_sushi_go_round_end_log_and_final_table(server: ServerProcess, browser: 
     tip.click()  # a tap shows the card's name and rule
     assert ":" in page.inner_text("#tip")
     assert no_raw_ids(page) > 10  # every tip is the catalogue's rule, every name the catalogue's
+    _captions_are_the_scores(page)
     page.click("#title")
     shot(page, "table", doc=True)
     labels_fit(page)

@@ -32,6 +32,10 @@ class _Counted(CardType):
         super().__init__(variants)
         self._table = tuple(self.points(n) for n in range(self._TABLE_SIZE))
 
+    def count_points(self) -> tuple[int, ...]:
+        """The points of 0 to 31 cards (no deck holds more of one type)."""
+        return self._table
+
     def points(self, n: int) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 

@@ -120,6 +120,12 @@ class CardType:
         """The few words printed on the card's face (built like :attr:`summary`)."""
         return ""
 
+    def count_points(self) -> tuple[int, ...]:
+        """What 0, 1, 2, … cards of this type score on their own in a round, for a type scored by its
+        count alone (empty otherwise), as far as any deck can deal them to one seat. Clients caption a
+        tableau with it (``×3 · 5 pts``) instead of restating the rule."""
+        return ()
+
     def __init__(self, variants: Sequence[int] = ()) -> None:
         self.variants = tuple(variants)
 

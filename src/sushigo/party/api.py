@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from ..cards.nigiri import Nigiri
 from ..game import Capabilities, CardInfo, CategoryInfo, GameSpec
 from .actions import parse_action
 from .cards import FACE_DOWN_TYPE, KEY_NAMES, NIGIRI_VALUE, NUMBER, TYPES, PCard, type_of
@@ -43,7 +44,15 @@ def _card(key: int) -> CardInfo:
     elif kind.name == "nigiri":
         short = str(NIGIRI_VALUE[key])
     return CardInfo(
-        wire, name, rule, kind=kind.name, short=short, label=label, colour=kind.colour_of(key) or ""
+        wire,
+        name,
+        rule,
+        kind=kind.name,
+        short=short,
+        label=label,
+        colour=kind.colour_of(key) or "",
+        counts=kind.count_points(),
+        on_wasabi=NIGIRI_VALUE[key] * Nigiri.WASABI_FACTOR if NIGIRI_VALUE[key] else 0,
     )
 
 

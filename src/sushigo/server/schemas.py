@@ -277,6 +277,11 @@ class CardEntry(BaseModel):
     short: str = Field(description="The few words printed on the card's face.")
     label: str = Field(description="The name that tells it apart in a log line (Maki ×2, Spoon #5).")
     colour: str = Field(description="Its card type's colour (a die face: its die type).")
+    counts: list[int] = Field(
+        description="What 0, 1, 2, … of a card scored by its count alone are worth (tempura, dumpling); "
+        "empty for other cards."
+    )
+    on_wasabi: int = Field(description="What a nigiri scores on a wasabi; 0 for other cards.")
 
 
 class CategoryEntry(BaseModel):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from ..cards.nigiri import Nigiri
 from ..game import Capabilities, CardInfo, CategoryInfo, GameSpec
 from .actions import parse_action
 from .cards import COLOUR, HAND_SIZE, MAKI_ICONS, NIGIRI_VALUE, TYPE_OF, Card
@@ -19,14 +20,25 @@ def _card(card: Card) -> CardInfo:
     """One card as the catalogue lists it, from its card type's text (the rule is written once, on the
     type in :mod:`sushigo.cards`); maki and nigiri name their variant, a maki's label counts its rolls."""
     kind = TYPE_OF[card]
-    name, rule, short, label = kind.title, kind.summary, kind.short, ""
+    name, rule, short, label, on_wasabi = kind.title, kind.summary, kind.short, "", 0
     if MAKI_ICONS[card]:
         icons = MAKI_ICONS[card]
         name, short = f"{name} {icons}", f"{icons} roll{'s' * (icons > 1)}"  # one rule for every maki
         label = f"{kind.title} ×{icons}"
     elif NIGIRI_VALUE[card]:
         name, short = card.wire.replace("_", " ").capitalize(), str(NIGIRI_VALUE[card])
-    return CardInfo(card.wire, name, rule, kind=kind.name, short=short, label=label, colour=COLOUR[card])
+        on_wasabi = NIGIRI_VALUE[card] * Nigiri.WASABI_FACTOR
+    return CardInfo(
+        card.wire,
+        name,
+        rule,
+        kind=kind.name,
+        short=short,
+        label=label,
+        colour=COLOUR[card],
+        counts=kind.count_points(),
+        on_wasabi=on_wasabi,
+    )
 
 
 @cache

@@ -80,7 +80,7 @@ function groupTableau(cards, marks, fresh = new Set()) {
     const f = fresh.has(i);
     if (c === "wasabi" && pairs.has(i)) {
       const n = pairs.get(i), nf = fresh.has(n);
-      const pts = { egg_nigiri: 3, salmon_nigiri: 6, squid_nigiri: 9 }[cards[n]];
+      const pts = (cardInfo(cards[n]) || {}).on_wasabi || 0;
       add("wasabi_pair", `<span class="stack pair" title="${esc(cardName(cards[n]))} on wasabi: ${pts} points">${cardHTML("wasabi", { small: true, static: true, cls: f ? "fresh" : "" })}${cardHTML(cards[n], { small: true, static: true, onWasabi: true, cls: nf ? "fresh" : "" })}<span class="cap">${pts}</span></span>`, f || nf);
       return;
     }
@@ -90,9 +90,8 @@ function groupTableau(cards, marks, fresh = new Set()) {
   });
   const caption = (kind, n) => {
     if (kind === "maki") return `${makiIcons} maki`;
-    if (kind === "tempura") return `×${n} · ${Math.floor(n / 2) * 5} pts`;
-    if (kind === "sashimi") return `×${n} · ${Math.floor(n / 3) * 10} pts`;
-    if (kind === "dumpling") return `×${n} · ${[0, 1, 3, 6, 10, 15][Math.min(n, 5)]} pts`;
+    const counts = (cardInfo(kind) || {}).counts || [];  // tempura, sashimi, dumpling: from the catalogue
+    if (counts.length) return `×${n} · ${counts[Math.min(n, counts.length - 1)]} pts`;
     if (kind === "wasabi") return "free";
     return n > 1 ? `×${n}` : "";
   };
