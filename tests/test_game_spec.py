@@ -385,3 +385,13 @@ def test_a_nigiris_catalogue_points_on_a_wasabi_are_what_the_scorer_gives() -> N
         if info.kind == "nigiri":
             doc = {"game": "sushi-go", "players": 2, "rounds": [[["wasabi", info.id], []]]}
             assert score_input(doc)["rounds"][0]["points"][0]["total"] == info.on_wasabi > 0
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_browser_paints_every_catalogue_colour(name: str) -> None:
+    # a card's colour comes from its card type; without a CSS class for it the card has no background
+    css = (Path(__file__).resolve().parents[1] / "src/sushigo/server/static/style.css").read_text()
+    prefix = "d" if name == "sushi-roll" else "col"  # dice are painted by die type, cards by colour
+    painted = set(re.findall(rf"\.{prefix}-([a-z_]+)", css))
+    colours = {c.colour for c in spec(name).cards() if c.colour}
+    assert colours and colours <= painted, sorted(colours - painted)

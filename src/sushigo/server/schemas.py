@@ -435,7 +435,7 @@ class ActionMessage(BaseModel):
 class PingMessage(BaseModel):
     """Client → server: keep-alive; the server answers ``pong``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     type: Literal["ping"]
 
 
