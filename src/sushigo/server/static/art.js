@@ -209,7 +209,9 @@ function cardHTML(name, extra = {}) {
   const mark = !count || num ? "" : ` <span class="n">×${count}</span>`;
   const corner = num ? `<span class="num" aria-hidden="true">${count}</span>` : "";
   const note = extra.note ? `<span class="card-note">${esc(extra.note)}</span>` : "";
-  const inner = `${badge}${corner}<span class="card-art">${iconFor(name, count)}</span><span class="card-name">${nameHTML(title)}${mark}</span>${note}${extra.small ? "" : `<span class="card-rule">${esc(rule)}</span>`}`;
+  // with the count marked (``×2``) the name drops its own count (``Maki 2`` shows as ``Maki ×2``)
+  const shown = mark ? title.replace(/ \d+$/, "") : title;
+  const inner = `${badge}${corner}<span class="card-art">${iconFor(name, count)}</span><span class="card-name">${nameHTML(shown)}${mark}</span>${note}${extra.small ? "" : `<span class="card-rule">${esc(rule)}</span>`}`;
   if (extra.static) return `<span class="${cls}" role="img" tabindex="0" data-card="${esc(name)}" data-tip="${esc(label)}" aria-label="${esc(label)}">${inner}</span>`;
   return `<button type="button" class="${cls}" data-card="${esc(name)}" ${extra.index !== undefined ? `data-index="${extra.index}"` : ""} ${extra.disabled ? "disabled" : ""} data-tip="${esc(label)}" aria-label="${esc(label)}" aria-pressed="${extra.selected ? "true" : "false"}">${inner}</button>`;
 }
