@@ -16,21 +16,28 @@ import asyncio
 import base64
 import binascii
 import hashlib
+import hmac
+import html
 import json
+import string
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..bots import bot_names
 from ..game import games
+from .client import hash_token
 from .limits import BodyLimit, Limits, RateLimiter, RequestRate, client_address
 from .party_menus import PartyMenus, party_menus
 from .rooms import Hub, Room, RoomError, replay_state, table_public
@@ -45,6 +52,8 @@ from .schemas import (
     TableCreate,
     TableList,
     TablePublic,
+    TokenCheck,
+    TokenSeat,
     ValidationErrorBody,
     valid_table_id,
 )
@@ -62,6 +71,7 @@ _STATUS = {
     "table/closed": 409,
     "seat/taken": 409,
     "seat/invalid": 400,
+    "auth/invalid": 403,
     "table/invalid": 400,
     "name/taken": 409,
     "name/reserved": 422,
@@ -252,6 +262,29 @@ async def join_table(table_id: str, body: JoinRequest, request: Request) -> Join
     return JoinResponse(table_id=table_id, seat=seat, token=token, url=f"/t/{table_id}")
 
 
+@api.post(
+    "/tables/{table_id}/token",
+    response_model=TokenSeat,
+    responses={**_ERRORS, 403: {"model": ErrorBody}, 422: {"model": ValidationErrorBody}},
+)
+async def check_token(table_id: str, body: TokenCheck, request: Request) -> TokenSeat:
+    """Tells which seat a seat token opens, changing nothing (only the WebSocket's hello takes a seat).
+
+    The table page asks before it lets a seat link replace the seat this device already holds.
+    """
+    row = await _hub(request).load_row(table_id)
+    if row is None:
+        raise _not_found(table_id)
+    digest = hash_token(body.token)
+    found = None
+    for seat, seat_row in enumerate(row.seats):  # every seat is compared: no early exit to time
+        if seat_row.token_hash is not None and hmac.compare_digest(seat_row.token_hash, digest):
+            found = seat
+    if found is None:
+        raise HTTPException(403, detail="auth/invalid: this token opens no seat at this table")
+    return TokenSeat(seat=found)
+
+
 # ------------------------------------------------------------------------ finished games
 
 
@@ -418,6 +451,69 @@ async def _invalid(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": detail, "errors": errors}, status_code=422)
 
 
+# ------------------------------------------------------------------------ error pages
+
+#: Addresses whose errors stay JSON (``{"detail": ...}``, as docs/protocol.md documents them); every
+#: other address is a browser's, and its errors are pages in the site's style with a way back.
+_JSON_PATHS = ("/api", "/ws", "/healthz", "/openapi.json")
+
+_PAGE = string.Template((STATIC / "error.html").read_text(encoding="utf-8"))
+
+#: Plain words for each status a page may answer (the fallback names the status).
+_WORDS: dict[int, tuple[str, str]] = {
+    404: ("Page not found", "There is no page at this address. The link may be mistyped or out of date."),
+    405: ("Not available", "This address cannot be opened this way."),
+    500: ("Something went wrong", "The server could not show this page. Please try again in a moment."),
+}
+
+_LOBBY = (("/", "Back to the lobby"),)
+
+
+def _wants_json(path: str) -> bool:
+    return any(path == p or path.startswith(p + "/") for p in _JSON_PATHS)
+
+
+def error_page(
+    status: int,
+    title: str | None = None,
+    message: str | None = None,
+    links: tuple[tuple[str, str], ...] = _LOBBY,
+    headers: Mapping[str, str] | None = None,
+) -> HTMLResponse:
+    """An HTML error page (static/error.html): a title, a sentence in plain words and links back."""
+    words = _WORDS.get(status, ("Something went wrong", f"The server answered with error {status}."))
+    buttons = " ".join(
+        f'<a class="btn{"" if i == 0 else " secondary"}" href="{html.escape(href)}">{html.escape(label)}</a>'
+        for i, (href, label) in enumerate(links)
+    )
+    body = _PAGE.substitute(
+        title=html.escape(title or words[0]),
+        message=html.escape(message or words[1]),
+        links=buttons,
+        status=status,
+    )
+    return HTMLResponse(body, status_code=status, headers=headers)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """An HTTP error: JSON under the API's addresses (FastAPI's own answer), a page everywhere else."""
+    assert isinstance(exc, StarletteHTTPException)
+    if _wants_json(request.url.path):
+        return await http_exception_handler(request, exc)
+    return error_page(exc.status_code, headers=exc.headers)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    """An unexpected failure (the exception is still logged): a page for a browser, text for the API."""
+    if _wants_json(request.url.path):
+        return PlainTextResponse("Internal Server Error", status_code=500)
+    return error_page(500)
+
+
+def _table_link(table_id: str) -> str:
+    return "/t/" + quote(table_id, safe="")
+
+
 def create_app(
     database_url: str | None = None,
     *,
@@ -458,6 +554,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _server_error)
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     # Added last, so it runs first: a refused request costs no body check, routing or dependency.
     app.add_middleware(RequestRate, limits=limits)
@@ -489,13 +587,35 @@ def create_app(
         return FileResponse(STATIC / "index.html")
 
     @app.get("/t/{table_id}", response_class=FileResponse, tags=["pages"])
-    async def table_page(table_id: str) -> FileResponse:
+    async def table_page(table_id: str, request: Request) -> Response:
         """The table page (also the invite link)."""
+        if await _hub(request).load_row(table_id) is None:
+            return error_page(
+                404,
+                "No such table",
+                "There is no table at this address. The link may be mistyped or out of date.",
+            )
         return FileResponse(STATIC / "table.html")
 
     @app.get("/replay/{table_id}", response_class=FileResponse, tags=["pages"])
-    async def replay_page(table_id: str) -> FileResponse:
+    async def replay_page(table_id: str, request: Request) -> Response:
         """The replay viewer of a finished game."""
+        row = await _hub(request).load_row(table_id)
+        if row is None:
+            return error_page(
+                404,
+                "No such game",
+                "There is no game at this address to replay. The link may be mistyped or out of date.",
+            )
+        if row.status == "abandoned":
+            return error_page(409, "No replay", "This game was abandoned before its end, so it has no replay.")
+        if row.status != "finished":
+            return error_page(
+                409,
+                "This game is not over yet",
+                "Its replay opens when the game ends. Meanwhile you can watch it live at its table.",
+                ((_table_link(row.id), "Watch the table"), *_LOBBY),
+            )
         return FileResponse(STATIC / "replay.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -242,6 +242,19 @@ class JoinResponse(BaseModel):
     url: str
 
 
+class TokenCheck(BaseModel):
+    """Body of ``POST /api/tables/{table_id}/token``: a seat token (from a seat link ``#seat=TOKEN``)."""
+
+    model_config = _STRICT
+    token: str = Field(..., min_length=16, max_length=100, pattern=r"^[A-Za-z0-9_-]+$")
+
+
+class TokenSeat(BaseModel):
+    """Response of ``POST /api/tables/{table_id}/token``: the seat the token opens."""
+
+    seat: int
+
+
 class OptionChoice(BaseModel):
     """One value an option may take, with the words the lobby and the table header show for it."""
 
