@@ -157,10 +157,12 @@ def test_the_turn_timer_lets_a_bot_pick_for_a_connected_but_idle_player(client: 
 
 
 def test_static_pages_are_served(client: TestClient) -> None:
+    t = client.post("/api/tables", json={"game": "sushi-go", "seats": [{"kind": "human"}] * 2}).json()
+    # An unknown table's or replay's page is an error page (tests/server/test_error_pages.py).
+    assert client.get("/t/x").status_code == client.get("/replay/x").status_code == 404
     for path in (
         "/",
-        "/t/x",
-        "/replay/x",
+        f"/t/{t['id']}",
         "/static/table/main.js",
         "/static/games/index.js",
         "/static/art.js",

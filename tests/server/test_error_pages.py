@@ -100,7 +100,12 @@ def test_a_wrong_method_and_a_server_error_are_pages_too(client: TestClient) -> 
         ("GET", "/api/nope", 404, {"detail": "Not Found"}),
         ("GET", "/api", 404, {"detail": "Not Found"}),
         ("GET", "/ws/tables/x", 404, {"detail": "Not Found"}),
-        ("GET", "/api/tables/doesnotexist", 404, {"detail": "table/not_found: there is no table 'doesnotexist'"}),
+        (
+            "GET",
+            "/api/tables/doesnotexist",
+            404,
+            {"detail": "table/not_found: there is no table 'doesnotexist'"},
+        ),
         ("DELETE", "/api/tables", 405, {"detail": "Method Not Allowed"}),
         ("POST", "/healthz", 405, {"detail": "Method Not Allowed"}),
     ],

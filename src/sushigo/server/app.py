@@ -608,7 +608,9 @@ def create_app(
                 "There is no game at this address to replay. The link may be mistyped or out of date.",
             )
         if row.status == "abandoned":
-            return error_page(409, "No replay", "This game was abandoned before its end, so it has no replay.")
+            return error_page(
+                409, "No replay", "This game was abandoned before its end, so it has no replay."
+            )
         if row.status != "finished":
             return error_page(
                 409,

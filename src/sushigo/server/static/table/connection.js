@@ -1,26 +1,95 @@
 // Connecting: the seat link, joining a seat, the WebSocket and its reconnects, and the messages that
 // change only part of the page (`picked`, `presence`).
-import { $, S, showMsg } from "./state.js";
+//
+// A seat link (`#seat=TOKEN`) is only a proposal: its token is stored once the server accepted it, it
+// never replaces a seat this device already holds without the player's click on "Switch", and a
+// token the server rejects is reported on the page and never touches the stored seat.
+import { $, S, esc, forgetSeat, keepSeat, showMsg } from "./state.js";
 
-/** A seat link (``#seat=TOKEN``) opens the seat on this device; the token leaves the address bar. */
+const TOKEN = /^[A-Za-z0-9_-]{16,100}$/;
+const REJECTED = "This seat link is not valid for this table.";
+
+/** The seat link's token in the address, taken out of the address bar at once: the token, "" for a
+ *  malformed one, null when the address has none. */
 function takeSeatLink() {
-  const m = /(?:^|[#&])seat=([A-Za-z0-9_-]{16,100})/.exec(location.hash);
-  if (!m) return;
-  S.saved = { token: m[1] };
-  localStorage.setItem(S.storeKey, JSON.stringify(S.saved));
+  const m = /(?:^|[#&])seat=([^&]*)/.exec(location.hash);
+  if (!m) return null;
   history.replaceState(null, "", location.pathname + location.search);
+  return TOKEN.test(m[1]) ? m[1] : "";
+}
+
+/** Which seat `token` opens, asked without taking it (nothing changes at the table): the seat, null
+ *  when the server rejects the token, undefined when it cannot tell now (offline, too many requests). */
+async function seatOf(token) {
+  try {
+    const r = await fetch(`/api/tables/${encodeURIComponent(S.tableId)}/token`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) });
+    if (r.ok) return (await r.json()).seat;
+    if (r.status === 403 || r.status === 422) return null;
+  } catch (e) { /* offline: the switch itself will tell */ }
+  return undefined;
+}
+
+/** The notice about a seat link above the table (`html` is built here, names escaped); null closes it. */
+function notice(html) {
+  let el = $("seatNotice");
+  if (html == null) { if (el) el.remove(); return null; }
+  if (!el) {
+    el = document.createElement("section");
+    el.id = "seatNotice";
+    el.className = "panel";
+    el.setAttribute("role", "alert");
+    document.querySelector("main").prepend(el);
+  }
+  el.innerHTML = html;
+  return el;
+}
+
+function reportRejected(still) {
+  const el = notice(`<p><b>${REJECTED}</b> ${esc(still)}</p><button class="btn secondary" type="button" id="seatNoticeOk">OK</button>`);
+  el.querySelector("#seatNoticeOk").onclick = () => notice(null);
+}
+
+function seatWords(table, seat) {
+  if (seat == null || !table.seats[seat]) return "another seat";
+  const name = table.seats[seat].name;
+  return `seat ${seat + 1}${name ? ` (${name})` : ""}`;
+}
+
+/** This device holds a seat and a link opens another: the player chooses; until then they keep theirs. */
+function offerSwitch(table, link, seat, on) {
+  const theirs = seatWords(table, seat), mine = S.saved.seat != null ? seatWords(table, S.saved.seat) : "a seat";
+  const el = notice(
+    `<h2>Open another seat?</h2><p>This link opens ${esc(theirs)}. You already hold ${esc(mine)} here.</p>` +
+    `<p class="muted">Switching leaves your seat on this device; copy your own seat link first if you want to come back to it.</p>` +
+    `<div class="row"><button class="btn" type="button" id="keepSeat">Keep my seat</button>` +
+    `<button class="btn secondary" type="button" id="switchSeat">Switch to ${esc(theirs)}</button></div>`);
+  el.querySelector("#keepSeat").onclick = () => notice(null);
+  el.querySelector("#switchSeat").onclick = () => {
+    notice(null);
+    const old = S.ws;
+    S.ws = null;
+    if (old) old.close();
+    connect(link, on, { trial: true, fallback: S.saved && S.saved.token, switched: true });
+  };
 }
 
 /** Loads the table, then connects (with the saved seat's token) or offers the free seats. `on` holds
  *  the page's handlers: welcome, state, picked, presence, chat, ack. */
 export async function start(on) {
-  takeSeatLink();
+  const link = takeSeatLink();
   $("invite").textContent = location.origin + location.pathname;
   const r = await fetch(`/api/tables/${encodeURIComponent(S.tableId)}`);
-  if (!r.ok) { document.querySelector("main").innerHTML = `<section class="panel"><h2>No such table</h2><a class="btn" href="/">Back to the lobby</a></section>`; return; }
+  if (!r.ok) { document.querySelector("main").innerHTML = `<section class="panel"><h2>No such table</h2><p>There is no table at this address. The link may be mistyped or out of date.</p><a class="btn" href="/">Back to the lobby</a></section>`; return; }
   const table = await r.json();
   $("title").textContent = table.name;
-  if (S.saved && S.saved.token) return connect(S.saved.token, on);
+  const mine = S.saved && S.saved.token;
+  if (link !== null && link !== mine) {
+    const seat = link ? await seatOf(link) : null;
+    if (seat === null) reportRejected(mine ? "You keep your own seat." : "You can take a free seat or watch.");
+    else if (!mine) return connect(link, on, { trial: true });  // no seat here yet: the link opens its seat
+    else offerSwitch(table, link, seat, on);
+  }
+  if (mine) return connect(mine, on);
   const free = table.seats.filter((s) => s.kind === "human" && !s.taken);
   if (table.status === "open" && free.length) {
     $("joinPanel").classList.remove("hidden");
@@ -40,22 +109,30 @@ async function join(seat, on) {
   const r = await fetch(`/api/tables/${encodeURIComponent(S.tableId)}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat }) });
   const data = await r.json();
   if (!r.ok) { $("joinMsg").textContent = data.detail || "cannot join"; return; }
-  S.saved = { seat: data.seat, token: data.token, name };
-  localStorage.setItem(S.storeKey, JSON.stringify(S.saved));
+  keepSeat({ seat: data.seat, token: data.token, name });
   $("joinPanel").classList.add("hidden");
   connect(data.token, on);
 }
 
-let closedOnPurpose = false, retry = 500;
+let retry = 500;
 
-function connect(token, on) {
+/** Opens the table's WebSocket with `token` (null watches). A `trial` token (a seat link) is stored
+ *  only once the server welcomed it; if it is rejected the page says so and goes back to `fallback`
+ *  (the seat this device holds, or watching). Only the newest socket acts or reconnects. */
+function connect(token, on, { trial = false, fallback = null, switched = false } = {}) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(S.tableId)}`);
   S.ws = ws;
   ws.onopen = () => { retry = 500; ws.send(JSON.stringify({ type: "hello", token })); };
   ws.onmessage = (ev) => {
+    if (ws !== S.ws) return;
     const msg = JSON.parse(ev.data);
-    if (msg.type === "welcome") { S.mySeat = msg.seat; S.logEntries = []; on.welcome(msg); }
+    if (msg.type === "welcome") {
+      if (trial && token) { keepSeat({ token, seat: msg.seat }); trial = false; }
+      S.mySeat = msg.seat; S.logEntries = [];
+      on.welcome(msg);
+      if (switched) { switched = false; on.ack(); }  // a selection made for the other seat is dropped
+    }
     else if (msg.type === "state") on.state(msg);
     else if (msg.type === "picked") on.picked(msg);
     else if (msg.type === "presence") on.presence(msg);
@@ -69,19 +146,30 @@ function connect(token, on) {
       on.ack(msg);
       showMsg("");
     } else if (msg.type === "error") {
-      if (msg.code === "auth/invalid") {
-        localStorage.removeItem(S.storeKey); S.saved = null; closedOnPurpose = true; ws.close();
-        showMsg("This seat link does not open a seat at this table; you are watching.");
-        closedOnPurpose = false; setTimeout(() => connect(null, on), 300); return;
-      }
+      if (msg.code === "auth/invalid") { rejected(ws, token, trial, fallback, on); return; }
       S.changeTo = null;
       showMsg(msg.message);
     }
   };
   ws.onclose = () => {
-    if (closedOnPurpose || (S.last && S.last.view.is_over)) return;
+    if (ws !== S.ws || (S.last && S.last.view.is_over)) return;
     showMsg("Connection lost; reconnecting…");
-    setTimeout(() => connect(token, on), retry);
+    setTimeout(() => { if (ws === S.ws) connect(token, on, { trial, fallback, switched }); }, retry);
     retry = Math.min(retry * 2, 8000);
   };
+}
+
+/** The server rejected `token`: a seat link's is reported and leaves the stored seat alone; the stored
+ *  seat's own token (the server says it opens no seat here) is reported and forgotten. */
+function rejected(ws, token, trial, fallback, on) {
+  S.ws = null;
+  ws.close();
+  if (trial) {
+    reportRejected(fallback ? "You keep your own seat." : "You are watching.");
+    connect(fallback || null, on);
+    return;
+  }
+  if (S.saved && S.saved.token === token) forgetSeat();
+  notice(`<p><b>The seat saved on this device does not open a seat at this table.</b> You are watching.</p>`);
+  connect(null, on);
 }

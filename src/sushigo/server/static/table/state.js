@@ -15,7 +15,7 @@ export const S = {
   tableId,
   storeKey: "sushigo:" + tableId,
   endKey: "sushigo:roundend:" + tableId,
-  saved: JSON.parse(localStorage.getItem("sushigo:" + tableId) || "null"),
+  saved: loadSeat("sushigo:" + tableId),
   ws: null,
   mySeat: null,
   last: null,
@@ -23,6 +23,22 @@ export const S = {
   timerEnd: null,
   changeTo: null,
 };
+
+// The seat this device holds at this table, `{token, seat, name}`, kept in localStorage. Only a token the
+// server accepted is stored: a join's answer, or a seat link once its welcome came (and, when this device
+// already held a seat, only after the player chose to switch; see connection.js).
+function loadSeat(key) {
+  try {
+    const saved = JSON.parse(localStorage.getItem(key) || "null");
+    return saved && typeof saved.token === "string" ? saved : null;
+  } catch (e) { return null; }
+}
+
+/** Stores the seat this device holds here (replacing the one it held). */
+export function keepSeat(saved) { S.saved = saved; localStorage.setItem(S.storeKey, JSON.stringify(saved)); }
+
+/** Forgets the stored seat: only when the server rejected that very token. */
+export function forgetSeat() { S.saved = null; localStorage.removeItem(S.storeKey); }
 
 export function showMsg(text) { $("msg").textContent = text || ""; }
 
