@@ -9,6 +9,7 @@ An unknown address is a page in the site's style with a way back to the lobby.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,14 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
-from sushigo.server.testing import MANY_TABLES, ServerProcess, create_table, new_page, no_overflow  # noqa: E402
+from sushigo.server.testing import (  # noqa: E402
+    MANY_TABLES,
+    ServerProcess,
+    create_table,
+    http,
+    new_page,
+    no_overflow,
+)
 
 SHOTS = Path("/tmp/sushigo-shots")
 BOGUS = "A" * 24
@@ -150,4 +158,25 @@ def test_an_unknown_address_is_a_page_with_a_way_back(
     assert page.evaluate("() => getComputedStyle(document.querySelector('header.top')).display") == "flex"
     page.click("text=Back to the lobby")
     page.wait_for_url(server.base + "/")
+    assert not page.js_errors, page.js_errors
+
+
+def test_a_replay_that_fails_to_load_shows_plain_words(browser: Any, server: ServerProcess) -> None:
+    tid = create_table(server.base, {"game": "sushi-go", "seats": [{"kind": "bot"}, {"kind": "bot"}]})["id"]
+    deadline = time.monotonic() + 60
+    while http("GET", f"{server.base}/api/tables/{tid}")[1]["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    page = new_page(browser, 390, 800)
+    # The page itself is served (the game is over); its data answers an error (here: too many requests).
+    page.route(
+        "**/api/tables/*/replay",
+        lambda route: route.fulfill(
+            status=429, content_type="application/json", body='{"detail":"rate/limited: slow down"}'
+        ),
+    )
+    page.goto(f"{server.base}/replay/{tid}")
+    page.wait_for_selector("text=This replay cannot be shown")
+    body = page.text_content("main")
+    assert "rate/limited" not in body and "slow down" in body and "Back to the lobby" in body
     assert not page.js_errors, page.js_errors
