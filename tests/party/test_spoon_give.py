@@ -171,3 +171,22 @@ def test_records_of_forced_gives_replay() -> None:
     spoon = doc["rounds"][0]["turns"][1][0][1]
     assert spoon == {"card": "maki_2", "via": "spoon_4", "ask": "maki", "from": 2}
     assert load_record(doc).score_report() == g.score_report()
+
+
+def test_the_server_replays_an_old_stored_action_list() -> None:
+    """The server rebuilds a table from its stored actions (``apply_stored``): one stored before this
+    rule, without the forced give, still replays, and its public log is the same."""
+    from sushigo.server.tablelog import GameLog, apply_stored
+
+    _two, live = _two_positions()
+    _two, old = _two_positions()
+    live_log, old_log = GameLog("sushi-go-party"), GameLog("sushi-go-party")
+    for seat, text in [*enumerate(TURN_1), (0, "ask maki"), (2, "give maki_1")]:
+        apply_stored(live, live_log, {}, seat, text)
+    for seat, text in [*enumerate(TURN_1), (0, "ask maki")]:
+        apply_stored(old, old_log, {}, seat, text)
+    assert old.to_act() == (2,)  # a table stored just after the ask waits for its giver now
+    apply_stored(old, old_log, {}, 0, "salmon_nigiri")  # seat 0's next pick, as an older server stored it
+    apply_stored(live, live_log, {}, 0, "salmon_nigiri")
+    assert old.observe(None).to_json() == live.observe(None).to_json()
+    assert old_log.entries == live_log.entries
