@@ -6,7 +6,10 @@ spectator chat. Afterwards each game is rebuilt from the database (seed + action
 message is checked against ``observe(receiver).to_json()`` at its ``state_id``, and so are the table's
 extra fields: the last round and the running scores (public, the same for everyone), the receiver's own
 pending pick (and nobody else's), and the game log, which must hold only revealed cards. No message may
-contain the seed, any seat token or seat link, or keys that name hidden things.
+contain the seed, any seat token or seat link, or keys that name hidden things. A Party spoon that names
+a type gives its giver a ``give`` step whether it holds one matching variant or several: every receiver
+gets that step, the giver alone its options, and the others' views are checked to be the same as with
+the other number of variants (rules.md §3.4.15 note).
 """
 
 from __future__ import annotations
@@ -24,7 +27,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from sushigo.cards.specials import Spoon
 from sushigo.game import new_game
+from sushigo.party.actions import Ask
+from sushigo.party.cards import VARIANTS
 from sushigo.server.store import Store
 from sushigo.server.tablelog import GameLog, apply_stored, table_extras
 from sushigo.server.testing import ServerProcess, create_table, join, play_seat
@@ -172,16 +178,68 @@ async def _fickle(
                     await act()
 
 
+#: the Party types of several variants: a spoon naming one gives its holder a ``give`` step
+_TYPES = {t for t, v in VARIANTS.items() if len(v) > 1}
+
+
 def _menus_first(seed: int) -> Callable[[list[str]], str]:
     """Random play that takes a menu whenever it can, so that every run shows a seat its menu's draw
-    (the deal is the server's, unseeded: a seat playing at random may never play one)."""
+    (the deal is the server's, unseeded: a seat playing at random may never play one); with spoons on
+    the menu it also takes and uses them, naming a type (``ask fruit``), so that givers choose."""
     rng = random.Random(seed)
 
+    def score(action: str) -> int:
+        if action.startswith("ask "):
+            return 4 if action[4:] in _TYPES else 0
+        return 2 * ("bonus=" in action and "spoon" in action) + action.startswith(("menu_", "spoon_"))
+
     def choose(legal: list[str]) -> str:
-        menus = [a for a in legal if a.startswith("menu_")]
-        return rng.choice(menus or legal)
+        best = max(map(score, legal))
+        return rng.choice([a for a in legal if score(a) == best])
 
     return choose
+
+
+def _other_count(state: Any, giver: int, name: str) -> Any:
+    """A copy of ``state`` where ``giver`` holds one matching variant of ``name`` if it holds several,
+    or two if it holds one (hidden cards swapped with the deck's); ``None`` when the deck cannot."""
+    alt = state.clone()
+    hand, deck = alt.hands[giver], alt.deck
+    kinds = sorted({c for c in hand if Spoon.matches(name, c)})
+    if len(kinds) > 1:  # keep the first variant, the others go to the deck
+        out = [i for i, c in enumerate(hand) if c != kinds[0] and Spoon.matches(name, c)]
+        spare = [i for i, d in enumerate(deck) if not Spoon.matches(name, d)]
+    else:  # a second variant comes from the deck
+        out = [next((i for i, c in enumerate(hand) if not Spoon.matches(name, c)), -1)]
+        spare = [i for i, d in enumerate(deck) if Spoon.matches(name, d) and d != kinds[0]][:1]
+    if len(spare) < len(out) or -1 in out:
+        return None
+    for i, j in zip(out, spare):
+        hand[i], deck[j] = deck[j], hand[i]
+    return alt
+
+
+def _ask_looks_alike(
+    state: Any, seat: int, name: str, receivers: list[int | None]
+) -> tuple[int, int, bool] | None:
+    """Before a spoon's request for the type ``name``: checks that every receiver other than the giver
+    that has not held the giver's hand sees the same after the request whether the giver holds one
+    matching variant or several (the give step, its timing, the views); returns (giver, variants,
+    whether the other case could be built and compared)."""
+    found = state.spoon_search(seat, name)
+    if found is None:
+        return None
+    giver, kinds = found
+    alt = _other_count(state, giver, name)
+    if alt is not None:
+        real = state.clone()
+        for s in (real, alt):
+            s.submit(seat, Ask(name))
+        assert real.to_act() == alt.to_act() == (giver,)
+        for r in receivers:
+            if r != giver and real.observe(r).known_hands[giver] is None:
+                assert alt.observe(r).to_json() == real.observe(r).to_json(), (r, giver, name)
+    return giver, len(kinds), alt is not None
 
 
 async def _play(
@@ -272,10 +330,17 @@ def test_messages_hold_only_what_the_receiver_may_know(
         public.append(json.loads(json.dumps(table_extras(state))))
         own_picks.append(dict(picks))
 
+    gives: dict[int, tuple[int, int, bool]] = {}  # state_id -> (giver, variants it could give, compared)
     snapshot()
-    for seat, text in row.actions:
+    for sid, (seat, text) in enumerate(row.actions, start=1):
+        asked = text[4:] if text.startswith("ask ") and text[4:] in _TYPES else None
+        give = _ask_looks_alike(state, seat, asked, receivers) if asked is not None else None
         apply_stored(state, game_log, picks, seat, text)
         snapshot()
+        if give is not None:
+            # the giver owes the give step, with one variant as with several
+            assert state.to_act() == (give[0],) and len(state.legal_actions(give[0])) == give[1], text
+            gives[sid] = give
     _log_is_public(game, game_log.entries, state)
     full_log = json.loads(json.dumps(game_log.entries))
 
@@ -285,6 +350,7 @@ def test_messages_hold_only_what_the_receiver_may_know(
     pickeds = 0
     chats = 0
     draws_seen = 0
+    gives_seen: set[tuple[int, int | None]] = set()
     for receiver, log in zip(receivers, logs):
         assert log[0]["type"] in ("welcome", "chat")
         welcome = next(m for m in log if m["type"] == "welcome")
@@ -326,6 +392,12 @@ def test_messages_hold_only_what_the_receiver_may_know(
             sid = msg["state_id"]
             last_sid = sid
             view, legal = expected[sid][receiver]
+            if sid in gives and msg["table"]["status"] == "playing":
+                # every receiver is told of the give step; only the giver gets its options
+                giver, count, _ = gives[sid]
+                assert msg["view"]["to_act"] == [giver] and msg["view"]["resolving"]["step"] == "give"
+                assert len(msg["legal"]) == (count if receiver == giver else 0)
+                gives_seen.add((sid, receiver))
             if msg["table"]["status"] != "playing":
                 view, legal = {**view, "legal": []}, []
             assert msg["view"] == view
@@ -349,6 +421,11 @@ def test_messages_hold_only_what_the_receiver_may_know(
         assert picks_seen > 0 and pickeds > 0
     if game == "sushi-go-party" and any(t.startswith("menu_") for _, t in row.actions):
         assert draws_seen > 0, "a menu was played and its player saw the draw"
+    # every receiver was shown every give step, forced (one variant) or not
+    assert gives_seen == {(sid, r) for sid in gives for r in receivers}
+    if isinstance(menu, list) and "spoon" in menu:
+        assert gives, "the seats that take spoons and name types made a giver choose"
+        assert any(g[2] for g in gives.values()), "a give step was compared with the other variant count"
     # The finished game's record can be downloaded and has no seed.
     from sushigo.server.testing import http
 

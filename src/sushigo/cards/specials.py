@@ -129,8 +129,11 @@ class Spoon(ActionCard):
     The first holder gives it and takes the spoon into its hand; with no holder the spoon is
     discarded (§3.4.15).
 
-    Steps: ``"ask"`` (the owner names a card), ``"give"`` (the giver picks the variant when a type
-    matched several), ``"place"`` (the owner says how to play what came, when there is a choice).
+    Steps: ``"ask"`` (the owner names a card), ``"give"`` (the giver picks the variant whenever a
+    type was named and a hand held a match, even when that hand holds only one matching variant: a
+    step that came only with several would tell every seat something about a hidden hand; rules.md
+    §3.4.15, this project's decision), ``"place"`` (the owner says how to play what came, when there
+    is a choice).
     """
     title = "Spoon"
     summary = "Spoon: on a later turn, name a card; the first player to your left with it in hand gives it to you and takes the spoon."
@@ -158,6 +161,15 @@ class Spoon(ActionCard):
                 names.append(t)
             names.extend(WIRE[v] for v in variants)
         return names
+
+    @staticmethod
+    def giver_chooses(name: str) -> bool:
+        """Whether a request for ``name`` gives its giver a ``"give"`` step: it names a type of
+        several variants (``maki``), not a variant (``maki_3``). The step does not depend on how many
+        variants the giver holds, so that nobody learns that from it."""
+        from ..party.cards import VARIANTS
+
+        return len(VARIANTS.get(name, ())) > 1
 
     @staticmethod
     def matches(name: str, card: int) -> bool:
@@ -199,7 +211,8 @@ class Spoon(ActionCard):
                 return True
             giver, matches = found
             item.data["from"] = giver
-            if len(matches) > 1:
+            if self.giver_chooses(action.name):
+                # always, however many variants the giver holds: the step itself is public
                 item.step, item.decider = "give", giver
                 return False
             return self._given(engine, item, matches[0])

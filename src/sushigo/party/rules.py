@@ -314,7 +314,7 @@ class PartyState:
         another seat's menu draw) are dealt again at random into the same places and sizes (the pile
         gets desserts only), every other seat's pending pick is redrawn from its legal picks, and the
         generator is reseeded from ``rng``. A draw that leaves a seat owing a decision without a
-        legal one (a spoon's victim that no longer holds two matching variants) is drawn again;
+        legal one (a spoon's giver that no longer holds a matching card) is drawn again;
         after ``tries`` the hidden cards stay where they are. What a failed spoon request told
         (no searched hand held the card) is not used. The copy keeps this state's chance mode; at a
         chance node the cards already drawn for the pending event stay drawn.
@@ -410,6 +410,20 @@ class PartyState:
             plays.extend(self._card_plays(seat, c, this_turn=False, using=None))
         bonuses = self._bonus_choices(seat)
         return [p if not b else replace(p, bonus=b) for b in bonuses for p in plays]
+
+    def catch_up(self, seat: int, action: Action) -> None:
+        """Makes, before ``seat``'s stored ``action`` is replayed, a decision that older versions made
+        unasked: a spoon's giver holding a single variant of the named type used to give it without a
+        ``give`` step, so an action list stored then lacks that step (rules.md §3.4.15 now always asks).
+        When the state waits on such a forced give (exactly one legal ``Give``) and ``action`` is not
+        that give, the give is made first. Only replays of stored action lists call this; a live
+        action never does, so live play still waits for the giver."""
+        item = self.current
+        if self.phase != "resolve" or item is None or item.step != "give" or self._chance is not None:
+            return
+        legal = self.legal_actions(item.decider)
+        if len(legal) == 1 and not (seat == item.decider and action == legal[0]):
+            self.submit(item.decider, legal[0])
 
     def spoon_search(self, seat: int, name: str) -> tuple[int, list[int]] | None:
         """The first seat to the left of ``seat`` whose hand holds a card answering a spoon's request

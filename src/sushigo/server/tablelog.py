@@ -39,6 +39,15 @@ class SecretPicks(Protocol):
     def has_picked(self, seat: int) -> bool: ...
 
 
+@runtime_checkable
+class CatchesUp(Protocol):
+    """A game whose older stored action lists may lack a forced decision that the engine now asks
+    for (Party: a spoon's giver with a single matching variant); it makes that decision before the
+    stored action that follows it."""
+
+    def catch_up(self, seat: int, action: Any) -> None: ...
+
+
 class GameLog:
     """The public game log of one table, extended after every accepted action.
 
@@ -75,7 +84,10 @@ def apply_stored(state: Any, log: GameLog, picks: dict[int, str], seat: int, tex
         assert isinstance(state, SecretPicks), "a stored withdraw in a game without secret picks"
         state.withdraw(seat)
     else:
-        state.submit(seat, spec(state.game).parse_action(text))
+        action = spec(state.game).parse_action(text)
+        if isinstance(state, CatchesUp):
+            state.catch_up(seat, action)
+        state.submit(seat, action)
     return record(state, log, picks, seat, text, before)
 
 
