@@ -27,6 +27,7 @@ from typing import Any
 
 import websockets
 
+from sushigo.server.names import confusable, has_visible
 from sushigo.server.testing import ServerProcess, create_table, http, join
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
@@ -156,6 +157,33 @@ def test_names_the_table_gives_others_or_that_look_like_a_seat_are_refused(serve
     assert http("POST", url, {"name": "Lance"})[0] == 200
     info = http("GET", f"{server.base}/api/tables/{t['id']}")[1]
     assert [s["name"] for s in info["seats"]] == ["Alice", "Lance", "Sam"]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "alike"),
+    [
+        ("Alice", "\u0410lice", True),  # Cyrillic A
+        ("Alice", "AIice", True),  # capital I for small l
+        ("Alice", "ALICE", True),
+        ("Bob", "B0b", True),
+        ("Nina", "\u039dina", True),  # Greek capital Nu is an N ...
+        ("vina", "\u039dina", False),  # ... not a v
+        ("Olaf", "\u00d8laf", True),
+        ("Kim", "Kirn", True),
+        ("Ian", "lan", True),
+        ("Ian", "Lan", False),
+        ("Clara", "Dara", False),
+        ("Ann", "Anna", False),
+        ("Jo", "Joe", False),
+    ],
+)
+def test_which_names_look_alike(a: str, b: str, alike: bool) -> None:
+    assert confusable(a, b) is alike and confusable(b, a) is alike
+
+
+def test_what_counts_as_visible() -> None:
+    assert not any(map(has_visible, ["", " ", "\u3164", "\u2800", "\u0301", "\u200b\u2060", "\U000e0041"]))
+    assert all(map(has_visible, ["a", "\u00e9", "e\u0301", "\u3164x", "\u2801", "\u4e2d", "\U0001f363"]))
 
 
 # ------------------------------------------------------------------------------------------- what
