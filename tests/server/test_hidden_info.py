@@ -370,7 +370,7 @@ def test_messages_hold_only_what_the_receiver_may_know(
             assert all(tok not in raw for tok in tokens.values()) and "seat=" not in raw
             if msg["type"] == "chat":
                 chats += 1
-                assert all(set(line) == {"seat", "name", "text", "at"} for line in msg["lines"])
+                assert all(set(line) == {"seat", "name", "text", "at", "spectator"} for line in msg["lines"])
                 continue
             if msg["type"] == "picked":
                 # Someone else's pick inside an open turn: only who still chooses may have changed, so

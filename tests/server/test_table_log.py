@@ -22,8 +22,8 @@ pytest.importorskip("sqlalchemy")
 from fastapi.testclient import TestClient
 
 from sushigo.game import new_game
-from sushigo.server import chat as table_chat
 from sushigo.server.app import create_app
+from sushigo.server.limits import Limits
 from sushigo.server.replay import build_replay
 from sushigo.server.store import SeatRow, TableRow
 from sushigo.server.tablelog import GameLog, apply_stored, final_table, last_round
@@ -202,10 +202,18 @@ def _until(ws: Any, kind: str) -> dict[str, Any]:
     raise AssertionError(f"no {kind} message")
 
 
-def test_chat_is_plain_limited_stored_and_replayed(
-    client: TestClient, app_path: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(table_chat, "CHAT_MAX_LINES", 7)
+#: A table that stores 7 chat lines (spectators may fill them all).
+SMALL_CHAT = Limits(chat_lines=7, chat_spectator_lines=7)
+
+
+@pytest.fixture
+def small_chat(app_path: str) -> Iterator[TestClient]:
+    with TestClient(create_app(app_path, grace=30, bot_delay=0.0, limits=SMALL_CHAT)) as c:
+        yield c
+
+
+def test_chat_is_plain_limited_stored_and_replayed(small_chat: TestClient, app_path: str) -> None:
+    client = small_chat
     t = client.post(
         "/api/tables", json={"game": "sushi-go", "seats": [{"kind": "human"}, {"kind": "human"}]}
     ).json()
@@ -220,19 +228,25 @@ def test_chat_is_plain_limited_stored_and_replayed(
         _until(watcher, "state")
         ann.send_json({"type": "chat", "text": "  <script>alert(1)</script>\u202e\u0007 hi  "})
         line = _until(watcher, "chat")["lines"][0]
-        assert line == {"seat": 0, "name": "Ann", "text": "<script>alert(1)</script> hi", "at": line["at"]}
+        assert line == {
+            "seat": 0,
+            "name": "Ann",
+            "text": "<script>alert(1)</script> hi",
+            "at": line["at"],
+            "spectator": False,
+        }
         watcher.send_json({"type": "chat", "text": "x" * 201})
         assert _until(watcher, "error")["code"] == "message/malformed"
         watcher.send_json({"type": "chat", "text": "\u200b\u0000"})
         assert _until(watcher, "error")["code"] == "chat/invalid"
         for i in range(5):  # five lines within ten seconds, then the sixth is refused
             watcher.send_json({"type": "chat", "text": f"line {i}"})
-            assert _until(watcher, "chat")["lines"][0]["name"] == "Spectator"
+            assert _until(watcher, "chat")["lines"][0]["name"] == "Spectator 1"
         watcher.send_json({"type": "chat", "text": "one too many"})
         assert _until(watcher, "error")["code"] == "rate/limited"
     # A new connection gets the stored lines; so does a restarted server.
     with (
-        TestClient(create_app(app_path, grace=30, bot_delay=0.0)) as again,
+        TestClient(create_app(app_path, grace=30, bot_delay=0.0, limits=SMALL_CHAT)) as again,
         again.websocket_connect(f"/ws/tables/{t['id']}") as ws,
     ):
         ws.send_json({"type": "hello"})

@@ -9,8 +9,6 @@ from typing import Any
 
 import orjson
 
-from .limits import RateLimiter
-
 
 class RoomError(Exception):
     """A rejected request, with a stable ``code`` (``action/illegal``, ``auth/invalid``, ...)."""
@@ -46,8 +44,10 @@ class Client:
     messages is dropped once ``max_queue`` messages are waiting.
     """
 
-    def __init__(self, seat: int | None, max_queue: int = 256) -> None:
+    def __init__(self, seat: int | None, max_queue: int = 256, *, address: str = "") -> None:
         self.seat = seat
+        #: The peer's address (its spectators' chat budget is shared: ``Limits.chat_rate``).
+        self.address = address
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.max_queue = max_queue
         self.closed = False
@@ -55,8 +55,9 @@ class Client:
         self.on_drop: list[Callable[[Client], None]] = []
         #: How many game-log entries this client has been sent (each ``state`` carries only the new ones).
         self.log_at = 0
-        #: This connection's chat budget (made by the room's chat on the first line, ``chat.CHAT_BURST``).
-        self.chat_rate: RateLimiter | None = None
+        #: A spectator's name in the chat ("Spectator 3"), given by the room on its first line and kept
+        #: for as long as the connection lasts.
+        self.chat_name: str | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         """Queues ``message`` as JSON text."""

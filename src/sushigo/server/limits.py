@@ -79,6 +79,15 @@ class Limits:
     refusal_hold: float = 1.0
     refusal_holds_per_address: int = 8
     refusal_holds: int = 512
+    #: Chat lines one table stores at most, and how many of them spectators may store together: the rest
+    #: (``chat_lines - chat_spectator_lines``) is the seated players' reserve, so watchers can never
+    #: leave the players without a chat (``chat/full``).
+    chat_lines: int = 2000
+    chat_spectator_lines: int = 1000
+    #: Chat lines per second on average and at once: of one seat (all its connections together), and of
+    #: all spectators of one address at one table together (sixty connections share one budget).
+    chat_rate: float = 0.5
+    chat_burst: float = 5.0
     #: Messages waiting for a client before it is dropped as a slow reader.
     client_queue: int = 256
     #: Kernel send buffer of each connection (bytes; the kernel doubles it), set on the listening

@@ -579,19 +579,28 @@ class TableExtras(BaseModel):
 
 
 class ChatLine(BaseModel):
-    """One chat line: who wrote it (``seat`` null: a spectator), the escaped-on-display text, when."""
+    """One chat line: who wrote it (``seat`` null: a spectator), the escaped-on-display text, when.
+
+    A seat's line carries the seat's name; a spectator's "Spectator 1", "Spectator 2", ... (one number per
+    connection, in the order they first chat at the table), and no player may take a name like those.
+    """
 
     seat: int | None
     name: str
     text: str
     at: float
+    spectator: bool = Field(
+        ..., description="True when a spectator wrote the line (seat null), false for a seated player."
+    )
 
 
 class ChatMessage(BaseModel):
-    """Client → server: a chat line (1 to 200 characters of plain text; 5 at once, then one every 2 s).
+    """Client → server: a chat line (1 to 200 characters of plain text, with a visible one).
 
     Seated players and spectators may chat while the table is open or playing; the server strips control
-    characters, stores the line with the table and sends it to everyone as a ``chat`` message.
+    characters, stores the line with the table and sends it to everyone as a ``chat`` message. A seat
+    (all its connections together) and the spectators of one address (together) each send 5 lines at
+    once, then one every 2 s; spectators may fill only part of the table's stored lines.
     """
 
     model_config = ConfigDict(extra="forbid")

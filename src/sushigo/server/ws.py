@@ -247,7 +247,7 @@ class Connection:
             raise RoomError("message/malformed", "hello was already said on this connection")
         room = self.room
         seat = room.authenticate(msg.token)
-        client = self.client = Client(seat, max_queue=self.hub.limits.client_queue)
+        client = self.client = Client(seat, max_queue=self.hub.limits.client_queue, address=self.address)
         client.on_drop.append(self._on_drop)
         self.writer = asyncio.get_running_loop().create_task(_writer(self.ws, client))
         async with room.lock:
