@@ -75,6 +75,7 @@ _STATUS = {
     "table/invalid": 400,
     "name/taken": 409,
     "name/reserved": 422,
+    "name/invalid": 422,
     "table/limit": 429,
     "rate/limited": 429,
     "server/busy": 503,
