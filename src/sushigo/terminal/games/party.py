@@ -193,8 +193,11 @@ def describe_play(d: dict[str, Any], label: str, labels: Sequence[str], mine: bo
         if card is None:
             text = f"{_via(d)} asked for {asked}: nobody had one (spoon discarded)"
         else:
-            giver = labels[d["from"]] if d.get("from") is not None else "?"
-            text = f"{what} ({_via(d)} asked for {asked}: {giver} gave it, takes the spoon)"
+            if d.get("from") == 0:  # the human gave it: in the first person
+                text = f"{what} ({_via(d)} asked for {asked}: you gave it and take the spoon)"
+            else:
+                giver = labels[d["from"]] if d.get("from") is not None else "?"
+                text = f"{what} ({_via(d)} asked for {asked}: {giver} gave it, takes the spoon)"
     elif via.startswith("menu"):
         drawn = d.get("drawn") or []
         seen = f": {', '.join(party_name(c) for c in drawn)}" if mine and drawn else ""

@@ -119,7 +119,7 @@ def roll_heading(obs: RollObservation) -> str:
     cycles = obs.dice_per_player
     return (
         f"{spec(GAME).title} · round {min(obs.round, 2) + 1} of 3 · cycle {obs.cycle + 1} of {cycles} · "
-        f"seat {obs.red_belt + 1} starts"
+        + ("you start" if obs.red_belt == 0 else f"seat {obs.red_belt + 1} starts")
     )
 
 
@@ -199,7 +199,7 @@ class RollFrontend:
         obs = self.state.observe(0)
         return Text.assemble(
             ("Round 1: ", "bold magenta"),
-            f"the dice are drawn and rolled; seat {obs.red_belt + 1} has the red belt and starts.",
+            f"the dice are drawn and rolled; {announce.red_belt(obs.red_belt)}.",
         )
 
     def card_name(self, card: str) -> str:
@@ -234,7 +234,7 @@ class RollFrontend:
                 Text.assemble(
                     (f"Round {after.round + 1}: ", "bold magenta"),
                     "fresh dice are drawn and rolled; ",
-                    f"seat {after.red_belt + 1} has the red belt and starts.",
+                    f"{announce.red_belt(after.red_belt)}.",
                 )
             )
 
