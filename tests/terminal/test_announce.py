@@ -105,8 +105,7 @@ def test_a_swap_names_both_dice_and_both_belts_from_1() -> None:
     mine, theirs = face_name(before.belts[seat][1]), face_name(before.belts[other][0])
     assert (
         f"{labels[seat]} swapped (chopsticks token): {'your' if seat == 0 else 'their'} [2] {mine} for "
-        f"{'your' if other == 0 else labels[other] + chr(39) + 's'} [1] {theirs}"
-        in text
+        f"{'your' if other == 0 else labels[other] + chr(39) + 's'} [1] {theirs}" in text
     )
 
 

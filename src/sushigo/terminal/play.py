@@ -174,8 +174,20 @@ class TerminalGame:
         """Waits for Enter (any text but ``quit`` continues), so a round's end can be read."""
         self.ask(prompt)
 
+    def only_choice(self, what: str) -> None:
+        """Says in one line what was done for the player when a decision had a single option."""
+        self.console.print(Text.assemble(("Only one choice: ", "bold"), what, "."))
+
     def human_action(self) -> Any:
-        """Asks until the human's input is a legal move, explaining each refusal in the screen's terms."""
+        """Asks until the human's input is a legal move, explaining each refusal in the screen's terms.
+
+        A decision with a single legal option is not asked: it is taken for the player, with a line that
+        says what was done.
+        """
+        legal = self.state.legal_actions(0)
+        if len(legal) == 1:
+            self.only_choice(self.frontend.describe(legal[0]))
+            return legal[0]
         self._reminder = self.frontend.remind
         try:
             while True:

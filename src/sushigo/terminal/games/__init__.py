@@ -61,6 +61,11 @@ class Frontend(Protocol):
         """
         ...
 
+    def describe(self, action: Any) -> str:
+        """Says what the human's ``action`` does, in the second person (``you take tempura``), for the line
+        that reports a decision with a single option taken for them."""
+        ...
+
     def remind(self) -> None:
         """Prints again what the human chooses from (hand, belt), under a help or rules screen."""
         ...

@@ -71,6 +71,19 @@ def choose(text: str, options: Sequence[str], what: str = "choice") -> int:
     raise ValueError(f"{text.strip()!r} is not one of the choices{hint}")
 
 
+def play_text(action: Any) -> str:
+    """A card played (a :class:`~sushigo.party.actions.Play`) in words: the card, what a special order
+    copies, a nigiri kept off wasabi and the bonus actions declared with it."""
+    text = party_name(WIRE[action.card])
+    if action.copies is not None:
+        text += f" copying {party_key_name(action.copies)}"
+    if not action.wasabi:
+        text += " (not on your wasabi)"
+    if action.bonus:
+        text += ", and use " + " and ".join(party_name(WIRE[b]) for b in action.bonus)
+    return text
+
+
 def tableau_items(row: Sequence[Any]) -> list[str]:
     """A tableau in play order with copies, face-down cards and nigiri on wasabi marked.
 
@@ -486,6 +499,19 @@ class PartyFrontend:
         c.print(party_table(obs, self.game.labels, round_so_far(obs)))
         self.remind()
 
+    def describe(self, action: Any) -> str:
+        item = self.state.observe(0).resolving or {}
+        card = party_name(item.get("card"))
+        if isinstance(action, Ask):
+            return f"your {card} names {party_name(action.name)}"
+        if isinstance(action, Give):
+            return f"you give {party_name(WIRE[action.card])} to {self.game.labels[item.get('seat', 0)]}'s {card}"
+        if isinstance(action, Flip):
+            k = len(action.refs)
+            turned = f"{k} card{'s' if k != 1 else ''}" if k else "nothing"
+            return f"your {card} turns {turned} face down"
+        return "you play " + play_text(action)
+
     def remind(self) -> None:
         obs = self.state.observe(0)
         if obs.phase == "choose":
@@ -552,10 +578,14 @@ class PartyFrontend:
             if a.card.wire not in wires:
                 wires.append(a.card.wire)
         shown = [PCard(c).wire for c in obs.hand] if obs.phase == "choose" else wires
-        text = game.ask(prompt)
-        wire = shown[choose(text, [party_name(w) for w in shown], "card")]
-        if wire not in wires:
-            raise ValueError(f"you cannot play {party_name(wire)} now")
+        if len(wires) == 1:  # a single card to play: not asked
+            wire = wires[0]
+            game.only_choice(f"you play {party_name(wire)}, the only card you can play")
+        else:
+            text = game.ask(prompt)
+            wire = shown[choose(text, [party_name(w) for w in shown], "card")]
+            if wire not in wires:
+                raise ValueError(f"you cannot play {party_name(wire)} now")
         options = [a for a in legal if a.card.wire == wire]
         copies = []
         for a in options:
@@ -563,8 +593,12 @@ class PartyFrontend:
                 copies.append(a.copies)
         if len(copies) > 1 or copies[0] is not None:
             labels = [party_key_name(k) for k in copies]
-            game.console.print(Entries(views.numbered(labels), sep="  ", prefix="It can copy: "))
-            while True:
+            if len(copies) == 1:
+                target = copies[0]
+                game.only_choice(f"your {party_name(wire)} copies {labels[0]}")
+            else:
+                game.console.print(Entries(views.numbered(labels), sep="  ", prefix="It can copy: "))
+            while len(copies) > 1:
                 try:
                     target = copies[choose(game.ask("Special order copies which card?"), labels)]
                     break

@@ -276,6 +276,13 @@ class GoFrontend:
             except ValueError as exc:
                 game.say_error(str(exc))
 
+    def describe(self, action: Any) -> str:
+        own = " + ".join(card_name(c) for c in go_wires(action.cards))
+        text = f"you take {own}" + (" with chopsticks" if len(action.cards) == 2 else "")
+        if action.dummy is not None:
+            text += f", and the dummy gets {card_name(go_wires([action.dummy])[0])}"
+        return text
+
     def remind(self) -> None:
         self.game.console.print(go_hand(self.state.observe(0)))
 

@@ -244,6 +244,21 @@ class RollFrontend:
         action = parse_roll_move(text, obs, 0)
         return self.state.check(0, action)
 
+    def describe(self, action: Any) -> str:
+        obs = self.state.observe(0)
+        belt = obs.belts[0]
+        if isinstance(action, Take):
+            return f"you take [{action.position + 1}] {face_name(belt[action.position])}"
+        if isinstance(action, Reroll):
+            return "you re-roll " + ", ".join(f"[{p + 1}] {face_name(belt[p])}" for p in action.positions)
+        if isinstance(action, Swap):
+            other = obs.belts[action.other_seat][action.other]
+            return (
+                f"you swap your [{action.own + 1}] {face_name(belt[action.own])} for "
+                f"{self.game.labels[action.other_seat]}'s [{action.other + 1}] {face_name(other)}"
+            )
+        return friendly(action.to_text(), name=face_name)  # pragma: no cover - every kind is above
+
     def remind(self) -> None:
         obs = self.state.observe(0)
         belt = views.numbered([face_name(f) for f in obs.belts[0]])
