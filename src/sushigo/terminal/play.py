@@ -21,9 +21,11 @@ player to continue.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import IO, Any
 
+import click
 from rich.console import Console
 from rich.text import Text
 
@@ -32,6 +34,18 @@ from ..game import GameState
 from . import views
 from .guide import COMMANDS
 from .names import catalogue_names, face_name
+
+
+class PlayError(click.ClickException):
+    """An error that ends ``sushigo play`` (a failing bot, a game that cannot be set up), shown by Rich.
+
+    Click prints its errors as one long line, which an 80-column terminal cuts mid-word; this one wraps
+    at word boundaries within the console's width, with the same ``Error: `` start and exit status 1.
+    """
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        console = Console(file=file if file is not None else sys.stderr, highlight=False)
+        console.print(Text.assemble(("Error: ", "bold red"), self.format_message()))
 
 
 class InputClosed(Exception):
