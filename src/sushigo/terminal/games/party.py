@@ -19,7 +19,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -141,7 +142,12 @@ def heading(obs: Any) -> tuple[str, str]:
     title = f"{spec(GAME).title} · round {obs.round + 1} of 3 · turn {obs.turn + 1} of {cfg.hand_size}"
     way = "hands pass left" if cfg.direction(obs.round) == 1 else "hands pass right this round"
     menu = ", ".join(party_name(t) for t in cfg.menu)
-    return title, f"{menu_titles().get(mid or '', 'Custom menu')}: {menu} · {way}"
+    sizes = set(obs.hand_sizes)
+    held = ""
+    if len(sizes) == 1:
+        n = sizes.pop()
+        held = f" · {n} card{'s' if n != 1 else ''} in each hand"
+    return title, f"{menu_titles().get(mid or '', 'Custom menu')}: {menu} · {way}{held}"
 
 
 def party_table(obs: Any, labels: Sequence[str], now: Sequence[int]) -> Table:
@@ -153,14 +159,19 @@ def party_table(obs: Any, labels: Sequence[str], now: Sequence[int]) -> Table:
     table.add_column("Rnd", justify="right", no_wrap=True)
     table.add_column("Game", justify="right", no_wrap=True)
     totals = obs.scores["totals"]
+    same = len(set(obs.hand_sizes)) == 1  # then the heading says it once (a row each for 8 seats)
     for s, row in enumerate(obs.tableaux):
-        hand = f"{obs.hand_sizes[s]} in hand"
-        picked = "" if obs.phase != "choose" or s in obs.to_act else " · picked"
+        notes = [] if same else [f"{obs.hand_sizes[s]} in hand"]
+        if obs.phase == "choose" and s not in obs.to_act:
+            notes.append("picked")
         items: list[str | Text] = list(grouped(tableau_items(row)))
-        note = Text(f"({hand}{picked})", style="dim")
+        entries = items or ["—"]
+        if notes:
+            note = Text(f"({' · '.join(notes)})", style="dim")
+            entries = [*items, note] if items else [Text.assemble("— ", note)]
         table.add_row(
             labels[s],
-            Entries([*items, note] if items else [Text.assemble("— ", note)]),
+            Entries(entries),
             str(len(obs.desserts[s])),
             str(now[s]),
             str(totals[s]),
@@ -463,7 +474,7 @@ class PartyFrontend:
                 for s in range(st.players)
                 if st.table.race_points[s] != race_before[s]
             ]
-            game.console.print(
+            game.print(
                 Text.assemble(
                     ("Uramaki race: ", "bold yellow"),
                     ", ".join(won),
@@ -482,7 +493,7 @@ class PartyFrontend:
         while r < len(history):
             turns = history[r]["turns"]
             for i in range(seen, len(turns)):
-                game.console.print(turn_lines(turns[i], game.labels, i, last=i == size - 1))
+                game.print(turn_lines(turns[i], game.labels, i, last=i == size - 1))
             if r >= len(obs.earlier_tableaux):
                 self._seen = (r, len(turns))
                 break
@@ -492,12 +503,17 @@ class PartyFrontend:
 
     def show(self) -> None:
         obs = self.state.observe(0)
-        c = self.game.console
         title, subtitle = heading(obs)
-        c.rule(title, style="dim")
-        c.print(subtitle, style="dim")
-        c.print(party_table(obs, self.game.labels, round_so_far(obs)))
-        self.remind()
+        screen: list[RenderableType] = [
+            Rule(title, style="dim"),
+            Text(subtitle, style="dim"),
+            party_table(obs, self.game.labels, round_so_far(obs)),
+        ]
+        if obs.phase == "choose":  # the hand belongs to the screen: a page break falls before it all
+            self.game.print(Group(*screen, hand_line([WIRE[c] for c in obs.hand])))
+        else:
+            self.game.print(Group(*screen))
+            self.remind()
 
     def describe(self, action: Any) -> str:
         item = self.state.observe(0).resolving or {}
@@ -515,7 +531,7 @@ class PartyFrontend:
     def remind(self) -> None:
         obs = self.state.observe(0)
         if obs.phase == "choose":
-            self.game.console.print(hand_line([WIRE[c] for c in obs.hand]))
+            self.game.print(hand_line([WIRE[c] for c in obs.hand]))
         else:
             self._show_resolving()
 
@@ -525,12 +541,12 @@ class PartyFrontend:
         item = obs.resolving or {}
         owner = item.get("seat", 0)
         whose = "your" if owner == 0 else f"{game.labels[owner]}'s"
-        game.console.print(revealed_line(obs, game.labels))
-        game.console.print(Text.assemble(("Resolving ", "bold"), f"{whose} {party_name(item.get('card'))}"))
+        game.print(revealed_line(obs, game.labels))
+        game.print(Text.assemble(("Resolving ", "bold"), f"{whose} {party_name(item.get('card'))}"))
         if obs.menu_drawn:
-            game.console.print(hand_line([WIRE[c] for c in obs.menu_drawn], "Your menu drew: "))
+            game.print(hand_line([WIRE[c] for c in obs.menu_drawn], "Your menu drew: "))
         elif obs.hand:
-            game.console.print(hand_line([WIRE[c] for c in obs.hand]))
+            game.print(hand_line([WIRE[c] for c in obs.hand]))
 
     def human_action(self) -> Any:
         game = self.game
@@ -544,7 +560,7 @@ class PartyFrontend:
         card = party_name(item.get("card"))
         if isinstance(first, Ask):
             names = [a.name for a in legal]
-            game.console.print(
+            game.print(
                 Entries(
                     views.numbered([party_name(n) for n in names]), sep="  ", prefix="Cards you can ask for: "
                 )
@@ -554,7 +570,7 @@ class PartyFrontend:
         if isinstance(first, Give):
             asker = game.labels[item.get("seat", 0)]
             wires = [g.card.wire for g in legal]
-            game.console.print(hand_line(wires, "You may give: "))
+            game.print(hand_line(wires, "You may give: "))
             i = choose(
                 game.ask(f"{asker}'s {card} asks for {party_name(item.get('ask'))}: give which?"),
                 [party_name(w) for w in wires],
@@ -597,7 +613,7 @@ class PartyFrontend:
                 target = copies[0]
                 game.only_choice(f"your {party_name(wire)} copies {labels[0]}")
             else:
-                game.console.print(Entries(views.numbered(labels), sep="  ", prefix="It can copy: "))
+                game.print(Entries(views.numbered(labels), sep="  ", prefix="It can copy: "))
             while len(copies) > 1:
                 try:
                     target = copies[choose(game.ask("Special order copies which card?"), labels)]
@@ -616,9 +632,7 @@ class PartyFrontend:
         chosen: tuple[Any, ...] = ()
         if offer_bonus and bonuses:
             labels = [" + ".join(party_name(b.wire) for b in combo) for combo in bonuses]
-            game.console.print(
-                Entries(views.numbered(labels), sep="  ", prefix="Bonus actions (Enter for none): ")
-            )
+            game.print(Entries(views.numbered(labels), sep="  ", prefix="Bonus actions (Enter for none): "))
             while True:
                 answer = game.ask("Use a bonus action this turn?")
                 if answer.strip().lower() in ("", "none", "no", "n", "0"):
@@ -638,7 +652,7 @@ class PartyFrontend:
         if found is None:  # pragma: no cover - the observation and the legal flips always agree
             return min(legal, key=lambda f: len(f.refs))
         refs, items = found
-        game.console.print(Entries(views.numbered(items), sep="  ", prefix="Earlier cards: "))
+        game.print(Entries(views.numbered(items), sep="  ", prefix="Earlier cards: "))
         picked = parse_numbers(
             game.ask(f"Your {card}: which cards go face down (2 points each)? (1,3 / all / none)"), len(items)
         )
@@ -653,7 +667,7 @@ class PartyFrontend:
         points = report["rounds"][round_index]["points"]
         turns = self.state.history[round_index]["turns"]
         labels = self.game.labels
-        c = self.game.console
+        c = self.game
         c.print(
             final_tableaux(
                 obs.earlier_tableaux[round_index], labels, points, round_index, turns[-1] if turns else None
@@ -663,7 +677,7 @@ class PartyFrontend:
         c.print(category_legend(report, round_index), style="dim")
 
     def show_final(self, report: dict[str, Any]) -> None:
-        c = self.game.console
+        c = self.game
         c.print(final_table(report, self.game.labels))
         c.print(
             f"{dessert_title(report['menu'][-1])}: "
