@@ -261,7 +261,8 @@ def last_cards(plays: Sequence[dict[str, Any]]) -> str:
     for d in plays:
         if d.get("card") is None:
             continue
-        out.append(f"{party_name(d['copies'])} (s.o.)" if d.get("copies") else party_name(d["card"]))
+        so = party_name("special_order")
+        out.append(f"{party_name(d['copies'])} ({so})" if d.get("copies") else party_name(d["card"]))
     return ", ".join(out) or "—"
 
 
@@ -332,14 +333,11 @@ def category_legend(report: dict[str, Any], r: int) -> Entries:
     return Entries([f"{short_title(c)} {party_name(c)}" for c in cats], sep=" · ")
 
 
-#: Column titles the final table abbreviates (others are the dessert's name, capitalised).
-DESSERT_TITLES = {"green_tea_ice_cream": "Ice cream"}
-
-
 def dessert_title(dessert: str) -> str:
-    """The final table's column title of the menu's dessert (``Pudding``, ``Ice cream``)."""
+    """The final table's column title of the menu's dessert: the catalogue's name (``Pudding``,
+    ``Green tea ice cream``)."""
     name = party_name(dessert)
-    return DESSERT_TITLES.get(dessert, name[:1].upper() + name[1:])
+    return name[:1].upper() + name[1:]
 
 
 def final_table(report: dict[str, Any], labels: Sequence[str]) -> Table:
