@@ -104,8 +104,8 @@ def test_a_swap_names_both_dice_and_both_belts_from_1() -> None:
     text = _render(announce.roll_action(before, seat, action, state.observe(0), labels))
     mine, theirs = face_name(before.belts[seat][1]), face_name(before.belts[other][0])
     assert (
-        f"{labels[seat]} swapped (chopsticks token): their [2] {mine} for {labels[other]}'s [1] {theirs}"
-        in text
+        f"{labels[seat]} swapped (chopsticks token): {'your' if seat == 0 else 'their'} [2] {mine} for "
+        f"{'your' if other == 0 else labels[other] + chr(39) + 's'} [1] {theirs}" in text
     )
 
 
@@ -133,6 +133,30 @@ def test_a_game_against_a_bot_that_swaps_and_rerolls_announces_it() -> None:
     state = new_game("sushi-roll", 2, 4)
     bot = ScriptBot(["swap 0 with 0:0", "reroll 0,1"])
     _, out = play(state, {1: bot}, answers([]), names=["You", "Bot"])
-    assert "2 Bot swapped (chopsticks token): their [1] " in out and "for 1 You's [1] " in out
+    assert "2 Bot swapped (chopsticks token): their [1] " in out and "for your [1] " in out
+    assert "1 You's" not in out
     assert re.search(r"2 Bot re-rolled \(menu token\): \[1\] [a-z0-9 ]+ → [a-z0-9 ]+, \[2\] ", out)
     assert "2 Bot took [1] " in out and "1 You took [1] " in out
+
+
+def test_your_own_swap_reads_in_the_first_person() -> None:
+    state = new_game("sushi-roll", 3, 8)
+    while state.to_act()[0] != 0:
+        state.submit(state.to_act()[0], Take(0))
+    labels = ["1 You", "2 B", "3 C"]
+    before = state.observe(0)
+    action = Swap(1, 2, 0)
+    state.submit(0, action)
+    text = _render(announce.roll_action(before, 0, action, state.observe(0), labels))
+    mine, theirs = face_name(before.belts[0][1]), face_name(before.belts[2][0])
+    assert f"1 You swapped (chopsticks token): your [2] {mine} for 3 C's [1] {theirs}" in text
+    assert "their" not in text
+
+
+def test_the_red_belt_in_your_hands_is_said_in_the_first_person() -> None:
+    assert announce.red_belt(0) == "you (seat 1) have the red belt and start"
+    assert announce.red_belt(2) == "seat 3 has the red belt and starts"
+    state = new_game("sushi-roll", 2, 4)
+    _, out = play(state, {1: ScriptBot()}, answers([]), names=["You", "Bot"])
+    assert "seat 1 has the red belt" not in out and "seat 1 starts" not in out
+    assert "you (seat 1) have the red belt and start" in out

@@ -13,7 +13,7 @@ from .conftest import ScriptBot, console, printed
 
 
 def test_the_first_screen_shows_no_card_of_the_other_hands() -> None:
-    hands = [[Card.TEMPURA] * 9, [Card.SASHIMI] * 9, [Card.DUMPLING] * 9]
+    hands = [[Card.TEMPURA] * 8 + [Card.WASABI], [Card.SASHIMI] * 9, [Card.DUMPLING] * 9]
     state = State.from_hands(Config(players=3), [hands], seed=1)
     con = console()
     screens: list[str] = []
@@ -26,5 +26,5 @@ def test_the_first_screen_shows_no_card_of_the_other_hands() -> None:
     with contextlib.suppress(QuitGame):
         game.run()
     first = screens[0]
-    assert "[9] tempura" in first
+    assert "[8] tempura" in first and "[9] wasabi" in first
     assert "sashimi" not in first and "dumpling" not in first

@@ -251,3 +251,36 @@ def test_a_failing_or_cheating_bot_ends_the_game_with_one_line(
     code, out = run(["--players", "2", "--bots", "mybadbot:Bot"], ["1"])
     assert code == 1 and "Error: the bot of seat 2 (bad) failed: ValueError: no" in out
     assert "Traceback" not in out
+
+
+LONG = (
+    "the evaluation network could not be loaded from the configured checkpoint directory "
+    "because the checkpoint file is unreadable"
+)
+
+
+def test_a_long_error_line_wraps_between_words_at_80_columns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "mylongbot.py").write_text(
+        "class Bot:\n    name = 'long'\n    def reset(self, seat, game, players): pass\n"
+        f"    def act(self, obs, legal): raise RuntimeError({LONG!r})\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out = run(["--players", "2", "--bots", "mylongbot:Bot"], ["1"])
+    assert code == 1
+    error = out[out.index("Error: ") :].rstrip("\n").splitlines()
+    assert len(error) > 1 and all(len(line) <= 80 for line in error), error
+    # every line ends at a word's end: the lines joined with spaces give the message back whole
+    assert " ".join(line.strip() for line in error).endswith(f"RuntimeError: {LONG}")
+
+
+def test_a_refused_input_wraps_between_words_at_80_columns() -> None:
+    con = console(80)
+    game = TerminalGame(new_game("sushi-go", 2, 1), {}, ["You", "B"], console=con, ask=lambda p: "1")
+    game.say_error(LONG + " " + LONG)
+    lines = printed(con).rstrip("\n").splitlines()
+    assert len(lines) > 1 and all(len(line) <= 80 for line in lines)
+    assert " ".join(line.strip() for line in lines) == f"✗ {LONG} {LONG}"

@@ -222,9 +222,7 @@ def test_the_human_gives_a_card_to_another_seats_spoon() -> None:
     TerminalGame(state, bots, ["You", "B", "C"], console=con, ask=ask).run()
     gives = [p for p in prompts if "give which" in p]
     assert gives and gives[0].startswith("3 C's spoon")
-    assert "(spoon 4 asked for maki: 1 You gave it" in " ".join(printed(con).split()) or (
-        "asked for maki: 1 You gave it" in " ".join(printed(con).split())
-    )
+    assert "asked for maki: you gave it and take the spoon" in " ".join(printed(con).split())
 
 
 def test_a_special_order_copying_a_nigiri_may_stay_off_the_free_wasabi() -> None:
@@ -295,3 +293,12 @@ def test_rules_and_help_fit_one_screen_and_cover_the_menu(menu: str) -> None:
             for tile in state.config.menu:  # the card type's own title and rule (the catalogue's)
                 title, rule = TYPES[tile].title.lower(), TYPES[tile].summary.split(": ", 1)[1]
                 assert re.search(rf"^  {title} +{re.escape(rule[:20])}", out, flags=re.M), (tile, out)
+
+
+def test_a_card_you_gave_to_a_spoon_is_said_in_the_first_person() -> None:
+    labels = ["1 You", "2 B", "3 C"]
+    play = {"card": "maki_2", "via": "spoon_5", "ask": "maki", "from": 0}
+    text = party.describe_play(play, labels[1], labels, False)
+    assert text == "maki 2 (spoon 5 asked for maki: you gave it and take the spoon)"
+    other = party.describe_play({**play, "from": 2}, labels[1], labels, False)
+    assert other.endswith("3 C gave it, takes the spoon)")

@@ -32,7 +32,7 @@ def play(
     from ..bots import BotError, bot_names, make_bot
     from ..errors import SushigoError
     from ..game import new_game
-    from ..terminal.play import BotFailed, InputClosed, QuitGame, TerminalGame
+    from ..terminal.play import BotFailed, InputClosed, PlayError, QuitGame, TerminalGame
 
     options = game_options(game, players, flags)
     available = bot_names(game)
@@ -61,10 +61,10 @@ def play(
             for s, spec in enumerate(specs, 1)
         }
     except (SushigoError, BotError) as exc:
-        raise click.ClickException(str(exc)) from None
+        raise PlayError(str(exc)) from None
     except ModuleNotFoundError as exc:
         extra = {"numpy": "bots", "openskill": "bots", "torch": "train"}.get(exc.name or "", "all")
-        raise click.ClickException(
+        raise PlayError(
             f"the bots {', '.join(sorted(set(specs)))} need {exc.name}, which is not installed: "
             f"pip install 'sushigo[{extra}]'"
         ) from None
@@ -77,7 +77,7 @@ def play(
     except QuitGame:
         click.echo("You left the game.")
     except BotFailed as exc:
-        raise click.ClickException(str(exc)) from None
+        raise PlayError(str(exc)) from None
     except (InputClosed, KeyboardInterrupt):
         click.echo("\nGame abandoned.")
         raise SystemExit(1) from None

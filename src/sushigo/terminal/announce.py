@@ -25,6 +25,12 @@ def who(label: str) -> Text:
     return Text(label, style="bold")
 
 
+def whose(labels: Sequence[str], seat: int) -> Text:
+    """Returns a seat's possessive as announcements write it: ``your`` for the human (seat 1 on screen),
+    else the seat's label with ``'s`` (``2 Bot's``)."""
+    return Text("your") if seat == 0 else Text.assemble(who(labels[seat]), "'s")
+
+
 def go_pick(cards: Sequence[str], marks: Sequence[bool] | None) -> str:
     """Describes one tableau's revealed cards: ``wasabi + squid nigiri on wasabi (chopsticks)``."""
     parts = []
@@ -95,6 +101,13 @@ def _tokens(kind: str, n: int) -> str:
     return f"+{n} {kind} token" + ("s" if n != 1 else "")
 
 
+def red_belt(seat: int) -> str:
+    """Says who holds the red belt and starts, the human in the first person."""
+    if seat == 0:
+        return "you (seat 1) have the red belt and start"
+    return f"seat {seat + 1} has the red belt and starts"
+
+
 def roll_action(
     before: RollObservation, seat: int, action: Action, after: RollObservation, labels: Sequence[str]
 ) -> list[Entries]:
@@ -118,9 +131,9 @@ def roll_action(
         lines.append(
             Entries(
                 [
-                    Text.assemble("their ", _die(action.own, own)),
+                    Text.assemble("your " if seat == 0 else "their ", _die(action.own, own)),
                     "for",
-                    Text.assemble(who(labels[action.other_seat]), "'s ", _die(action.other, other)),
+                    Text.assemble(whose(labels, action.other_seat), " ", _die(action.other, other)),
                 ],
                 prefix=Text.assemble(actor, " swapped (chopsticks token): "),
                 sep=" ",
@@ -149,7 +162,7 @@ def roll_action(
                 Entries(
                     [
                         "the belts slide left and the dice passed on are re-rolled;",
-                        f"seat {after.red_belt + 1} has the red belt and starts",
+                        red_belt(after.red_belt),
                     ],
                     sep=" ",
                     prefix=Text("Cycle over: ", style="bold magenta"),

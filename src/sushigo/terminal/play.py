@@ -21,10 +21,13 @@ player to continue.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import IO, Any
 
-from rich.console import Console
+import click
+from rich.console import Console, Group
+from rich.rule import Rule
 from rich.text import Text
 
 from ..errors import SushigoError
@@ -32,6 +35,18 @@ from ..game import GameState
 from . import views
 from .guide import COMMANDS
 from .names import catalogue_names, face_name
+
+
+class PlayError(click.ClickException):
+    """An error that ends ``sushigo play`` (a failing bot, a game that cannot be set up), shown by Rich.
+
+    Click prints its errors as one long line, which an 80-column terminal cuts mid-word; this one wraps
+    at word boundaries within the console's width, with the same ``Error: `` start and exit status 1.
+    """
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        console = Console(file=file if file is not None else sys.stderr, highlight=False)
+        console.print(Text.assemble(("Error: ", "bold red"), self.format_message()))
 
 
 class InputClosed(Exception):
@@ -101,6 +116,7 @@ class TerminalGame:
         *,
         console: Console | None = None,
         ask: Callable[[str], str] | None = None,
+        paging: bool | None = None,
     ) -> None:
         from .games import frontend_for  # the game modules use this module's friendly()
 
@@ -109,6 +125,13 @@ class TerminalGame:
         self.names = names
         self.console = console or Console(highlight=False)
         self._ask = ask
+        #: whether output that would scroll off before the next prompt waits for Enter (default: on a
+        #: terminal, whose height is known)
+        self.paging = self.console.is_terminal if paging is None else paging
+        #: lines printed since the player last answered a prompt, so not yet seen at a prompt
+        self._unseen = 0
+        #: a heading printed with the next block (so a page break never leaves it alone)
+        self._heading: Rule | None = None
         #: what to print again after help or rules, so the choice is on screen with the prompt
         self._reminder: Callable[[], None] | None = None
         self.rounds_shown = 0
@@ -127,6 +150,7 @@ class TerminalGame:
                     text = self.console.input(f"[bold]{prompt}[/] ")
             except EOFError:
                 raise InputClosed from None
+            self._unseen = 0  # the player had the screen in front of them at the prompt
             word = text.strip().lower()
             if word in _HELP or word in _RULES:
                 if word in _HELP:
@@ -140,42 +164,89 @@ class TerminalGame:
             else:
                 return text
 
+    # ----------------------------------------------------------------------------------- output
+
+    def print(self, *objects: Any, style: str | None = None) -> None:
+        """Prints through the console; with :attr:`paging`, nothing scrolls off before the player saw it.
+
+        The next prompt leaves ``height - 1`` lines of the screen for what was printed since the last
+        answer. When a block would push lines above that, the terminal first asks for Enter (the block
+        starts on a fresh screen); a block taller than a screen is shown a screenful at a time.
+        """
+        if self._heading is not None:  # a heading goes with the block under it, on the same page
+            heading, self._heading = self._heading, None
+            if style is None and len(objects) == 1 and not isinstance(objects[0], str):
+                objects = (Group(heading, objects[0]),)
+            else:
+                self.print(heading)
+        if not self.paging:
+            self.console.print(*objects, style=style)
+            return
+        with self.console.capture() as captured:
+            self.console.print(*objects, style=style)
+        lines = captured.get().splitlines(keepends=True)
+        room = max(self.console.height - 1, 2)
+        if self._unseen and self._unseen + len(lines) > room:
+            self.pause("Press Enter to continue:")
+        while lines:
+            if self._unseen >= room:
+                self.pause("Press Enter to continue:")
+            take = room - self._unseen
+            self.console.file.write("".join(lines[:take]))
+            self.console.file.flush()
+            self._unseen += len(lines[:take])
+            lines = lines[take:]
+
+    def rule(self, title: str = "", style: str = "rule.line") -> None:
+        """Prints a horizontal rule with ``title`` (see :meth:`print`)."""
+        self.print(Rule(title, style=style))
+
     def say_error(self, reason: str) -> None:
         """Explains why the input was refused; the question is asked again."""
-        self.console.print(Text.assemble(("✗ ", "red"), (reason, "red")))
+        self.print(Text.assemble(("✗ ", "red"), (reason, "red")))
 
     def show_help(self) -> None:
         """Prints how to play a turn of this game and read the table."""
-        self.console.rule("help", style="dim")
-        self.console.print(self.frontend.help_text() + COMMANDS)
+        self.rule("help", style="dim")
+        self.print(self.frontend.help_text() + COMMANDS)
 
     def show_rules(self) -> None:
         """Prints the current game's rules in one screenful."""
-        self.console.rule("rules", style="dim")
-        self.console.print(self.frontend.rules_text())
+        self.rule("rules", style="dim")
+        self.print(self.frontend.rules_text())
 
     def intro(self, other_bots: Sequence[str] = ()) -> None:
         """Prints who plays which seat, the other bots on offer, and the commands."""
         seats = ", ".join(self.labels)
-        self.console.print(
-            Text.assemble((self.frontend.title, "bold"), f" for {self.state.players}: {seats}.")
-        )
+        self.print(Text.assemble((self.frontend.title, "bold"), f" for {self.state.players}: {seats}."))
         subtitle = self.frontend.subtitle()
         if subtitle:
-            self.console.print(subtitle, style="dim")
+            self.print(subtitle, style="dim")
         if other_bots:
-            self.console.print(f"Other bots: {', '.join(other_bots)} (choose with --bots).", style="dim")
-        self.console.print("Type help, rules or quit at any prompt.", style="dim")
+            self.print(f"Other bots: {', '.join(other_bots)} (choose with --bots).", style="dim")
+        self.print("Type help, rules or quit at any prompt.", style="dim")
         opening = self.frontend.opening()
         if opening is not None:
-            self.console.print(opening)
+            self.print(opening)
 
     def pause(self, prompt: str) -> None:
         """Waits for Enter (any text but ``quit`` continues), so a round's end can be read."""
         self.ask(prompt)
 
+    def only_choice(self, what: str) -> None:
+        """Says in one line what was done for the player when a decision had a single option."""
+        self.print(Text.assemble(("Only one choice: ", "bold"), what, "."))
+
     def human_action(self) -> Any:
-        """Asks until the human's input is a legal move, explaining each refusal in the screen's terms."""
+        """Asks until the human's input is a legal move, explaining each refusal in the screen's terms.
+
+        A decision with a single legal option is not asked: it is taken for the player, with a line that
+        says what was done.
+        """
+        legal = self.state.legal_actions(0)
+        if len(legal) == 1:
+            self.only_choice(self.frontend.describe(legal[0]))
+            return legal[0]
         self._reminder = self.frontend.remind
         try:
             while True:
@@ -246,7 +317,7 @@ class TerminalGame:
     def show_round_end(self, round_index: int) -> None:
         """Prints a finished round's final tableaux (or trays), last card included, then its scores, and
         waits for the player."""
-        self.console.rule(f"End of round {round_index + 1}", style="bold")
+        self._heading = Rule(f"End of round {round_index + 1}", style="bold")
         self.frontend.show_round_end(round_index, self.state.score_report())
         self.rounds_shown = max(self.rounds_shown, round_index + 1)
         more = "the final scores" if round_index == 2 else f"round {round_index + 2}"
@@ -255,7 +326,7 @@ class TerminalGame:
     def show_final(self) -> None:
         """Prints the final table (rounds, desserts, tokens, totals that are their sums) and the winner."""
         report = self.state.score_report()
-        c = self.console
+        c = self
         self.frontend.show_final(report)
         winners = report.get("winners") or []
         who = " and ".join("you" if w == 0 else self.labels[w] for w in winners)

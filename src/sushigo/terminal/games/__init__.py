@@ -26,9 +26,11 @@ if TYPE_CHECKING:
 class Frontend(Protocol):
     """One game in the terminal; made with the :class:`TerminalGame` it draws on and asks through.
 
-    The human is engine seat 0 (seat 1 on screen). A frontend prints through ``game.console``, asks
-    through ``game.ask`` and gets bots' moves from ``game.bot_actions``; the screens it shows between
-    turns go through ``game.show`` and ``game.show_round_end`` so the terminal can pause after a round.
+    The human is engine seat 0 (seat 1 on screen). A frontend prints through ``game.print`` (which
+    pages: nothing scrolls off before the player saw it), asks through ``game.ask`` and gets bots' moves
+    from ``game.bot_actions``; the screens it shows between turns go through ``game.show`` and
+    ``game.show_round_end`` so the terminal can pause after a round. A screen is printed as one block,
+    so a page break falls before it rather than inside it.
     """
 
     #: The game's title, as the first line says it ("Sushi Go!").
@@ -59,6 +61,11 @@ class Frontend(Protocol):
 
         :raises ValueError: (or an engine error) for a refused input; the terminal says why and asks again.
         """
+        ...
+
+    def describe(self, action: Any) -> str:
+        """Says what the human's ``action`` does, in the second person (``you take tempura``), for the line
+        that reports a decision with a single option taken for them."""
         ...
 
     def remind(self) -> None:

@@ -19,7 +19,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -69,6 +70,19 @@ def choose(text: str, options: Sequence[str], what: str = "choice") -> int:
     close = difflib.get_close_matches(t, shown, n=1, cutoff=0.7)
     hint = f"; did you mean {close[0]}?" if close else f"; type 1 to {len(options)} or a name"
     raise ValueError(f"{text.strip()!r} is not one of the choices{hint}")
+
+
+def play_text(action: Any) -> str:
+    """A card played (a :class:`~sushigo.party.actions.Play`) in words: the card, what a special order
+    copies, a nigiri kept off wasabi and the bonus actions declared with it."""
+    text = party_name(WIRE[action.card])
+    if action.copies is not None:
+        text += f" copying {party_key_name(action.copies)}"
+    if not action.wasabi:
+        text += " (not on your wasabi)"
+    if action.bonus:
+        text += ", and use " + " and ".join(party_name(WIRE[b]) for b in action.bonus)
+    return text
 
 
 def tableau_items(row: Sequence[Any]) -> list[str]:
@@ -128,7 +142,12 @@ def heading(obs: Any) -> tuple[str, str]:
     title = f"{spec(GAME).title} · round {obs.round + 1} of 3 · turn {obs.turn + 1} of {cfg.hand_size}"
     way = "hands pass left" if cfg.direction(obs.round) == 1 else "hands pass right this round"
     menu = ", ".join(party_name(t) for t in cfg.menu)
-    return title, f"{menu_titles().get(mid or '', 'Custom menu')}: {menu} · {way}"
+    sizes = set(obs.hand_sizes)
+    held = ""
+    if len(sizes) == 1:
+        n = sizes.pop()
+        held = f" · {n} card{'s' if n != 1 else ''} in each hand"
+    return title, f"{menu_titles().get(mid or '', 'Custom menu')}: {menu} · {way}{held}"
 
 
 def party_table(obs: Any, labels: Sequence[str], now: Sequence[int]) -> Table:
@@ -140,14 +159,19 @@ def party_table(obs: Any, labels: Sequence[str], now: Sequence[int]) -> Table:
     table.add_column("Rnd", justify="right", no_wrap=True)
     table.add_column("Game", justify="right", no_wrap=True)
     totals = obs.scores["totals"]
+    same = len(set(obs.hand_sizes)) == 1  # then the heading says it once (a row each for 8 seats)
     for s, row in enumerate(obs.tableaux):
-        hand = f"{obs.hand_sizes[s]} in hand"
-        picked = "" if obs.phase != "choose" or s in obs.to_act else " · picked"
+        notes = [] if same else [f"{obs.hand_sizes[s]} in hand"]
+        if obs.phase == "choose" and s not in obs.to_act:
+            notes.append("picked")
         items: list[str | Text] = list(grouped(tableau_items(row)))
-        note = Text(f"({hand}{picked})", style="dim")
+        entries = items or ["—"]
+        if notes:
+            note = Text(f"({' · '.join(notes)})", style="dim")
+            entries = [*items, note] if items else [Text.assemble("— ", note)]
         table.add_row(
             labels[s],
-            Entries([*items, note] if items else [Text.assemble("— ", note)]),
+            Entries(entries),
             str(len(obs.desserts[s])),
             str(now[s]),
             str(totals[s]),
@@ -193,8 +217,11 @@ def describe_play(d: dict[str, Any], label: str, labels: Sequence[str], mine: bo
         if card is None:
             text = f"{_via(d)} asked for {asked}: nobody had one (spoon discarded)"
         else:
-            giver = labels[d["from"]] if d.get("from") is not None else "?"
-            text = f"{what} ({_via(d)} asked for {asked}: {giver} gave it, takes the spoon)"
+            if d.get("from") == 0:  # the human gave it: in the first person
+                text = f"{what} ({_via(d)} asked for {asked}: you gave it and take the spoon)"
+            else:
+                giver = labels[d["from"]] if d.get("from") is not None else "?"
+                text = f"{what} ({_via(d)} asked for {asked}: {giver} gave it, takes the spoon)"
     elif via.startswith("menu"):
         drawn = d.get("drawn") or []
         seen = f": {', '.join(party_name(c) for c in drawn)}" if mine and drawn else ""
@@ -234,7 +261,8 @@ def last_cards(plays: Sequence[dict[str, Any]]) -> str:
     for d in plays:
         if d.get("card") is None:
             continue
-        out.append(f"{party_name(d['copies'])} (s.o.)" if d.get("copies") else party_name(d["card"]))
+        so = party_name("special_order")
+        out.append(f"{party_name(d['copies'])} ({so})" if d.get("copies") else party_name(d["card"]))
     return ", ".join(out) or "—"
 
 
@@ -305,14 +333,11 @@ def category_legend(report: dict[str, Any], r: int) -> Entries:
     return Entries([f"{short_title(c)} {party_name(c)}" for c in cats], sep=" · ")
 
 
-#: Column titles the final table abbreviates (others are the dessert's name, capitalised).
-DESSERT_TITLES = {"green_tea_ice_cream": "Ice cream"}
-
-
 def dessert_title(dessert: str) -> str:
-    """The final table's column title of the menu's dessert (``Pudding``, ``Ice cream``)."""
+    """The final table's column title of the menu's dessert: the catalogue's name (``Pudding``,
+    ``Green tea ice cream``)."""
     name = party_name(dessert)
-    return DESSERT_TITLES.get(dessert, name[:1].upper() + name[1:])
+    return name[:1].upper() + name[1:]
 
 
 def final_table(report: dict[str, Any], labels: Sequence[str]) -> Table:
@@ -447,7 +472,7 @@ class PartyFrontend:
                 for s in range(st.players)
                 if st.table.race_points[s] != race_before[s]
             ]
-            game.console.print(
+            game.print(
                 Text.assemble(
                     ("Uramaki race: ", "bold yellow"),
                     ", ".join(won),
@@ -466,7 +491,7 @@ class PartyFrontend:
         while r < len(history):
             turns = history[r]["turns"]
             for i in range(seen, len(turns)):
-                game.console.print(turn_lines(turns[i], game.labels, i, last=i == size - 1))
+                game.print(turn_lines(turns[i], game.labels, i, last=i == size - 1))
             if r >= len(obs.earlier_tableaux):
                 self._seen = (r, len(turns))
                 break
@@ -476,17 +501,35 @@ class PartyFrontend:
 
     def show(self) -> None:
         obs = self.state.observe(0)
-        c = self.game.console
         title, subtitle = heading(obs)
-        c.rule(title, style="dim")
-        c.print(subtitle, style="dim")
-        c.print(party_table(obs, self.game.labels, round_so_far(obs)))
-        self.remind()
+        screen: list[RenderableType] = [
+            Rule(title, style="dim"),
+            Text(subtitle, style="dim"),
+            party_table(obs, self.game.labels, round_so_far(obs)),
+        ]
+        if obs.phase == "choose":  # the hand belongs to the screen: a page break falls before it all
+            self.game.print(Group(*screen, hand_line([WIRE[c] for c in obs.hand])))
+        else:
+            self.game.print(Group(*screen))
+            self.remind()
+
+    def describe(self, action: Any) -> str:
+        item = self.state.observe(0).resolving or {}
+        card = party_name(item.get("card"))
+        if isinstance(action, Ask):
+            return f"your {card} names {party_name(action.name)}"
+        if isinstance(action, Give):
+            return f"you give {party_name(WIRE[action.card])} to {self.game.labels[item.get('seat', 0)]}'s {card}"
+        if isinstance(action, Flip):
+            k = len(action.refs)
+            turned = f"{k} card{'s' if k != 1 else ''}" if k else "nothing"
+            return f"your {card} turns {turned} face down"
+        return "you play " + play_text(action)
 
     def remind(self) -> None:
         obs = self.state.observe(0)
         if obs.phase == "choose":
-            self.game.console.print(hand_line([WIRE[c] for c in obs.hand]))
+            self.game.print(hand_line([WIRE[c] for c in obs.hand]))
         else:
             self._show_resolving()
 
@@ -496,12 +539,12 @@ class PartyFrontend:
         item = obs.resolving or {}
         owner = item.get("seat", 0)
         whose = "your" if owner == 0 else f"{game.labels[owner]}'s"
-        game.console.print(revealed_line(obs, game.labels))
-        game.console.print(Text.assemble(("Resolving ", "bold"), f"{whose} {party_name(item.get('card'))}"))
+        game.print(revealed_line(obs, game.labels))
+        game.print(Text.assemble(("Resolving ", "bold"), f"{whose} {party_name(item.get('card'))}"))
         if obs.menu_drawn:
-            game.console.print(hand_line([WIRE[c] for c in obs.menu_drawn], "Your menu drew: "))
+            game.print(hand_line([WIRE[c] for c in obs.menu_drawn], "Your menu drew: "))
         elif obs.hand:
-            game.console.print(hand_line([WIRE[c] for c in obs.hand]))
+            game.print(hand_line([WIRE[c] for c in obs.hand]))
 
     def human_action(self) -> Any:
         game = self.game
@@ -515,7 +558,7 @@ class PartyFrontend:
         card = party_name(item.get("card"))
         if isinstance(first, Ask):
             names = [a.name for a in legal]
-            game.console.print(
+            game.print(
                 Entries(
                     views.numbered([party_name(n) for n in names]), sep="  ", prefix="Cards you can ask for: "
                 )
@@ -525,7 +568,7 @@ class PartyFrontend:
         if isinstance(first, Give):
             asker = game.labels[item.get("seat", 0)]
             wires = [g.card.wire for g in legal]
-            game.console.print(hand_line(wires, "You may give: "))
+            game.print(hand_line(wires, "You may give: "))
             i = choose(
                 game.ask(f"{asker}'s {card} asks for {party_name(item.get('ask'))}: give which?"),
                 [party_name(w) for w in wires],
@@ -549,10 +592,14 @@ class PartyFrontend:
             if a.card.wire not in wires:
                 wires.append(a.card.wire)
         shown = [PCard(c).wire for c in obs.hand] if obs.phase == "choose" else wires
-        text = game.ask(prompt)
-        wire = shown[choose(text, [party_name(w) for w in shown], "card")]
-        if wire not in wires:
-            raise ValueError(f"you cannot play {party_name(wire)} now")
+        if len(wires) == 1:  # a single card to play: not asked
+            wire = wires[0]
+            game.only_choice(f"you play {party_name(wire)}, the only card you can play")
+        else:
+            text = game.ask(prompt)
+            wire = shown[choose(text, [party_name(w) for w in shown], "card")]
+            if wire not in wires:
+                raise ValueError(f"you cannot play {party_name(wire)} now")
         options = [a for a in legal if a.card.wire == wire]
         copies = []
         for a in options:
@@ -560,8 +607,12 @@ class PartyFrontend:
                 copies.append(a.copies)
         if len(copies) > 1 or copies[0] is not None:
             labels = [party_key_name(k) for k in copies]
-            game.console.print(Entries(views.numbered(labels), sep="  ", prefix="It can copy: "))
-            while True:
+            if len(copies) == 1:
+                target = copies[0]
+                game.only_choice(f"your {party_name(wire)} copies {labels[0]}")
+            else:
+                game.print(Entries(views.numbered(labels), sep="  ", prefix="It can copy: "))
+            while len(copies) > 1:
                 try:
                     target = copies[choose(game.ask("Special order copies which card?"), labels)]
                     break
@@ -579,9 +630,7 @@ class PartyFrontend:
         chosen: tuple[Any, ...] = ()
         if offer_bonus and bonuses:
             labels = [" + ".join(party_name(b.wire) for b in combo) for combo in bonuses]
-            game.console.print(
-                Entries(views.numbered(labels), sep="  ", prefix="Bonus actions (Enter for none): ")
-            )
+            game.print(Entries(views.numbered(labels), sep="  ", prefix="Bonus actions (Enter for none): "))
             while True:
                 answer = game.ask("Use a bonus action this turn?")
                 if answer.strip().lower() in ("", "none", "no", "n", "0"):
@@ -601,7 +650,7 @@ class PartyFrontend:
         if found is None:  # pragma: no cover - the observation and the legal flips always agree
             return min(legal, key=lambda f: len(f.refs))
         refs, items = found
-        game.console.print(Entries(views.numbered(items), sep="  ", prefix="Earlier cards: "))
+        game.print(Entries(views.numbered(items), sep="  ", prefix="Earlier cards: "))
         picked = parse_numbers(
             game.ask(f"Your {card}: which cards go face down (2 points each)? (1,3 / all / none)"), len(items)
         )
@@ -616,7 +665,7 @@ class PartyFrontend:
         points = report["rounds"][round_index]["points"]
         turns = self.state.history[round_index]["turns"]
         labels = self.game.labels
-        c = self.game.console
+        c = self.game
         c.print(
             final_tableaux(
                 obs.earlier_tableaux[round_index], labels, points, round_index, turns[-1] if turns else None
@@ -626,7 +675,7 @@ class PartyFrontend:
         c.print(category_legend(report, round_index), style="dim")
 
     def show_final(self, report: dict[str, Any]) -> None:
-        c = self.game.console
+        c = self.game
         c.print(final_table(report, self.game.labels))
         c.print(
             f"{dessert_title(report['menu'][-1])}: "

@@ -12,8 +12,10 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
+from rich.rule import Rule
 from rich.table import Table
+from rich.text import Text
 
 from ...game import spec
 from ...sushi_go.actions import parse_action
@@ -207,7 +209,7 @@ class GoFrontend:
                 tabs, marks = obs.tableaux, obs.on_wasabi
             wires = [go_wires(t) for t in tabs]
             for i in range(seen, len(turns)):
-                game.console.print(
+                game.print(
                     announce.go_turn(
                         turns[i],
                         announce.go_marks(turns, i, wires, marks),
@@ -264,44 +266,55 @@ class GoFrontend:
     def _dummy_card(self, rest: list[str]) -> str:
         game = self.game
         if len(set(rest)) == 1:  # nothing to choose
-            game.console.print(f"The dummy gets {card_name(rest[0])}, the only card left for it.")
+            game.print(f"The dummy gets {card_name(rest[0])}, the only card left for it.")
             return rest[0]
         shown = Entries(
             views.numbered([card_name(c) for c in rest]), sep="  ", prefix="Cards left for the dummy: "
         )
         while True:
-            game.console.print(shown)
+            game.print(shown)
             try:
                 return resolve_card(game.ask("Card for the dummy:"), rest)
             except ValueError as exc:
                 game.say_error(str(exc))
 
+    def describe(self, action: Any) -> str:
+        own = " + ".join(card_name(c) for c in go_wires(action.cards))
+        text = f"you take {own}" + (" with chopsticks" if len(action.cards) == 2 else "")
+        if action.dummy is not None:
+            text += f", and the dummy gets {card_name(go_wires([action.dummy])[0])}"
+        return text
+
     def remind(self) -> None:
-        self.game.console.print(go_hand(self.state.observe(0)))
+        self.game.print(go_hand(self.state.observe(0)))
 
     # ---------------------------------------------------------------------------------- screens
 
     def show(self) -> None:
         obs = self.state.observe(0)
-        c = self.game.console
         title, subtitle = go_heading(obs)
-        c.rule(title, style="dim")
-        c.print(subtitle, style="dim")
-        c.print(go_table(obs, self.game.labels))
+        screen: list[RenderableType] = [
+            Rule(title, style="dim"),
+            Text(subtitle, style="dim"),
+            go_table(obs, self.game.labels),
+        ]
         if obs.config.dummy:
             if obs.dummy_controller == 0:
-                c.print(
-                    "You control the dummy this turn: you drew the top card of its pile "
-                    f"({obs.hand_sizes[2]} left); pick a card for yourself, then one for the dummy."
+                screen.append(
+                    Text(
+                        "You control the dummy this turn: you drew the top card of its pile "
+                        f"({obs.hand_sizes[2]} left); pick a card for yourself, then one for the dummy."
+                    )
                 )
             else:
-                c.print("Your opponent controls the dummy this turn.")
-        c.print(go_hand(obs))
+                screen.append(Text("Your opponent controls the dummy this turn."))
+        screen.append(go_hand(obs))
+        self.game.print(Group(*screen))  # one block: a page break falls before it
 
     def show_round_end(self, round_index: int, report: dict[str, Any]) -> None:
         obs = self.state.observe(0)
         points = report["rounds"][round_index]["points"]
-        c = self.game.console
+        c = self.game
         labels = self.game.labels
         c.print(
             go_final_tableaux(
@@ -315,7 +328,7 @@ class GoFrontend:
         c.print(views.round_scores(report, round_index, labels, round_categories(points)))
 
     def show_final(self, report: dict[str, Any]) -> None:
-        c = self.game.console
+        c = self.game
         c.print(views.final_table(report, self.game.labels))
         c.print(views.final_notes(), style="dim")
 

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
+from rich.rule import Rule
+from rich.styled import Styled
 from rich.table import Table
 from rich.text import Text
 
@@ -119,7 +121,7 @@ def roll_heading(obs: RollObservation) -> str:
     cycles = obs.dice_per_player
     return (
         f"{spec(GAME).title} · round {min(obs.round, 2) + 1} of 3 · cycle {obs.cycle + 1} of {cycles} · "
-        f"seat {obs.red_belt + 1} starts"
+        + ("you start" if obs.red_belt == 0 else f"seat {obs.red_belt + 1} starts")
     )
 
 
@@ -199,7 +201,7 @@ class RollFrontend:
         obs = self.state.observe(0)
         return Text.assemble(
             ("Round 1: ", "bold magenta"),
-            f"the dice are drawn and rolled; seat {obs.red_belt + 1} has the red belt and starts.",
+            f"the dice are drawn and rolled; {announce.red_belt(obs.red_belt)}.",
         )
 
     def card_name(self, card: str) -> str:
@@ -226,15 +228,15 @@ class RollFrontend:
         self.state.submit(seat, action)
         after = self.state.observe(0)
         for line in announce.roll_action(before, seat, action, after, game.labels):
-            game.console.print(line)
+            game.print(line)
         while game.rounds_shown < len(after.past_trays):
             game.show_round_end(game.rounds_shown)
         if len(after.past_trays) > len(before.past_trays) and not after.is_over:
-            game.console.print(
+            game.print(
                 Text.assemble(
                     (f"Round {after.round + 1}: ", "bold magenta"),
                     "fresh dice are drawn and rolled; ",
-                    f"seat {after.red_belt + 1} has the red belt and starts.",
+                    f"{announce.red_belt(after.red_belt)}.",
                 )
             )
 
@@ -244,27 +246,42 @@ class RollFrontend:
         action = parse_roll_move(text, obs, 0)
         return self.state.check(0, action)
 
+    def describe(self, action: Any) -> str:
+        obs = self.state.observe(0)
+        belt = obs.belts[0]
+        if isinstance(action, Take):
+            return f"you take [{action.position + 1}] {face_name(belt[action.position])}"
+        if isinstance(action, Reroll):
+            return "you re-roll " + ", ".join(f"[{p + 1}] {face_name(belt[p])}" for p in action.positions)
+        if isinstance(action, Swap):
+            other = obs.belts[action.other_seat][action.other]
+            return (
+                f"you swap your [{action.own + 1}] {face_name(belt[action.own])} for "
+                f"{self.game.labels[action.other_seat]}'s [{action.other + 1}] {face_name(other)}"
+            )
+        return friendly(action.to_text(), name=face_name)  # pragma: no cover - every kind is above
+
     def remind(self) -> None:
         obs = self.state.observe(0)
         belt = views.numbered([face_name(f) for f in obs.belts[0]])
         tokens = f"{obs.menu[0]} menu, {obs.chopsticks[0]} chopsticks tokens"
-        self.game.console.print(Entries([*belt, f"({tokens})"], sep="  ", prefix="Your belt: "))
+        self.game.print(Entries([*belt, f"({tokens})"], sep="  ", prefix="Your belt: "))
 
     def show(self) -> None:
         obs = self.state.observe(0)
-        c = self.game.console
-        c.rule(roll_heading(obs), style="dim")
-        c.print(roll_table(obs, self.game.labels))
-        c.print(roll_legend(obs), style="dim")
+        legend = Styled(roll_legend(obs), "dim")
+        self.game.print(
+            Group(Rule(roll_heading(obs), style="dim"), roll_table(obs, self.game.labels), legend)
+        )
 
     def show_round_end(self, round_index: int, report: dict[str, Any]) -> None:
         obs = self.state.observe(0)
         points = report["rounds"][round_index]["points"]
         labels = self.game.labels
-        self.game.console.print(roll_final_trays(obs.past_trays[round_index], labels, points, round_index))
-        self.game.console.print(views.round_scores(report, round_index, labels, CATEGORIES))
+        self.game.print(roll_final_trays(obs.past_trays[round_index], labels, points, round_index))
+        self.game.print(views.round_scores(report, round_index, labels, CATEGORIES))
 
     def show_final(self, report: dict[str, Any]) -> None:
-        c = self.game.console
+        c = self.game
         c.print(views.final_table(report, self.game.labels, FINAL_EXTRAS))
         c.print(views.final_notes(["Tokens: 1 point per 2 menu or chopsticks tokens left"]), style="dim")
