@@ -468,11 +468,18 @@ class StateMessage(BaseModel):
 
 
 class AckMessage(BaseModel):
-    """Server → client: the client's action was accepted and committed to the database."""
+    """Server → client: the client's action was accepted and committed to the database.
+
+    ``by: "timer"``: the turn timer ran out and a bot chose ``action`` for the receiver's seat; every
+    client of that seat gets this ack (after the new state), with ``label`` naming the action in words
+    ("Maki ×3") so that the page can say what was played for the player.
+    """
 
     type: Literal["ack"] = "ack"
     state_id: int
     action: str
+    by: Literal["human", "timer"] = "human"
+    label: str | None = None
 
 
 class ErrorMessage(BaseModel):
