@@ -354,7 +354,9 @@ class ReplayFrame(BaseModel):
 
     ``kind``: ``start``, ``turn`` (Sushi Go!, every turn including each round's forced last card),
     ``action`` (Sushi Roll) or ``round_end`` (the round's final tableaux and points in ``round_end``).
-    ``log``: the game-log entries this frame adds (see docs/protocol.md, "Game log").
+    ``log``: the game-log entries this frame adds (see docs/protocol.md, "Game log"). ``action`` is the
+    engine's text of the step (``maki_1``, ``reroll 0,2``: for programs); the replay page captions a
+    step with its ``log`` entries in words instead.
     """
 
     step: int

@@ -29,7 +29,7 @@ export function onAck(msg) {
   if (msg.by === "timer") {
     notice(`Time ran out: ${msg.label || msg.action} was played for you.`);
     play("timer");
-  } else clearNotice();
+  } else { clearNotice(); actedAt = Date.now(); }
 }
 
 // ------------------------------------------------------------------------------------- motion
@@ -87,7 +87,12 @@ function drawTurnMarks() {
   if (icon && icon.getAttribute("href") !== href) icon.setAttribute("href", href);
 }
 
+let actedAt = 0;  // when this page's own action was last accepted
+
 function turnStarted() {
+  // A turn that follows the player's own move at once (every Sushi Go! turn) makes no fuss in front;
+  // one that comes after a wait, or while the tab is hidden, chimes and vibrates.
+  if (!document.hidden && Date.now() - actedAt < 3000) return;
   play("turn");
   try { if (navigator.vibrate && (!navigator.userActivation || navigator.userActivation.hasBeenActive)) navigator.vibrate([120, 60, 120]); } catch (e) { /* not allowed */ }
   if (document.hidden && $("notifySwitch").checked && window.Notification && Notification.permission === "granted") {
