@@ -213,3 +213,6 @@ export function columns(v) { return v.tableaux.length; }
 export function replayWhen(v) { return `Round ${v.round + 1}, turn ${v.turn}.`; }
 
 export function redraw() { if (S.last) drawHand(S.last); }
+
+/** Whether this round's hands pass to the right (round 2 with *pass both ways*): the hand slides in from there. */
+export function passesRight(v) { return !!(v.options && v.options.pass_both_ways && v.round === 1); }
