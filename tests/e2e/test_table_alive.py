@@ -213,8 +213,18 @@ def test_reveal_moves_and_a_click_skips_it(server: ServerProcess, browser: Any) 
         page.screenshot(path=str(SHOTS / f"reveal-motion-{i}.png"))
         page.wait_for_timeout(90)
     assert running and max(running) <= 400, running
-    page.click("#hand .card >> nth=0")  # a click finishes whatever still moves
-    assert page.evaluate("document.getAnimations().filter((a) => a.playState === 'running').length") == 0
+    # The next turn's reveal: a click (here on the page's header) finishes whatever still moves.
+    turn = page.evaluate("last.view.turn")
+    page.wait_for_selector("#hand .card:not([disabled])")
+    page.click("#hand .card >> nth=0")
+    page.click("#playBtn:not([disabled])")
+    page.wait_for_function(f"() => last.view.turn > {turn}")
+    moving = page.evaluate(
+        """() => { const before = document.getAnimations().filter((a) => a.playState === 'running').length;
+          document.querySelector('header').dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+          return [before, document.getAnimations().filter((a) => a.playState === 'running').length]; }"""
+    )
+    assert moving[0] > 0 and moving[1] == 0, moving
     assert not page.js_errors
     page.context.close()
 
@@ -235,6 +245,15 @@ def test_your_turn_marks_the_hidden_tab(server: ServerProcess, browser: Any) -> 
     page.wait_for_function("() => last && last.view.legal.length > 0")
     page.wait_for_function("() => document.title.startsWith('● Your turn')")
     assert page.get_attribute("#favicon", "href").startswith("data:image/svg+xml")
+    # A die chosen on another belt (a swap target) leaves that belt's label readable.
+    page.click("#seats .belt-other button.die >> nth=0")
+    page.wait_for_selector("#seats .belt-other .die.selected")
+    gap = page.evaluate(
+        """() => { const d = document.querySelector('#seats .belt-other .die.selected');
+          const label = d.closest('.belt-other').previousElementSibling;
+          return d.getBoundingClientRect().top - 4 - label.getBoundingClientRect().bottom; }"""
+    )
+    assert gap >= 0, f"the chosen die's outline covers the Belt label by {-gap}px"
     # Back in front: the title and icon are the table's again.
     page.evaluate(
         "Object.defineProperty(document, 'hidden', { get: () => false, configurable: true });"
