@@ -268,3 +268,34 @@ def test_your_turn_marks_the_hidden_tab(server: ServerProcess, browser: Any) -> 
     assert page.is_checked("#soundSwitch")
     assert not page.js_errors
     page.context.close()
+
+
+#: Party cards drawn by the shared renderer once the catalogue is in: a mixed nigiri stack's caption, and
+#: whether each onigiri's printed name ends above its rule text.
+LAYOUT_JS = """async () => {
+  await window.SushiArt.ready();
+  window.SushiArt.useGame('sushi-go-party');
+  const R = window.SushiRender, A = window.SushiArt;
+  const cards = ['egg_nigiri', 'salmon_nigiri', 'squid_nigiri', 'salmon_nigiri'].map((card) => ({ card }));
+  const box = document.createElement('div');
+  box.innerHTML = R.partyTableau(cards) + R.partyTableau([{ card: 'tofu' }, { card: 'tofu' }])
+    + ['onigiri_triangle', 'onigiri_square', 'onigiri_rectangle'].map((c) => A.cardHTML(c)).join('');
+  document.body.appendChild(box);
+  const caps = [...box.querySelectorAll('.grp .cap')].map((c) => c.textContent);
+  const cut = [...box.querySelectorAll(':scope > .card')].filter((c) => {
+    const n = c.querySelector('.card-name').getBoundingClientRect(), r = c.querySelector('.card-rule').getBoundingClientRect();
+    return n.bottom > r.top + 0.5 || c.querySelector('.card-name').scrollHeight > c.querySelector('.card-name').clientHeight + 1;
+  }).map((c) => c.dataset.card);
+  return [caps, cut];
+}"""
+
+
+def test_party_stacks_and_long_names(server: ServerProcess, browser: Any) -> None:
+    t = create_table(server.base, {"game": "sushi-go-party", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    page = new_page(browser)
+    page.goto(f"{server.base}/t/{t['id']}")  # a page with the shared renderer (render.js)
+    caps, cut = page.evaluate(LAYOUT_JS)
+    assert caps[0] == "4 nigiri", f"mixed nigiri read as copies of one card: {caps}"
+    assert caps[1] == "×2", caps  # two copies of one card keep their ×2
+    assert cut == [], f"names cut by the rule text: {cut}"
+    page.context.close()
