@@ -143,17 +143,22 @@ def test_the_turn_timer_lets_a_bot_pick_for_a_connected_but_idle_player(client: 
         ws.send_json({"type": "hello", "token": j["token"]})
         assert ws.receive_json()["type"] == "welcome"
         seen_deadline = False
+        timer_acks = 0
         while True:
             msg = ws.receive_json()
             if msg["type"] == "presence":
                 assert msg["connected"][0] and not msg["standin"][0]
+                continue
+            if msg["type"] == "ack":  # the timer tells the seat what it played for it, in words
+                assert msg["by"] == "timer" and msg["label"] and "_" not in msg["label"], msg
+                timer_acks += 1
                 continue
             assert msg["type"] == "state"
             assert not msg["table"]["seats"][0]["standin"]
             seen_deadline |= msg["deadline"] is not None
             if msg["view"]["is_over"]:
                 break
-    assert seen_deadline
+    assert seen_deadline and timer_acks > 0
 
 
 def test_static_pages_are_served(client: TestClient) -> None:

@@ -34,6 +34,7 @@ class BotDriver:
     turn_started_at: float
     absent_since: dict[int, float]
     bots: dict[int, Any]
+    clients: set[Client]
     changed: asyncio.Event
     driver: asyncio.Task[None] | None
     _bot_busy: set[int]
@@ -149,10 +150,25 @@ class BotDriver:
             if action not in legal:
                 action = legal[0]
             with contextlib.suppress(RoomError):
-                await self.submit(seat, action_text(action), state_id=start_id, by=reason)
+                text = action_text(action)
+                new_id = await self.submit(seat, text, state_id=start_id, by=reason)
+                if reason == "timer":
+                    self._tell_timed_out(seat, observation, text, new_id)
         except Exception:
             log.exception("bot at seat %s of table %s failed", seat, self.id)
             with contextlib.suppress(RoomError):
                 await self.submit(seat, action_text(legal[0]), state_id=start_id, by=reason)
         finally:
             self._bot_busy.discard(seat)
+
+    def _tell_timed_out(self, seat: int, observation: Any, text: str, state_id: int) -> None:
+        """Tells the seat's own clients that the turn timer chose ``text`` for them: an ``ack`` with
+        ``by: "timer"`` and the action's label (from the structured legal actions of its observation)."""
+        label = text
+        with contextlib.suppress(Exception):
+            legal = observation.to_json().get("legal", [])
+            label = next((a["label"] for a in legal if a.get("text") == text), text)
+        msg = {"type": "ack", "state_id": state_id, "action": text, "by": "timer", "label": label}
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.send(msg)

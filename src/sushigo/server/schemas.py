@@ -367,7 +367,9 @@ class ReplayFrame(BaseModel):
 
     ``kind``: ``start``, ``turn`` (Sushi Go!, every turn including each round's forced last card),
     ``action`` (Sushi Roll) or ``round_end`` (the round's final tableaux and points in ``round_end``).
-    ``log``: the game-log entries this frame adds (see docs/protocol.md, "Game log").
+    ``log``: the game-log entries this frame adds (see docs/protocol.md, "Game log"). ``action`` is the
+    engine's text of the step (``maki_1``, ``reroll 0,2``: for programs); the replay page captions a
+    step with its ``log`` entries in words instead.
     """
 
     step: int
@@ -481,11 +483,18 @@ class StateMessage(BaseModel):
 
 
 class AckMessage(BaseModel):
-    """Server → client: the client's action was accepted and committed to the database."""
+    """Server → client: the client's action was accepted and committed to the database.
+
+    ``by: "timer"``: the turn timer ran out and a bot chose ``action`` for the receiver's seat; every
+    client of that seat gets this ack (after the new state), with ``label`` naming the action in words
+    ("Maki ×3") so that the page can say what was played for the player.
+    """
 
     type: Literal["ack"] = "ack"
     state_id: int
     action: str
+    by: Literal["human", "timer"] = "human"
+    label: str | None = None
 
 
 class ErrorMessage(BaseModel):

@@ -248,6 +248,8 @@ async def play_seat(
                         continue
                     waiting_since = None  # e.g. a stale pick after a timer: try again on the next state
                     continue
+                if kind == "ack" and msg.get("by") == "timer":
+                    continue  # the turn timer played for this seat: not an answer to our action
                 if kind == "ack":
                     if latencies is not None and waiting_since is not None:
                         latencies.append(time.perf_counter() - waiting_since)

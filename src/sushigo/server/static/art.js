@@ -240,5 +240,8 @@ function dieHTML(face, extra = {}) {
   return `<button type="button" class="${cls}" data-face="${esc(face)}" ${extra.pos !== undefined ? `data-pos="${extra.pos}"` : ""} ${extra.belt !== undefined ? `data-belt="${extra.belt}"` : ""} ${extra.disabled ? "disabled" : ""} data-tip="${esc(label)}" aria-label="${esc(label)}" aria-pressed="${extra.selected ? "true" : "false"}">${art}${times}</button>`;
 }
 
-window.SushiArt = { cardHTML, dieHTML, iconFor, esc, cardInfo, tileInfo, cardLabel, tileTitle, cardRule, dieRule, tileOf, typeOrder, categoryLabel, useGame, gameSpec, ready, onCatalogue, games: () => gamesDoc };
+/** Whether the device has no keyboard-and-mouse pointer (a phone or tablet): hints then leave out keys. */
+function touchOnly() { return !!(window.matchMedia && window.matchMedia("(hover: none), (pointer: coarse)").matches); }
+
+window.SushiArt = { touchOnly, cardHTML, dieHTML, iconFor, esc, cardInfo, tileInfo, cardLabel, tileTitle, cardRule, dieRule, tileOf, typeOrder, categoryLabel, useGame, gameSpec, ready, onCatalogue, games: () => gamesDoc };
 })();

@@ -114,7 +114,8 @@ function partyTableau(cards, fresh = new Set(), refs = null, flip = null) {
   cards.forEach((c, i) => {
     const id = partyIdentity(c);
     const tile = tileOf(id);
-    const g = (groups[tile] = groups[tile] || { cards: [], icons: 0, fresh: false });
+    const g = (groups[tile] = groups[tile] || { cards: [], icons: 0, fresh: false, ids: new Set() });
+    g.ids.add(id);
     if (/^(maki|uramaki)_\d$/.test(id)) g.icons += Number(id.slice(-1));
     let note = "";
     if (c.face_down) note = "was " + cardName(c.copies || c.card);
@@ -133,6 +134,9 @@ function partyTableau(cards, fresh = new Set(), refs = null, flip = null) {
       const used = cards.filter((c) => c.on_wasabi && !c.face_down).length;
       return `${Math.max(0, n - used)} free`;
     }
+    // "×4" only for four copies of one card; mixed cards of a type (egg, salmon, squid nigiri) are
+    // counted by the type's name instead, so the stack never reads as copies of its top card.
+    if (n > 1 && g.ids.size > 1) return `${n} ${tileTitle(tile).toLowerCase()}`;
     return n > 1 ? `×${n}` : "";
   };
   // Types in the catalogue's order (the menu's), then any other (before the catalogue came).

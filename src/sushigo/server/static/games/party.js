@@ -111,7 +111,7 @@ function drawHand(msg) {
   const row = fromMenu ? v.menu_drawn : hand;
   const playable = new Set(plays.map((a) => a.card));
   let title = "Your hand", hint = "";
-  if (choosing) { title = "Your hand — choose a card"; hint = "Tap a card, then Play. Keys: 1–9 choose, Enter plays."; }
+  if (choosing) { title = "Your hand — choose a card"; hint = A.touchOnly() ? "Tap a card, then Play." : "Tap a card, then Play. Keys: 1–9 choose, Enter plays."; }
   else if (msg.pick && v.phase === "choose") { title = "Your hand — your pick is in"; hint = `You picked ${msg.pick.label}. Until everyone has picked you may take it back.`; }
   else if (deciding && res) {
     const c = R.cardName(res.card);

@@ -9,7 +9,7 @@ const CATS = ["maki", "tempura", "sashimi", "dumpling", "nigiri", "soy_sauce"];
 
 // Selection: hand indices in order, the dummy's card, chopsticks; the hand they belong to; and the
 // picks this hand allowed (kept while a pick is pending, so that it can be changed).
-let sel = [], dummySel = null, useChop = false, handKey = "", choices = [];
+let sel = [], dummySel = null, useChop = false, handKey = "", choices = [], seenPick = null;
 
 const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 const isDummy = (v, s) => v.options.dummy && s === 2;
@@ -67,20 +67,26 @@ export function mine(msg, nm) {
 function drawHand(msg) {
   const v = msg.view, hand = v.hand, legal = v.legal;
   const key = hand.join(",") + "|" + v.round + "|" + v.turn;
-  if (key !== handKey) { handKey = key; reset(); choices = []; }
+  if (key !== handKey) { handKey = key; reset(); choices = []; seenPick = null; }
   if (legal.length) choices = legal;
   const pick = msg.pick;
   const canAct = legal.length > 0;
   const changing = !!pick && !v.is_over;
   const canChop = choices.some((a) => a.cards.length === 2);
   const ctrl = choices.some((a) => a.dummy != null);
-  const need = useChop ? 2 : 1;
+  // A pending pick made with chopsticks shows the box ticked (until the player changes it).
+  if (pick && pick.text !== seenPick) { seenPick = pick.text; if (!sel.length) useChop = pick.cards.length === 2; }
+  if (!pick) seenPick = null;
   if (!canChop) useChop = false;
-  // Mark the pending pick's cards in the hand (by occurrence).
+  const need = useChop ? 2 : 1;
+  // Mark the pending pick's cards in the hand (by occurrence): each card its place in the pick's order.
   const pickedAt = new Map();
   if (pick) {
-    const left = [...pick.cards];
-    hand.forEach((c, i) => { const k = left.indexOf(c); if (k >= 0) { left.splice(k, 1); pickedAt.set(i, String(pick.cards.length > 1 ? k + 1 : "✓")); } });
+    const used = new Set();
+    hand.forEach((c, i) => {
+      const k = pick.cards.findIndex((x, j) => x === c && !used.has(j));
+      if (k >= 0) { used.add(k); pickedAt.set(i, pick.cards.length > 1 ? String(k + 1) : "✓"); }
+    });
     if (pick.dummy) { const i = hand.findIndex((c, j) => c === pick.dummy && !pickedAt.has(j)); if (i >= 0) pickedAt.set(i, "D"); }
   }
   $("mineTitle").textContent = canAct ? "Your hand — choose a card" : changing ? "Your hand — your pick is in" : "Your hand";
@@ -89,7 +95,7 @@ function drawHand(msg) {
   else if (!canAct) hint = "Waiting for the others…";
   else if (ctrl && sel.length >= need) hint = "Now choose the dummy's card";
   else if (useChop) hint = "Choose two cards, in order";
-  else hint = "Tap a card (or press its number), then Play. Keys: 1–9 choose, Enter plays.";
+  else hint = A.touchOnly() ? "Tap a card, then Play." : "Tap a card (or press its number), then Play. Keys: 1–9 choose, Enter plays.";
   if (sel.length) hint = sel.map((i) => A.cardRule(hand[i])).join(" ") + " " + (hint.startsWith("Tap") ? "" : hint);
   $("hint").textContent = hint;
   const enabled = canAct || (changing && choices.length > 0);
@@ -207,3 +213,6 @@ export function columns(v) { return v.tableaux.length; }
 export function replayWhen(v) { return `Round ${v.round + 1}, turn ${v.turn}.`; }
 
 export function redraw() { if (S.last) drawHand(S.last); }
+
+/** Whether this round's hands pass to the right (round 2 with *pass both ways*): the hand slides in from there. */
+export function passesRight(v) { return !!(v.options && v.options.pass_both_ways && v.round === 1); }

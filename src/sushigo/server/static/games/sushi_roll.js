@@ -92,7 +92,7 @@ function chosen(kind) {
 function drawControls(msg) {
   const v = msg.view, myTurn = v.legal.length > 0, marks = fresh(v);
   R.patchList($("myBelt"), v.belts[S.mySeat].map((f, p) => ({ key: `${f}@${p}`, html: A.dieHTML(f, { pos: p, selected: rsel.includes(p), disabled: !myTurn, cls: marks.belt[S.mySeat].has(p) ? "fresh" : "" }) })));
-  let hint = myTurn ? "Select a die to take it; select several to re-roll; one of yours and one on another belt to swap. Keys: 1–9 choose, Enter takes." : "";
+  let hint = myTurn ? "Select a die to take it; select several to re-roll; one of yours and one on another belt to swap." + (A.touchOnly() ? "" : " Keys: 1–9 choose, Enter takes.") : "";
   if (rsel.length) hint = rsel.map((p) => A.dieRule(v.belts[S.mySeat][p])).join(" ");
   if (other) hint += ` Swap target: ${A.dieRule(v.belts[other[0]][other[1]])}`;
   $("hint").textContent = hint;

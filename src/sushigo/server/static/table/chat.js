@@ -36,9 +36,12 @@ export function setupChat() {
     try { await navigator.clipboard.writeText(seatLink()); $("copySeatLink").textContent = "Copied!"; }
     catch (e) { $("seatLinkBox").classList.remove("hidden"); $("seatLink").value = seatLink(); $("seatLink").select(); }
   };
-  $("copyLink").onclick = async () => {
-    const link = location.origin + location.pathname;
-    try { await navigator.clipboard.writeText(link); $("copyLink").textContent = "Copied!"; }
-    catch (e) { window.prompt("Copy this link:", link); }
-  };
+  for (const id of ["copyLink", "copyInvite"]) {
+    $(id).onclick = async () => {
+      const link = location.origin + location.pathname;
+      try { await navigator.clipboard.writeText(link); $(id).textContent = "Copied!"; }
+      catch (e) { window.prompt("Copy this link:", link); }
+    };
+  }
+  $("inviteLink").textContent = location.origin + location.pathname;
 }

@@ -9,6 +9,7 @@ import { drawScores } from "./scores.js";
 import { maybeRoundEnd, renderFinal } from "./roundend.js";
 import { addChat, drawSeatLink, seatLink, setupChat } from "./chat.js";
 import { setupKeys } from "./keys.js";
+import { onAck, onChat, onState, setupAlive } from "./alive.js";
 import { GAMES, gameOf, logLine } from "../games/index.js";
 
 let game = null;
@@ -31,13 +32,20 @@ function render(msg) {
   drawSpectators(msg.table);
   game.mine(msg, seatNames(msg));
   R.setHTML($("scores"), drawScores(msg, game, labels(msg)));
-  if (msg.table.status === "open") {
+  // Waiting for a friend: no hand yet, the invite link on top, and who the table waits for.
+  const open = msg.table.status === "open";
+  $("invitePanel").classList.toggle("hidden", !open);
+  if (open) {
     const free = msg.table.seats.filter((s) => s.kind === "human" && !s.taken).length;
-    $("waiting").textContent = `Waiting for ${free} more player${free === 1 ? "" : "s"} to join…`;
+    const who = `Waiting for ${free} more player${free === 1 ? "" : "s"} to join…`;
+    $("waiting").textContent = who;
+    $("inviteWho").textContent = who + " Send them this link:";
+    $("mine").classList.add("hidden");
   }
   $("chatForm").classList.toggle("hidden", msg.table.status === "finished" || msg.view.is_over);
   maybeRoundEnd(msg, game, seatNames(msg));
   if (msg.view.is_over) renderFinal(msg, game, seatNames(msg));
+  onState(prev, msg, game);
 }
 
 /** The score table's column heads: a seat's name for each column (Sushi Go!'s dummy included). */
@@ -84,6 +92,7 @@ for (const g of Object.values(GAMES)) if (g.bind) g.bind(page);
 
 setupChat();
 setupKeys(() => game);
+setupAlive();
 setInterval(() => {
   if (S.timerEnd == null || !S.last || S.last.view.is_over) { $("timerPill").classList.add("hidden"); return; }
   const left = Math.max(0, Math.round((S.timerEnd - Date.now()) / 1000));
@@ -112,7 +121,7 @@ A.ready().then(() => {
     state: render,
     picked,
     presence,
-    chat: addChat,
-    ack: () => { if (game) game.reset(); },
+    chat: (lines) => { addChat(lines); onChat(lines); },
+    ack: (msg) => { if (game) game.reset(); onAck(msg); },
   });
 });

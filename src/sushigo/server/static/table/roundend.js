@@ -1,5 +1,6 @@
 // The round-end view (a dialog with the round's final tables, closing by itself) and the final one.
 import { $, R, S, esc } from "./state.js";
+import { countUp } from "./alive.js";
 
 const ROUND_END_SECONDS = 12;
 let endTimer = null;
@@ -13,6 +14,7 @@ export function maybeRoundEnd(msg, game, nm) {
   sessionStorage.setItem(S.endKey, String(lr.round));
   $("roundEndBody").innerHTML = `<div class="bar"><h2 id="roundEndTitle">Round ${lr.round + 1} is over</h2><button class="btn" id="continueBtn">Continue <span id="endCount"></span></button></div>${game.roundEnd(lr, nm)}`;
   $("roundEnd").classList.remove("hidden");
+  countUp($("roundEndBody").querySelectorAll(".end-seat h3 .pill, tr.total th:not([scope])"));
   let left = ROUND_END_SECONDS;
   const tick = () => { $("endCount").textContent = `(${left})`; if (left-- <= 0) closeRoundEnd(); };
   clearInterval(endTimer); tick(); endTimer = setInterval(tick, 1000);

@@ -19,6 +19,12 @@ export function signed(n) { return n < 0 ? "−" + -n : "+" + n; }
 /** One seat's box: the header, a status line, and the game's body. */
 export function seatBox(msg, s, nm, { acting, status, body, extra = {} }) {
   const v = msg.view, totals = v.scores.totals;
+  // While seats are still open nobody is choosing: each seat says whether it is taken.
+  if (msg.table.status === "open" && !extra.column) {
+    const info = msg.table.seats[s];
+    acting = false;
+    status = !info ? null : info.kind === "bot" ? "ready" : info.taken ? "joined" : "open seat — waiting for a player";
+  }
   return `<div class="seat ${s === S.mySeat ? "me" : ""} ${acting ? "acting" : ""}" data-seat="${s}">
         ${seatHeader(msg, s, nm, totals[s] ?? 0, msg.running && msg.running[s], extra)}
         ${status == null ? "" : `<div class="status ${acting ? "waiting" : "done"}">${esc(status)}</div>`}
