@@ -180,3 +180,24 @@ def test_a_replay_that_fails_to_load_shows_plain_words(browser: Any, server: Ser
     body = page.text_content("main")
     assert "rate/limited" not in body and "slow down" in body and "Back to the lobby" in body
     assert not page.js_errors, page.js_errors
+
+
+def test_a_spectators_chat_line_is_marked_as_watching(browser: Any, server: ServerProcess) -> None:
+    # spectators are numbered and their lines marked, so a watcher never passes for a seated player
+    tid = create_table(server.base, {"game": "sushi-go", "seats": [{"kind": "human"}, {"kind": "bot"}]})["id"]
+    player = new_page(browser)
+    sit(player, server.base, tid, "Alice")
+    watcher = browser.new_context().new_page()
+    watcher.goto(f"{server.base}/t/{tid}")
+    watcher.wait_for_function("() => window.last")
+    watcher.fill("#chatText", "hello from the rail")
+    watcher.press("#chatText", "Enter")
+    player.fill("#chatText", "hi")
+    player.press("#chatText", "Enter")
+    player.wait_for_function("() => document.querySelectorAll('#chat li').length >= 2")
+    lines = player.evaluate(
+        "() => [...document.querySelectorAll('#chat li')].map((li) => [li.className, li.textContent])"
+    )
+    assert ["watcher", "Spectator 1 watching hello from the rail"] in lines, lines
+    assert ["", "Alice hi"] in lines, lines
+    assert not player.js_errors, player.js_errors

@@ -5,7 +5,10 @@ export function addChat(lines) {
   const list = $("chat");
   for (const l of lines) {
     const li = document.createElement("li");
-    li.innerHTML = `<b>${esc(l.name)}</b> ${esc(l.text)}`;
+    // a spectator's line is marked as such, so a watcher can never pass for a seated player
+    const watcher = l.spectator || l.seat == null;
+    if (watcher) li.className = "watcher";
+    li.innerHTML = `<b>${esc(l.name)}</b>${watcher ? ' <span class="tag">watching</span>' : ""} ${esc(l.text)}`;
     list.appendChild(li);
   }
   list.scrollTop = list.scrollHeight;
