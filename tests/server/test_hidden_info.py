@@ -115,8 +115,7 @@ def _keys(obj: Any) -> set[str]:
 async def _fickle(
     ws_base: str, table_id: str, token: str, log: list[dict[str, Any]], seed: int, game: str
 ) -> None:
-    """Plays a seat that, on its first turns, picks, takes the pick back and picks again (until three
-    withdrawals went through); it also chats.
+    """Plays a seat that, on its first turns, picks, takes the pick back and picks again; it also chats.
 
     Sushi Roll has no secret picks, so there it only chats and plays.
     """
@@ -156,11 +155,10 @@ async def _fickle(
                 elif kind == "ack":
                     next_ok = msg["state_id"]
                     if msg["action"] == "withdraw":
-                        # Pick again among the cards of the turn it withdrew from. Only a withdrawal
-                        # that went through counts: on a loaded machine the turn may resolve first.
-                        changes -= 1
+                        # Pick again among the cards of the turn it withdrew from.
                         await send(rng.choice(picked_from), msg["state_id"])
                     elif changes > 0:
+                        changes -= 1
                         picked_from = latest["legal"]
                         await send("withdraw", msg["state_id"])
                     else:

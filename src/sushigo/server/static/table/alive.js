@@ -24,9 +24,10 @@ export function notice(text) {
 }
 export function clearNotice() { $("notice").classList.add("hidden"); }
 
-/** The server's ack: ``by: "timer"`` says the turn timer chose ``label`` for this seat. */
+/** The server's ack: ``by: "timer"`` says the turn timer chose ``label`` for this seat. Called with no
+ *  message when the page drops its selection itself (after switching seats). */
 export function onAck(msg) {
-  if (msg.by === "timer") {
+  if (msg && msg.by === "timer") {
     notice(`Time ran out: ${msg.label || msg.action} was played for you.`);
     play("timer");
   } else { clearNotice(); actedAt = Date.now(); }
