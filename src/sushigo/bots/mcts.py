@@ -170,11 +170,6 @@ def build_state(obs: Observation, hands: list[list[Card]], pile: list[Card]) -> 
     )
 
 
-def with_hidden(obs: Observation, hands: list[list[Card]], pile: list[Card]) -> State:
-    """Returns the observed position holding the sampled ``hands`` and ``pile``."""
-    return build_state(obs, hands, pile)
-
-
 class MCTSBot(SearchBot):
     """Sushi Go! IS-MCTS player (see the module docstring)."""
 
@@ -229,7 +224,7 @@ class MCTSBot(SearchBot):
                 take += [_CARDS[rng.randrange(12)] for _ in range(need - len(take))]
             hands[h].extend(take)
             i += need
-        return with_hidden(obs, hands, cards[i:])
+        return build_state(obs, hands, cards[i:])
 
     # ------------------------------------------------------------------ evaluation
 
