@@ -45,10 +45,19 @@ def _names_a_game(node: ast.AST) -> bool:
     return _is_name(node)
 
 
+def _parse(source: str) -> ast.Module:
+    """``ast.parse``, tried a second time after CPython 3.11's spurious "AST constructor recursion depth
+    mismatch" SystemError (gh-106905, fixed in 3.11.8), which a deep test-suite stack can trigger."""
+    try:
+        return ast.parse(source)
+    except SystemError:
+        return ast.parse(source)
+
+
 def python_branches(source: str) -> list[int]:
     """The lines of ``source`` that compare with a game's name or ``match`` a case on one."""
     lines = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_parse(source)):
         if isinstance(node, ast.Compare) and any(_names_a_game(x) for x in (node.left, *node.comparators)):
             lines.append(node.lineno)
         elif isinstance(node, ast.match_case) and any(_is_name(n) for n in ast.walk(node.pattern)):
