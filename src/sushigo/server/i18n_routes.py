@@ -81,9 +81,11 @@ def page(request: Request, path: Path, status_code: int = 200) -> HTMLResponse:
     },
 )
 async def catalogue(lang: str, request: Request) -> Response:
-    """One language's messages for the browser: every domain merged; a key is the msgid or
-    ``context + "\\u0004" + msgid``; a plural message maps each CLDR category (as ``Intl.PluralRules``
-    names them) to its form; untranslated messages are their English text."""
+    """One language's messages for the browser, every domain merged (``Intl.PluralRules`` categories).
+
+    A key is the msgid or ``context + "\\u0004" + msgid``; a plural message maps each CLDR category
+    (as ``Intl.PluralRules`` names them) to its form; untranslated messages are their English text.
+    """
     code = canonical(lang[:40], pseudo=True)
     if code is None:
         text = (
