@@ -15,7 +15,7 @@ from typing import Any
 
 from babel import Locale
 
-from .catalog import template_keys, translator
+from .catalog import RESETS, template_keys, translator
 from .negotiate import BABEL_LOCALES, PSEUDO
 from .pseudo import wrap
 
@@ -99,3 +99,6 @@ def catalogue_json(lang: str) -> tuple[str, bytes]:
     """The catalogue of ``lang`` as JSON bytes and its strong ETag (computed once per process)."""
     body = json.dumps(browser_catalogue(lang), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return '"' + hashlib.sha256(body).hexdigest()[:32] + '"', body
+
+
+RESETS.append(catalogue_json.cache_clear)

@@ -224,3 +224,16 @@ def known(lang: str) -> str:
 def translator(lang: str) -> Translator:
     """The (cached) :class:`Translator` of ``lang``; an unknown code is a ValueError naming the known."""
     return Translator(known(lang))
+
+
+#: Caches built from the catalogues elsewhere (the browser's JSON), forgotten with these.
+RESETS: list[Callable[[], None]] = []
+
+
+def clear_caches() -> None:
+    """Forgets every loaded catalogue, so the next use reads the files again (after ``update``, or in
+    tests that point :data:`LOCALE_DIR` at other files)."""
+    translator.cache_clear()
+    template_keys.cache_clear()
+    for reset in RESETS:
+        reset()

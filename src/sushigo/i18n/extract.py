@@ -7,6 +7,7 @@ with Babel's signature that reads the ``data-i18n`` attributes the browser runti
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import string
@@ -290,16 +291,18 @@ def _show(message: Message) -> str:
     return repr(text) + (f" (context {key[0]!r})" if key[0] else "")
 
 
-def check_message(message: Message, lang: str, nplurals: int) -> list[str]:
+def check_message(message: Message, lang: str, nplurals: int, written: int | None = None) -> list[str]:
     """What is wrong with one ``.po`` entry of ``lang`` (English may leave msgstr empty: the msgid is
-    its text)."""
+    its text). ``written``: how many ``msgstr[i]`` the file has (Babel pads missing ones with "")."""
     errors: list[str] = []
     if message.fuzzy:
         errors.append(f"fuzzy translation of {_show(message)}")
     plural = isinstance(message.id, tuple | list)
     forms = list(message.string) if isinstance(message.string, tuple | list) else [message.string or ""]
-    if plural and len(forms) != nplurals:
-        errors.append(f"{len(forms)} plural forms of {_show(message)}, {lang} has {nplurals}")
+    count = written if written is not None else len(forms)
+    if plural and count != nplurals:
+        errors.append(f"{count} plural forms of {_show(message)}, {lang} has {nplurals}")
+        forms = [f for f in forms if f] or [""]
     if lang != "en" and not all(forms):
         errors.append(f"missing translation of {_show(message)}")
     wanted = _placeholders_of(message.id)
@@ -354,6 +357,41 @@ def stale_template(domain: Domain, pot: Catalog | None = None) -> list[Problem]:
     return problems
 
 
+_WARNING = re.compile(r"WARNING: Problem on line (\d+):")
+
+
+def _read_checked(path: Path, locale: str) -> tuple[Catalog | None, list[tuple[int, str]]]:
+    """A ``.po`` file read leniently, with what Babel found wrong in it as located messages (Babel
+    prints them; a catalogue with more plural forms than its language is still read)."""
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            catalog = read_catalog(path, locale)
+    except (PoFileError, ValueError, UnicodeDecodeError) as exc:
+        return None, [(getattr(exc, "lineno", 0) + 1, f"unreadable: {exc}")]
+    found: list[tuple[int, str]] = []
+    what = ""
+    for text in out.getvalue().splitlines():
+        match = _WARNING.match(text)
+        if match is None:
+            what = text.removeprefix("WARNING: ")
+        elif "more translations than num_plurals" not in what:  # counted by check_message
+            found.append((int(match.group(1)), f"unreadable: {what}"))
+    return catalog, found
+
+
+def _plural_counts(path: Path) -> dict[int, int]:
+    """How many ``msgstr[i]`` lines each entry has, by the line of its ``msgid``."""
+    counts: dict[int, int] = {}
+    entry = 0
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("msgid "):
+            entry = number
+        elif line.startswith("msgstr["):
+            counts[entry] = counts.get(entry, 0) + 1
+    return counts
+
+
 def check_all(*, code: bool = True) -> list[Problem]:
     """Every problem of the catalogues: stale templates (``code``), and in each language's ``.po``
     missing, empty or fuzzy translations, placeholder mismatches, wrong plural counts, obsolete
@@ -376,11 +414,11 @@ def check_all(*, code: bool = True) -> list[Problem]:
             if not path.exists():
                 problems.append(Problem(where, 1, "no catalogue; run `python -m sushigo.i18n update`"))
                 continue
-            try:
-                catalog = read_catalog(path, BABEL_LOCALES[lang], abort_invalid=True)
-            except PoFileError as exc:
-                problems.append(Problem(where, exc.lineno + 1, f"unreadable: {exc}"))
+            catalog, warnings = _read_checked(path, BABEL_LOCALES[lang])
+            problems += [Problem(where, line, text) for line, text in warnings]
+            if catalog is None:
                 continue
+            written = _plural_counts(path)
             nplurals, expr = babel_plural(lang)
             if (catalog.num_plurals, catalog.plural_expr.replace(" ", "")) != (
                 nplurals,
@@ -404,7 +442,7 @@ def check_all(*, code: bool = True) -> list[Problem]:
                         Problem(where, line, f"{_show(message)} is not in {domain.name}.pot; run update")
                     )
                     continue
-                for text in check_message(message, lang, nplurals):
+                for text in check_message(message, lang, nplurals, written.get(line)):
                     problems.append(Problem(where, line, text))
             for key, message in wanted.items():
                 if key not in have:
