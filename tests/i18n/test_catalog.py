@@ -209,7 +209,8 @@ def test_html_extractor_reads_data_i18n_attributes() -> None:
         b'<input data-i18n-placeholder placeholder="Your name">'
         b'<button data-i18n="Close" data-i18n-title="Close the dialog" data-i18n-ctx="dialog">Close</button>'
         b'<img data-i18n-alt="Logo" alt="logo"><p data-i18n>Plain <b>bold</b> text</p>'
-        b"<span>not marked</span></body></html>"
+        b"<span>not marked</span>\n<script>\nconst a = 1;\nI18N.t('Inline {n}', {n: a}); nt('one', 'many', 2);\n"
+        b'</script><script src="/static/x.js"></script></body></html>'
     )
     found = [(line, msg, ctx) for line, msg, _, ctx in extract(extract_html, io.BytesIO(page), HTML_KEYWORDS)]
     assert found == [
@@ -219,6 +220,8 @@ def test_html_extractor_reads_data_i18n_attributes() -> None:
         (2, "Close the dialog", "dialog"),
         (2, "Logo", None),
         (2, "Plain bold text", None),
+        (5, "Inline {n}", None),
+        (5, ("one", "many"), None),
     ]
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract
+from babel.messages.extract import extract, extract_javascript
 from babel.messages.pofile import PoFileError, write_po
 
 from .catalog import LOCALE_DIR, babel_plural, po_path, pot_path, read_catalog
@@ -29,7 +29,8 @@ PACKAGE = Path(__file__).resolve().parent.parent
 #: Locations in the POTs are written relative to the repository root (``src/sushigo/...``).
 ROOT = PACKAGE.parent.parent
 COMMENT_TAGS = ("i18n:", "Translators:")
-HTML_KEYWORDS: dict[str, Any] = {"gettext": None, "pgettext": ((1, "c"), 2)}
+#: The HTML extractor's: its attributes' messages, and the browser helpers of inline ``<script>``s.
+HTML_KEYWORDS: dict[str, Any] = {"gettext": None, "pgettext": ((1, "c"), 2), **JS_KEYWORDS}
 _PREFIX = "data-i18n"
 #: ``data-i18n-ctx`` gives the context of the element's ``data-i18n`` text (it is no attribute to fill).
 _CTX = "data-i18n-ctx"
@@ -67,6 +68,9 @@ class _Html(HTMLParser):
         # Elements whose text is their msgid (an empty data-i18n): [tag, depth, line, ctx, parts].
         self._open: list[list[Any]] = []
         self._depth = 0
+        # Inline scripts (no src): (first line, text), read with Babel's JavaScript extractor.
+        self.scripts: list[tuple[int, str]] = []
+        self._script: tuple[int, list[str]] | None = None
 
     def _add(self, line: int, ctx: str | None, msgid: str, comment: str) -> None:
         msgid = _SPACE.sub(" ", msgid).strip()
@@ -93,6 +97,8 @@ class _Html(HTMLParser):
                 text = value if value and value.strip() else values.get(attr)
                 if text:
                     self._add(line, ctx, text, f"HTML <{tag}> {attr} attribute")
+        if tag == "script" and "src" not in values:
+            self._script = (line, [])
         if tag not in self._VOID:
             self._depth += 1
 
@@ -105,6 +111,9 @@ class _Html(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in self._VOID:
             return
+        if tag == "script" and self._script is not None:
+            self.scripts.append((self._script[0], "".join(self._script[1])))
+            self._script = None
         self._depth = max(0, self._depth - 1)
         self.handle_endtag_close(tag)
 
@@ -114,6 +123,9 @@ class _Html(HTMLParser):
             self._add(line, ctx, "".join(parts), "HTML element text")
 
     def handle_data(self, data: str) -> None:
+        if self._script is not None:
+            self._script[1].append(data)
+            return
         for element in self._open:
             element[4].append(data)
 
@@ -125,12 +137,18 @@ def extract_html(
 
     ``<h2 data-i18n="New table">New table</h2>`` or ``<h2 data-i18n>New table</h2>`` give the msgid
     "New table"; ``data-i18n-title="Close"`` (or an empty ``data-i18n-title`` next to ``title="Close"``)
-    gives the title attribute's; ``data-i18n-ctx`` sets the context of the element's messages.
+    gives the title attribute's; ``data-i18n-ctx`` sets the context of the element's messages. Inline
+    ``<script>`` blocks are read like ``.js`` files (``t``, ``tp``, ``nt``).
     """
     parser = _Html()
     parser.feed(fileobj.read().decode(options.get("encoding", "utf-8")))
     parser.close()
-    yield from parser.found
+    found: list[tuple[int, Any, Any, Any]] = list(parser.found)
+    for first, script in parser.scripts:
+        js = io.BytesIO(script.encode("utf-8"))
+        for line, funcname, messages, comments in extract_javascript(js, keywords, comment_tags, {}):
+            found.append((first + line - 1, funcname, messages, comments))
+    yield from sorted(found, key=lambda item: item[0])
 
 
 def _files(globs: Iterable[str]) -> list[Path]:
