@@ -96,6 +96,15 @@ def test_a_translator_translates_formats_and_falls_back(fake: Path) -> None:
     assert fr.ngettext(*CARD, 1) == "1 card" and fr.ngettext(*CARD, 0) == "0 cards"
 
 
+def test_counts_are_written_as_the_language_writes_numbers(fake: Path) -> None:
+    assert translator("ru").ngettext(*CARD, 1000) == "1\xa0000 карт"
+    assert translator("en").ngettext(*CARD, 1000) == "1,000 cards"
+    assert translator("ru").ngettext(*CARD, 5, n="five") == "five карт"  # a given {n} wins
+    # The message arguments are positional-only: any placeholder name is free.
+    assert translator("en").gettext("{msgid} {ctx}", msgid="a", ctx="b") == "a b"
+    assert translator("en").npgettext("c", "{singular}", "{plural}", 2, plural="p") == "p"
+
+
 @pytest.mark.parametrize(
     ("n", "form"),
     [
@@ -165,12 +174,12 @@ def test_real_plural_messages_match_python_for_russian_0_to_200() -> None:
     messages = browser_catalogue("ru")["messages"]
     rule = Locale.parse("ru").plural_form
     for (ctx, msgid), plural in cat.template_keys():
-        if plural is None:
-            continue
         key = msgid if ctx is None else ctx + CONTEXT_SEP + msgid
+        if plural is None or key not in messages:  # not translated: both fall back to English (n == 1)
+            continue
         for n in range(201):
-            want = translator("ru").npgettext(ctx, msgid, plural, n)  # type: ignore[arg-type]
-            assert messages[key][rule(n)].format(n=n) == want, (key, n)
+            want = translator("ru").plural_template(ctx, msgid, plural, n)
+            assert messages[key][rule(n)] == want, (key, n)
 
 
 def test_browser_catalogue_keys_values_and_fallbacks(fake: Path) -> None:
@@ -181,8 +190,8 @@ def test_browser_catalogue_keys_values_and_fallbacks(fake: Path) -> None:
     assert m["card" + CONTEXT_SEP + "Spoon"] == "Ложка" and "Spoon" not in m
     assert m["Untranslated"] == "Untranslated" and m["Fuzzy"] == "Fuzzy"
     assert m[CARD[0]] == {"one": RU_CARD[0], "few": RU_CARD[1], "many": RU_CARD[2], "other": RU_CARD[2]}
-    zh = browser_catalogue("zh-Hans")["messages"]
-    assert zh[CARD[0]] == {"other": CARD[1]}  # Chinese has one form; untranslated: English's plural
+    # Untranslated plurals are left out: the browser's English fallback (n == 1) is Python's too.
+    assert CARD[0] not in browser_catalogue("zh-Hans")["messages"]
     en = browser_catalogue("en")["messages"]
     assert en[CARD[0]] == {"one": CARD[0], "other": CARD[1]}
     qps = browser_catalogue("qps")["messages"]
