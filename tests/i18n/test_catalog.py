@@ -375,3 +375,17 @@ def test_check_counts_extra_plural_forms(fake: Path) -> None:
     path.write_text(text, encoding="utf-8")
     texts = [p.text for p in check_all(code=False) if p.path == path.as_posix()]
     assert "2 plural forms of '{n} card', zh-Hans has 1" in texts
+
+
+def test_check_reports_a_message_translated_differently_in_two_domains(fake: Path) -> None:
+    """The domains are merged into one table: one msgid must have one translation."""
+    pot = Catalog(project="sushigo", domain="web", fuzzy=False)
+    pot.add("Hello", None, [("src/y.js", 1)])
+    _write(fake / "web.pot", pot)
+    web = Catalog(locale="ru", project="sushigo", domain="web", fuzzy=False)
+    web.add("Hello", "Здравствуйте", [("src/y.js", 1)])
+    _write(fake / "ru" / "LC_MESSAGES" / "web.po", web)
+    texts = [str(p) for p in check_all(code=False) if p.path.endswith("ru/LC_MESSAGES/web.po")]
+    assert any(
+        "'Hello' is also in " in t and "game.po:" in t and "translated differently" in t for t in texts
+    )

@@ -4,6 +4,7 @@ browser catalogue ``/api/i18n/{lang}``, ``/api/games?lang=`` and the How to play
 
 from __future__ import annotations
 
+import copy
 import re
 import sys
 import types
@@ -21,7 +22,7 @@ from fastapi.testclient import TestClient
 
 from sushigo.bots import bot_names
 from sushigo.game import GAME_NAMES, games
-from sushigo.i18n import LANGUAGES
+from sushigo.i18n import LANGUAGES, translator
 from sushigo.server import app as app_module
 from sushigo.server import i18n_routes
 from sushigo.server.app import create_app
@@ -98,7 +99,9 @@ def test_an_address_lang_wins(client: TestClient) -> None:
 def test_error_pages_speak_the_language(client: TestClient) -> None:
     r = client.get("/no/such/page", headers={"Accept-Language": "ru"})
     assert r.status_code == 404 and lang_of(r.text) == "ru" and r.headers["content-language"] == "ru"
-    assert "Страница не найдена" in r.text and 'href="/">Вернуться в лобби</a>' in r.text
+    back = translator("ru").gettext("Back to the lobby")
+    assert back != "Back to the lobby"
+    assert "Страница не найдена" in r.text and f'href="/">{back}</a>' in r.text
     r = client.get("/t/doesnotexist", headers={"Accept-Language": "zh-CN"})
     assert r.status_code == 404 and lang_of(r.text) == "zh-Hans" and "没有这张牌桌" in r.text
     r = client.get(f"/replay/{table(client)}", headers={"Accept-Language": "fr"})
@@ -156,7 +159,7 @@ def test_an_unknown_catalogue_is_a_json_404(client: TestClient, lang: str) -> No
 def test_games_in_english_are_unchanged(client: TestClient) -> None:
     want = [GameInfo.of(g.name, bot_names(g.name)).model_dump(mode="json") for g in games()]
     got = client.get("/api/games").json()["games"]
-    strip = [{k: v for k, v in g.items()} for g in got]
+    strip = copy.deepcopy(got)
     for game in strip:
         for field in ("cards", "tiles"):
             for entry in game[field]:

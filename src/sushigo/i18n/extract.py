@@ -415,6 +415,9 @@ def check_all(*, code: bool = True) -> list[Problem]:
     missing, empty or fuzzy translations, placeholder mismatches, wrong plural counts, obsolete
     entries and messages the template does not have."""
     problems: list[Problem] = []
+    # (language, key) -> the first domain's translation and where it is: the domains are merged into
+    # one table, so a message in two domains must say the same thing in both.
+    first: dict[tuple[str, tuple[str | None, str]], tuple[object, str, int]] = {}
     for domain in DOMAINS:
         pot_file = pot_path(domain.name)
         if not pot_file.exists():
@@ -462,6 +465,19 @@ def check_all(*, code: bool = True) -> list[Problem]:
                     continue
                 for text in check_message(message, lang, nplurals, written.get(line)):
                     problems.append(Problem(where, line, text))
+                if message.string and not message.fuzzy:
+                    string = (
+                        tuple(message.string) if isinstance(message.string, list | tuple) else message.string
+                    )
+                    other = first.setdefault((lang, _key(message)), (string, where, line))
+                    if other[0] != string:
+                        problems.append(
+                            Problem(
+                                where,
+                                line,
+                                f"{_show(message)} is also in {other[1]}:{other[2]}, translated differently",
+                            )
+                        )
             for key, message in wanted.items():
                 if key not in have:
                     problems.append(
