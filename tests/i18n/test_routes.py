@@ -225,7 +225,8 @@ def test_how_to_play_in_the_readers_language(client: TestClient, rules: Path) ->
     # The site's header and language switch, the runtime loaded before anything else.
     head = r.text.split("</head>")[0]
     assert '<script src="/static/i18n.js"></script>' in head and head.count("<script") == 1
-    assert '<header class="top">' in r.text and 'id="langSwitch"' in r.text and "mountSwitch" in r.text
+    assert '<header class="top">' in r.text and "I.mountSwitch(document.getElementById('nav'))" in r.text
+    assert '<nav class="nav" id="nav" aria-label="Сайт"><a href="/">Назад в лобби</a></nav>' in r.text
     r = client.get("/rules/sushi-go?lang=zh-Hans", headers={"Accept-Language": "ru"})
     assert lang_of(r.text) == "zh-Hans" and "选一张牌。" in r.text
 
