@@ -139,6 +139,8 @@ def test_numbers_follow_the_language() -> None:
     assert translator("fr").number(1234.5).replace("\u202f", " ") == "1 234,5"
     assert translator("es").number(12345.5) == "12.345,5"
     assert translator("zh-Hans").number(1234.5) == "1,234.5"
+    assert translator("ru").number(True) == "1" and translator("ru").number(-7) == "-7"
+    assert translator("ru").number(float("inf")) in ("∞", "inf")  # never an exception
 
 
 def test_n_marks_without_translating() -> None:
