@@ -168,6 +168,10 @@ def _games_json(lang: str) -> bytes:
     return _dumps({"games": [_game_info(g.name, lang) for g in games()]})
 
 
+#: The languages whose ``/api/games`` is ready (the first answer, a few hundred ms, is built off the loop).
+_GAMES_READY: set[str] = set()
+
+
 @api.get("/games", response_model=GamesResponse, responses={422: {"model": ValidationErrorBody}})
 async def games_list(
     lang: str | None = Query(
@@ -183,7 +187,12 @@ async def games_list(
         raise HTTPException(
             422, detail=f"request/invalid: query.lang: must be one of {', '.join(LANGUAGES)}"
         )
-    return Response(_games_json(code), media_type="application/json")
+    if code in _GAMES_READY:
+        body = _games_json(code)
+    else:
+        body = await asyncio.to_thread(_games_json, code)
+        _GAMES_READY.add(code)
+    return Response(body, media_type="application/json")
 
 
 @api.get("/party/menus", response_model=PartyMenus)

@@ -8,6 +8,7 @@ screen readers, fonts and line breaking (Chinese) follow before any script runs.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 import string
@@ -28,6 +29,8 @@ RULES_DIR = Path(__file__).resolve().parent.parent / "i18n" / "rules"
 _HTML_TAG = re.compile(r"<html\b[^>]*>", re.IGNORECASE)
 
 router = APIRouter(tags=["i18n"])
+#: Languages whose browser catalogue has been built (it is cached for the process).
+_READY: set[str] = set()
 
 
 def request_lang(request: Request) -> str:
@@ -92,7 +95,11 @@ async def catalogue(lang: str, request: Request) -> Response:
             f"i18n/unknown_language: no catalogue for {lang[:40]!r}; expected one of {', '.join(LANGUAGES)}"
         )
         return JSONResponse({"error": text, "detail": text}, status_code=404)
-    etag, body = catalogue_json(code)
+    if code in _READY:
+        etag, body = catalogue_json(code)
+    else:  # the first answer reads every .po of the language: off the event loop
+        etag, body = await asyncio.to_thread(catalogue_json, code)
+        _READY.add(code)
     headers = {"ETag": etag, "Cache-Control": "public, max-age=300", "Content-Language": code}
     wanted = request.headers.get("if-none-match", "")
     if etag in {t.strip().removeprefix("W/") for t in wanted.split(",")}:
