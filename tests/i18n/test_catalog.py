@@ -391,3 +391,20 @@ def test_check_reports_a_message_translated_differently_in_two_domains(fake: Pat
     assert any(
         "'Hello' is also in " in t and "game.po:" in t and "translated differently" in t for t in texts
     )
+
+
+def test_a_missing_template_is_one_line_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cat, "LOCALE_DIR", tmp_path)
+    assert main(["update"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "game.pot" in err and "Traceback" not in err
+
+
+def test_babel_finds_the_html_extractor_by_name() -> None:
+    """Registered as ``sushigo.i18n.extract:extract_html`` (a babel.cfg method or a setup entry point)."""
+    page = io.BytesIO(b'<p data-i18n="Hello">Hello</p>')
+    assert [m for _, m, _, _ in extract("sushigo.i18n.extract:extract_html", page, HTML_KEYWORDS)] == [
+        "Hello"
+    ]
