@@ -408,3 +408,23 @@ def test_babel_finds_the_html_extractor_by_name() -> None:
     assert [m for _, m, _, _ in extract("sushigo.i18n.extract:extract_html", page, HTML_KEYWORDS)] == [
         "Hello"
     ]
+
+
+def test_a_string_added_to_the_code_without_extract_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sushigo.i18n import extract as ex
+    from sushigo.i18n.domains import Domain
+
+    monkeypatch.setattr(ex, "PACKAGE", tmp_path)
+    monkeypatch.setattr(ex, "ROOT", tmp_path)
+    (tmp_path / "a.py").write_text('_("Old")\n', encoding="utf-8")
+    (tmp_path / "b.js").write_text('t("Script")\n', encoding="utf-8")
+    domain = Domain("x", python=("*.py",), javascript=("*.js",))
+    pot = ex.template(domain)
+    assert ex.stale_template(domain, pot) == []
+    (tmp_path / "a.py").write_text('_("Old")\ngettext("New {n}", n=1)\n', encoding="utf-8")
+    (tmp_path / "b.js").write_text("// no words left\n", encoding="utf-8")
+    found = [str(p) for p in ex.stale_template(domain, pot)]
+    assert "a.py:2: 'New {n}' is not in x.pot; run extract" in found
+    assert any("'Script' is no longer in the code; run extract" in line for line in found)

@@ -159,6 +159,7 @@ def test_an_unknown_catalogue_is_a_json_404(client: TestClient, lang: str) -> No
 def test_games_in_english_are_unchanged(client: TestClient) -> None:
     want = [GameInfo.of(g.name, bot_names(g.name)).model_dump(mode="json") for g in games()]
     got = client.get("/api/games").json()["games"]
+
     def strip(doc: list[dict[str, Any]]) -> list[dict[str, Any]]:
         doc = copy.deepcopy(doc)
         for game in doc:
