@@ -475,7 +475,8 @@ def check_all(*, code: bool = True) -> list[Problem]:
                             Problem(
                                 where,
                                 line,
-                                f"{_show(message)} is also in {other[1]}:{other[2]}, translated differently",
+                                f"{_show(message)} is also in {other[1]}:{other[2]}, translated differently "
+                                "(the domains share one table: use the same words, or give one a context)",
                             )
                         )
             for key, message in wanted.items():
