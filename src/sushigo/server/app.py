@@ -184,9 +184,7 @@ async def games_list(
     """
     code = canonical(lang, pseudo=True) if lang else "en"
     if code is None:
-        raise HTTPException(
-            422, detail=f"request/invalid: query.lang: must be one of {', '.join(LANGUAGES)}"
-        )
+        raise HTTPException(422, detail=f"request/invalid: query.lang: must be one of {', '.join(LANGUAGES)}")
     if code in _GAMES_READY:
         body = _games_json(code)
     else:
@@ -523,9 +521,15 @@ _PAGE = string.Template((STATIC / "error.html").read_text(encoding="utf-8"))
 
 #: Plain words for each status a page may answer (the fallback names the status).
 _WORDS: dict[int, tuple[str, str]] = {
-    404: (N_("Page not found"), N_("There is no page at this address. The link may be mistyped or out of date.")),
+    404: (
+        N_("Page not found"),
+        N_("There is no page at this address. The link may be mistyped or out of date."),
+    ),
     405: (N_("Not available"), N_("This address cannot be opened this way.")),
-    500: (N_("Something went wrong"), N_("The server could not show this page. Please try again in a moment.")),
+    500: (
+        N_("Something went wrong"),
+        N_("The server could not show this page. Please try again in a moment."),
+    ),
 }
 _OTHER = N_("The server answered with error {status}.")
 
