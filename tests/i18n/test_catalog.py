@@ -285,6 +285,9 @@ def test_update_keeps_translations_adds_new_messages_and_drops_gone_ones(fake: P
     zh = cat.read_catalog(fake / "zh_Hans" / "LC_MESSAGES" / "game.po", "zh_Hans")
     assert zh.num_plurals == 1 and zh.get("Hello").string == ""
     assert update_all() == []  # nothing changed, nothing written
+    assert update_all(domains=["web"]) == []
+    with pytest.raises(ValueError, match="unknown domain 'nope'"):
+        update_all(domains=["nope"])
 
 
 def test_check_reports_each_problem_at_its_line(fake: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -248,21 +248,32 @@ def write_if_changed(path: Path, data: bytes) -> bool:
     return True
 
 
-def extract_all(locale_dir: Path = LOCALE_DIR) -> list[Path]:
-    """Writes every domain's POT; returns the files that changed."""
+def _chosen(names: Collection[str] | None) -> list[Domain]:
+    if not names:
+        return list(DOMAINS)
+    unknown = sorted(set(names) - {d.name for d in DOMAINS})
+    if unknown:
+        raise ValueError(
+            f"unknown domain {unknown[0]!r}; expected one of {', '.join(d.name for d in DOMAINS)}"
+        )
+    return [d for d in DOMAINS if d.name in names]
+
+
+def extract_all(locale_dir: Path = LOCALE_DIR, domains: Collection[str] | None = None) -> list[Path]:
+    """Writes every domain's POT (or those of ``domains``); returns the files that changed."""
     changed = []
-    for domain in DOMAINS:
+    for domain in _chosen(domains):
         path = locale_dir / f"{domain.name}.pot"
         if write_if_changed(path, _dump(template(domain), omit_header=False)):
             changed.append(path)
     return changed
 
 
-def update_all(keep_obsolete: bool = False) -> list[Path]:
-    """Merges every POT into every language's ``.po`` (translations kept; a changed msgid keeps its old
-    translation as a fuzzy suggestion); returns the files that changed."""
+def update_all(keep_obsolete: bool = False, domains: Collection[str] | None = None) -> list[Path]:
+    """Merges every POT (or those of ``domains``) into every language's ``.po`` (translations kept; a
+    changed msgid keeps its old translation as a fuzzy suggestion); returns the files that changed."""
     changed = []
-    for domain in DOMAINS:
+    for domain in _chosen(domains):
         pot = read_catalog(pot_path(domain.name))
         for lang in LANGUAGES:
             path = po_path(lang, domain.name)
