@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any, Protocol, runtime_checkable
 
-from .cards.text import N_, TP, T, Text
+from .cards.text import N_, Text, gettext, ngettext
 from .errors import InvalidActionError, OptionsError, RecordError
 
 
@@ -97,14 +97,14 @@ class OptionSpec:
     def problem_text(self, value: Any) -> Text | None:
         """:meth:`problem` as a translatable text."""
         if self.type == "path":
-            return None if isinstance(value, str) and value else T(N_("must be the path of a file"))
+            return None if isinstance(value, str) and value else gettext("must be the path of a file")
         if self.type == "menu":
             return None  # checked with the player count by ``normalise``
         values = [c.value for c in self.choices]
         if any(_same(value, v) for v in values):
             return None
-        return T(
-            N_("must be one of {values}, not {value}"),
+        return gettext(
+            "must be one of {values}, not {value}",
             values=", ".join(shown(v) for v in values),
             value=shown(value),
         )
@@ -306,8 +306,8 @@ class GameSpec:
     def players_problem_text(self, players: object) -> Text | None:
         """:meth:`players_problem` as a translatable text."""
         if isinstance(players, bool) or not isinstance(players, int) or players not in self.players:
-            return T(
-                N_("{game} is for {low} to {high} players, not {value}"),
+            return gettext(
+                "{game} is for {low} to {high} players, not {value}",
                 game=self.name,
                 low=self.min_players,
                 high=self.max_players,
@@ -333,7 +333,7 @@ class GameSpec:
         if options is None:
             options = {}
         if not isinstance(options, Mapping):
-            raise options_error([*errors, (["options"], T(N_("options must be an object")))])
+            raise options_error([*errors, (["options"], gettext("options must be an object"))])
         known = {o.name: o for o in self.options if o.server or not server}
         out: dict[str, Any] = {}
         for name, value in options.items():
@@ -341,14 +341,14 @@ class GameSpec:
             if spec_ is None:
                 title = Text(self.title)
                 if known:
-                    text = T(
-                        N_("unknown option {name}: not a {game} option; the options are {options}"),
+                    text = gettext(
+                        "unknown option {name}: not a {game} option; the options are {options}",
                         name=_short(name),
                         game=title,
                         options=", ".join(known),
                     )
                 else:
-                    text = T(N_("unknown option {name}: not a {game} option; {game} has none"), name=_short(name), game=title)
+                    text = gettext("unknown option {name}: not a {game} option; {game} has none", name=_short(name), game=title)
                 errors.append((["options", name], text))
                 continue
             problem = spec_.problem_text(value)
@@ -366,16 +366,16 @@ class GameSpec:
                     low, high = o.players
                     label = Text(o.label, lower=True)
                     if low == high:
-                        text = TP(
-                            N_("the {option} is for {n} player, not {players}"),
-                            N_("the {option} is for {n} players, not {players}"),
+                        text = ngettext(
+                            "the {option} is for {n} player, not {players}",
+                            "the {option} is for {n} players, not {players}",
                             low,
                             option=label,
                             players=players,
                         )
                     else:
-                        text = T(
-                            N_("the {option} is for {low} to {high} players, not {players}"),
+                        text = gettext(
+                            "the {option} is for {low} to {high} players, not {players}",
                             option=label,
                             low=low,
                             high=high,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .cards.desserts import Fruit
-from .cards.text import N_, T, Text
+from .cards.text import N_, Text, gettext
 
 _NUMBERED = re.compile(r"^(chopsticks|spoon|menu|takeout_box)_(\d+)$")
 _ICONS = re.compile(r"^(maki|uramaki)_(\d)$")
@@ -35,11 +35,11 @@ def card_label_text(name: str | None) -> Text:
     if name is None:
         return Text(N_("nothing"))
     if m := _NUMBERED.match(name):
-        return T("{name} #{number}", name=Text(words(m.group(1))), number=int(m.group(2)))
+        return gettext("{name} #{number}", name=Text(words(m.group(1))), number=int(m.group(2)))
     if m := _ICONS.match(name):
-        return T("{name} ×{icons}", name=Text(words(m.group(1))), icons=int(m.group(2)))
+        return gettext("{name} ×{icons}", name=Text(words(m.group(1))), icons=int(m.group(2)))
     if name.startswith("fruit_") and len(name) == 8 and set(name[6:]) <= set(_FRUIT):
         a, b = name[6], name[7]
-        short = Text(Fruit.PAIR_WORDS[a]) if a == b else T("{a} + {b}", a=Text(_FRUIT[a]), b=Text(_FRUIT[b]))
-        return T("{name} ({short})", name=Text(N_("Fruit")), short=short)
+        short = Text(Fruit.PAIR_WORDS[a]) if a == b else gettext("{a} + {b}", a=Text(_FRUIT[a]), b=Text(_FRUIT[b]))
+        return gettext("{name} ({short})", name=Text(N_("Fruit")), short=short)
     return Text(words(name))

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from ..party.table import Entry, Table
 
 from .base import CardType, RoundView
-from .text import N_, TP, T, Text
+from .text import N_, Text, gettext, ngettext
 
 #: dumpling points by count; more dumplings than the table's last count score its last entry
 DUMPLING_POINTS = (0, 1, 3, 6, 10, 15)
@@ -23,12 +23,12 @@ def set_rule(title: str, size: int, points: int) -> Text:
     sentence per set size, so that a language words each (a pair is not a set of three everywhere)."""
     name = Text(title)
     if size == 2:
-        return TP("{name}: {n} point for each pair.", "{name}: {n} points for each pair.", points, name=name)
+        return ngettext("{name}: {n} point for each pair.", "{name}: {n} points for each pair.", points, name=name)
     if size == 3:
-        return TP(
+        return ngettext(
             "{name}: {n} point for each set of three.", "{name}: {n} points for each set of three.", points, name=name
         )
-    return TP(
+    return ngettext(
         "{name}: {n} point for each set of {size}.", "{name}: {n} points for each set of {size}.", points,
         name=name, size=size,
     )
@@ -37,8 +37,8 @@ def set_rule(title: str, size: int, points: int) -> Text:
 def per_set(points: int, size: int) -> Text:
     """A set type's face words: "5 per pair", "10 per 3"."""
     if size == 2:
-        return T("{points} per pair", points=points)
-    return T("{points} per {size}", points=points, size=size)
+        return gettext("{points} per pair", points=points)
+    return gettext("{points} per {size}", points=points, size=size)
 
 
 class _Counted(CardType):
@@ -107,7 +107,7 @@ class Sashimi(_Counted):
 
     @property
     def short_text(self) -> Text:
-        return T("{points} per {size}", points=self.SET_POINTS, size=self.SET_SIZE)
+        return gettext("{points} per {size}", points=self.SET_POINTS, size=self.SET_SIZE)
 
     def points(self, n: int) -> int:
         return n // self.SET_SIZE * self.SET_POINTS
@@ -123,7 +123,7 @@ class Dumpling(_Counted):
     @property
     def summary_text(self) -> Text:
         steps = DUMPLING_POINTS[1:]  # read when asked: the module's table is the one place
-        return TP(
+        return ngettext(
             "Dumplings: {points} point for 1 to {n} or more.",
             "Dumplings: {points} points for 1 to {n} or more.",
             len(steps),

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from .base import CardType, GameView, most_fewest_points
-from .text import N_, TP, T, Text
+from .text import N_, Text, gettext, ngettext
 
 FRUIT_POINTS = (-2, 0, 1, 3, 6, 10)
 
@@ -40,7 +40,7 @@ class GreenTeaIceCream(CardType):
 
     @property
     def summary_text(self) -> Text:
-        return TP(
+        return ngettext(
             "Green tea ice cream: {n} point for each {size} at the end of the game.",
             "Green tea ice cream: {n} points for each {size} at the end of the game.",
             self.SET_POINTS,
@@ -49,7 +49,7 @@ class GreenTeaIceCream(CardType):
 
     @property
     def short_text(self) -> Text:
-        return T("{points} per {size}", points=self.SET_POINTS, size=self.SET_SIZE)
+        return gettext("{points} per {size}", points=self.SET_POINTS, size=self.SET_SIZE)
 
     def score_game(self, view: GameView) -> list[int]:
         size, points = self.SET_SIZE, self.SET_POINTS
@@ -74,7 +74,7 @@ class Fruit(CardType):
         steps = ", ".join(
             f"{n}{'+' * (n == last)}→{str(p).replace('-', '−')}" for n, p in enumerate(FRUIT_POINTS)
         )
-        return T("Fruit: at the end of the game each fruit kind scores by its count: {steps}.", steps=steps)
+        return gettext("Fruit: at the end of the game each fruit kind scores by its count: {steps}.", steps=steps)
 
     name = category = "fruit"
     colour = "coral"

@@ -9,7 +9,7 @@ if TYPE_CHECKING:
     from ..party.table import Entry, Table
 
 from .base import CardType, RoundView
-from .text import N_, T, Text
+from .text import N_, Text, gettext
 
 #: the nigiri kinds, cheapest first (both games' nigiri are egg, salmon and squid)
 NIGIRI_KINDS = ("egg", "salmon", "squid")
@@ -44,7 +44,7 @@ class Nigiri(CardType):
     def summary_text(self) -> Text:
         # the kinds are words of the template (each language names them), their values params
         values = dict(zip(NIGIRI_KINDS, sorted(self.values.values())))
-        return T(
+        return gettext(
             "Nigiri: egg {egg}, salmon {salmon}, squid {squid} (×{factor} on a wasabi).",
             **values,
             factor=self.WASABI_FACTOR,
@@ -81,11 +81,11 @@ class Wasabi(CardType):
 
     @property
     def summary_text(self) -> Text:
-        return T("Wasabi: the next nigiri you play scores ×{factor}.", factor=Nigiri.WASABI_FACTOR)
+        return gettext("Wasabi: the next nigiri you play scores ×{factor}.", factor=Nigiri.WASABI_FACTOR)
 
     @property
     def short_text(self) -> Text:
-        return T("×{factor} next nigiri", factor=Nigiri.WASABI_FACTOR)
+        return gettext("×{factor} next nigiri", factor=Nigiri.WASABI_FACTOR)
 
     name = "wasabi"
     colour = "yellow"  # shares nigiri's colour (rules.md §3.1: the tea example)

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 
 from ..scoring import majority_points
 from .base import CardType, RoundView, most_fewest_points, place_points
-from .text import N_, T, Text
+from .text import N_, Text, gettext
 
 
 class Maki(CardType):
@@ -40,7 +40,7 @@ class Maki(CardType):
         first, second = self.PLACES
         many = self.places_many
         if many:
-            return T(
+            return gettext(
                 "Maki: most icons score {first}, second {second} ({many} for first to third at 6 to 8 "
                 "players); ties score in full.",
                 first=first,
@@ -48,8 +48,8 @@ class Maki(CardType):
                 many="/".join(map(str, many)),
             )
         if self.ties == "split":
-            return T("Maki: most icons score {first}, second {second}; ties split the points.", first=first, second=second)
-        return T("Maki: most icons score {first}, second {second}; ties score in full.", first=first, second=second)
+            return gettext("Maki: most icons score {first}, second {second}; ties split the points.", first=first, second=second)
+        return gettext("Maki: most icons score {first}, second {second}; ties score in full.", first=first, second=second)
 
     def icon_totals(self, view: RoundView) -> list[int]:
         """Maki icons per seat."""
@@ -113,7 +113,7 @@ class Uramaki(CardType):
         first, *rest = self.PLACES
         then = "".join(f", {p}" for p in rest)  # "8, 5, 2": numbers only, the words are the template's
         if len(rest) == 2:
-            return T(
+            return gettext(
                 "Uramaki: at the end of each turn the first to {goal} icons scores {first}, then {second}, "
                 "then {third}.",
                 goal=self.GOAL,
@@ -121,7 +121,7 @@ class Uramaki(CardType):
                 second=rest[0],
                 third=rest[1],
             )
-        return T(
+        return gettext(
             "Uramaki: at the end of each turn the first to {goal} icons scores {first}{then}.",
             goal=self.GOAL,
             first=first,
@@ -130,7 +130,7 @@ class Uramaki(CardType):
 
     @property
     def short_text(self) -> Text:
-        return T("race to {goal}", goal=self.GOAL)
+        return gettext("race to {goal}", goal=self.GOAL)
 
     def seat_icons(self, table: Table, seat: int) -> int:
         """Uramaki icons in ``seat``'s tableau now (face-down cards have none)."""

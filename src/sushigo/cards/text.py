@@ -80,17 +80,22 @@ class Text:
         return out
 
 
-def T(msgid: str, /, **params: Any) -> Text:
-    """A text: an ``N_``-style template and its params (``T("{title} ×{icons}", title=…, icons=2)``)."""
+# The three builders below are named after gettext's functions so that ``python -m sushigo.i18n
+# extract`` finds their templates (its keywords are gettext's); they translate nothing: each returns a
+# Text, rendered later in the reader's language.
+
+
+def gettext(msgid: str, /, **params: Any) -> Text:
+    """A text: an ``N_``-style template and its params (``gettext("{title} ×{icons}", title=…, icons=2)``)."""
     return Text(msgid, tuple(params.items()))
 
 
-def TP(singular: str, plural: str, n: int, /, **params: Any) -> Text:
+def ngettext(singular: str, plural: str, n: int, /, **params: Any) -> Text:
     """A text whose words follow the count ``n`` (available as ``{n}`` in both templates)."""
     return Text(singular, (("n", n), *params.items()), plural=plural)
 
 
-def TC(context: str, msgid: str, /, **params: Any) -> Text:
+def pgettext(context: str, msgid: str, /, **params: Any) -> Text:
     """A text with a context: the same English means something else elsewhere (``pgettext``)."""
     return Text(msgid, tuple(params.items()), context=context)
 

@@ -7,7 +7,7 @@ from functools import cache
 from ..cards.appetizers import Onigiri
 from ..cards.desserts import Fruit
 from ..cards.nigiri import NIGIRI_NAMES, Nigiri
-from ..cards.text import N_, TC, TP, T, Text
+from ..cards.text import N_, Text, gettext, ngettext, pgettext
 from ..game import Capabilities, CardInfo, CategoryInfo, GameSpec
 from .actions import parse_action
 from .cards import FACE_DOWN_TYPE, KEY_NAMES, NIGIRI_VALUE, NUMBER, TYPES, PCard, type_of
@@ -30,21 +30,24 @@ def _card(key: int) -> CardInfo:
     elif kind.name == "onigiri":
         name = Text(Onigiri.SHAPE_NAMES[wire.split("_", 1)[1]])
     if key in NUMBER:  # the name tells the variants apart: "Spoon 5", "Maki 2", "Fruit (2 orange)"
-        name = TC("number", "{name} {number}", name=title, number=NUMBER[key])
-        rule = T("{rule} Number {number}.", rule=rule, number=NUMBER[key])
-        label = T("{name} #{number}", name=title, number=NUMBER[key])
+        name = pgettext("number", "{name} {number}", name=title, number=NUMBER[key])
+        rule = gettext("{rule} Number {number}.", rule=rule, number=NUMBER[key])
+        label = gettext("{name} #{number}", name=title, number=NUMBER[key])
     elif kind.name in ("maki", "uramaki"):
         icons = int(wire.rsplit("_", 1)[1])
-        name = TC(kind.name, "{name} {icons}", name=title, icons=icons)
-        short = TP("{n} icon", "{n} icons", icons) if kind.name == "maki" else short
-        rule = TP("{rule} {n} icon.", "{rule} {n} icons.", icons, rule=rule)
-        label = T("{name} ×{icons}", name=title, icons=icons)
+        if kind.name == "maki":
+            name = pgettext("maki", "{name} {icons}", name=title, icons=icons)
+            short = ngettext("{n} icon", "{n} icons", icons)
+        else:
+            name = pgettext("uramaki", "{name} {icons}", name=title, icons=icons)
+        rule = ngettext("{rule} {n} icon.", "{rule} {n} icons.", icons, rule=rule)
+        label = gettext("{name} ×{icons}", name=title, icons=icons)
     elif kind.name == "fruit":
         a, b = tuple(wire.rsplit("_", 1)[1])
         word_a, word_b = Text(Fruit.KIND_WORDS[a]), Text(Fruit.KIND_WORDS[b])
-        short = Text(Fruit.PAIR_WORDS[a]) if a == b else T("{a} + {b}", a=word_a, b=word_b)
-        name = T("{name} ({short})", name=title, short=short)
-        rule = T("{rule} This card: {a} and {b}.", rule=rule, a=word_a, b=word_b)
+        short = Text(Fruit.PAIR_WORDS[a]) if a == b else gettext("{a} + {b}", a=word_a, b=word_b)
+        name = gettext("{name} ({short})", name=title, short=short)
+        rule = gettext("{rule} This card: {a} and {b}.", rule=rule, a=word_a, b=word_b)
         label = name
     elif kind.name == "nigiri":
         short = Text(str(NIGIRI_VALUE[key]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards.text import N_, TP, T, TextError
+from ..cards.text import N_, Text, TextError, gettext, ngettext
 from ..errors import InvalidActionError
 from .cards import APPETIZERS, DESSERTS, ROLLS, SPECIALS
 
@@ -37,7 +37,7 @@ SUGGESTED: dict[str, SuggestedMenu] = {
                       N_("seasoned players")),
         SuggestedMenu("points_platter", N_("Points Platter"),
                       ("uramaki", "onigiri", "dumpling", "edamame", "special_order", "tea",
-                       N_("green_tea_ice_cream")),
+                       "green_tea_ice_cream"),
                       N_("score big points")),
         SuggestedMenu("cutthroat_combo", N_("Cutthroat Combo"),
                       ("temaki", "eel", "tofu", "miso_soup", "spoon", "soy_sauce", "pudding"),
@@ -60,6 +60,19 @@ LIMITS: dict[str, tuple[int, int]] = {
 }
 
 
+def _group_count(word: str, need: int, count: int) -> Text:
+    """"a menu has 3 appetizers, not 1": one counted sentence per group (a count agrees with its noun)."""
+    if word == "roll":
+        return ngettext("a menu has {n} roll, not {count}", "a menu has {n} rolls, not {count}", need, count=count)
+    if word == "appetizer":
+        return ngettext(
+            "a menu has {n} appetizer, not {count}", "a menu has {n} appetizers, not {count}", need, count=count
+        )
+    if word == "special":
+        return ngettext("a menu has {n} special, not {count}", "a menu has {n} specials, not {count}", need, count=count)
+    return ngettext("a menu has {n} dessert, not {count}", "a menu has {n} desserts, not {count}", need, count=count)
+
+
 def resolve_menu(menu: object) -> tuple[str, ...]:
     """Returns the 8 tile names of a menu id or tile list, in slot order: nigiri, the roll, three
     appetizers (as given), two specials, the dessert.
@@ -70,35 +83,30 @@ def resolve_menu(menu: object) -> tuple[str, ...]:
         found = SUGGESTED.get(menu)
         if found is None:
             raise TextError(
-                T(N_("unknown menu {menu}; the suggested menus are {menus}"), menu=repr(menu), menus=", ".join(SUGGESTED))
+                gettext("unknown menu {menu}; the suggested menus are {menus}", menu=repr(menu), menus=", ".join(SUGGESTED))
             )
         tiles: Sequence[object] = found.tiles
     elif isinstance(menu, list | tuple):
         tiles = [t for t in menu if t != "nigiri"]
     else:
-        raise TextError(T(N_("a menu is a suggested-menu id or a list of 7 tile names")))
+        raise TextError(gettext("a menu is a suggested-menu id or a list of 7 tile names"))
     if not all(isinstance(t, str) for t in tiles):
-        raise TextError(T(N_("menu tiles must be names")))
+        raise TextError(gettext("menu tiles must be names"))
     names = [str(t) for t in tiles]
     if len(set(names)) != len(names):
-        raise TextError(T(N_("a menu lists each tile once: {tiles}"), tiles=", ".join(names)))
+        raise TextError(gettext("a menu lists each tile once: {tiles}", tiles=", ".join(names)))
     known = set(ROLLS) | set(APPETIZERS) | set(SPECIALS) | set(DESSERTS)
     for t in names:
         if t not in known:
-            raise TextError(T(N_("unknown menu tile {tile}"), tile=repr(t)))
-    groups = (
-        (N_("a menu has {n} roll, not {count}"), N_("a menu has {n} rolls, not {count}"), ROLLS, 1),
-        (N_("a menu has {n} appetizer, not {count}"), N_("a menu has {n} appetizers, not {count}"), APPETIZERS, 3),
-        (N_("a menu has {n} special, not {count}"), N_("a menu has {n} specials, not {count}"), SPECIALS, 2),
-        (N_("a menu has {n} dessert, not {count}"), N_("a menu has {n} desserts, not {count}"), DESSERTS, 1),
-    )
+            raise TextError(gettext("unknown menu tile {tile}", tile=repr(t)))
+    groups = (("roll", ROLLS, 1), ("appetizer", APPETIZERS, 3), ("special", SPECIALS, 2), ("dessert", DESSERTS, 1))
     out = ["nigiri"]
-    for one, many, group, need in groups:
+    for word, group, need in groups:
         chosen = [t for t in names if t in group]
         if len(chosen) != need:
-            text = TP(one, many, need, count=len(chosen))
+            text = _group_count(word, need, len(chosen))
             if chosen:  # the tiles are ids, the same in every language
-                text = T(N_("{problem} ({tiles})"), problem=text, tiles=", ".join(chosen))
+                text = gettext("{problem} ({tiles})", problem=text, tiles=", ".join(chosen))
             raise TextError(text)
         out.extend(chosen)
     return tuple(out)
@@ -118,16 +126,14 @@ def check_players(tiles: Sequence[str], players: int, *, player_limits: bool = T
             low, high = LIMITS.get(t, (2, 8))
             if not low <= players <= high:
                 raise TextError(
-                    T(N_("{tile} is for {low} to {high} players, not {players}"), tile=t, low=low, high=high, players=players)
+                    gettext("{tile} is for {low} to {high} players, not {players}", tile=t, low=low, high=high, players=players)
                 )
         low, high = DECK_LIMITS.get(t, (2, 8))
         if not low <= players <= high:
             raise TextError(
-                T(
-                    N_(
+                gettext(
                         "{tile} is for {low} to {high} players, not {players}, even with player_limits off: "
-                        "the deck would run short of the 56 cards a round deals"
-                    ),
+                        "the deck would run short of the 56 cards a round deals",
                     tile=t,
                     low=low,
                     high=high,

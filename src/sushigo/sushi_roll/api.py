@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..cards.text import N_, T, Text
+from ..cards.text import N_, Text, gettext
 from ..errors import InvalidActionError
 from ..game import Capabilities, CardInfo, CategoryInfo, GameSpec, OptionSpec
 from .actions import (
@@ -111,8 +111,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "dice",
         "path",
         None,
-        N_("Dice set"),
-        N_("A sushi-roll-dice/1 file (JSON or TOML) with the dice faces; the provisional set by default."),
+        "Dice set",
+        "A sushi-roll-dice/1 file (JSON or TOML) with the dice faces; the provisional set by default.",
         server=False,
     ),
 )
@@ -132,7 +132,7 @@ def cards() -> tuple[CardInfo, ...]:
     for name in names:
         face = parse_face(name)
         title = face_title_text(face)
-        rule = T("{title}: {rule}.", title=title, rule=Text(SYMBOL_TEXT[face.symbol][1]))
+        rule = gettext("{title}: {rule}.", title=title, rule=Text(SYMBOL_TEXT[face.symbol][1]))
         out.append(CardInfo.of(name, title, rule, kind=face.symbol, colour=face.die_type))
     return tuple(out)
 
