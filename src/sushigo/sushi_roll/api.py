@@ -111,8 +111,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "dice",
         "path",
         None,
-        "Dice set",
-        "A sushi-roll-dice/1 file (JSON or TOML) with the dice faces; the provisional set by default.",
+        N_("Dice set"),
+        N_("A sushi-roll-dice/1 file (JSON or TOML) with the dice faces; the provisional set by default."),
         server=False,
     ),
 )
