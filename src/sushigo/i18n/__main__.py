@@ -18,6 +18,14 @@ def main(argv: list[str] | None = None) -> int:
     check = sub.add_parser("check", help="fail on missing, fuzzy or inconsistent translations")
     check.add_argument("--no-code", action="store_true", help="skip comparing the POTs with the code")
     args = parser.parse_args(argv)
+    try:
+        return _run(args)
+    except (OSError, ValueError, SyntaxError) as exc:  # an unreadable file: one line, not a traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "extract":
         changed = extract_all()
     elif args.command == "update":

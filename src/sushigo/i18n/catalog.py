@@ -10,7 +10,7 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -128,6 +128,15 @@ def load_table(lang: str) -> Table:
     return table
 
 
+@lru_cache(maxsize=4096, typed=True)
+def _number(n: float, locale: str) -> str:
+    """Babel's formatting takes tens of microseconds; the counts a game shows are few and repeat."""
+    try:
+        return str(format_decimal(int(n) if isinstance(n, bool) else n, locale=locale))
+    except (ValueError, TypeError, ArithmeticError):  # not a number Babel can write: as Python writes it
+        return str(n)
+
+
 def _format(template: str, fallback: str, params: dict[str, object]) -> str:
     """``template`` with its ``{name}`` placeholders filled; a translation that cannot be formatted
     (a typo in a .po file) gives the English text instead, and that failing, the bare template."""
@@ -145,7 +154,8 @@ class Translator:
     """The messages of one language (every domain merged).
 
     ``gettext("Round {n}", n=2)`` formats brace placeholders when parameters are given; ``ngettext``
-    and ``npgettext`` offer ``{n}`` (the count, as given) to the template.
+    and ``npgettext`` offer ``{n}`` (the count, written as the language writes numbers) to the template.
+    The message arguments are positional-only, so any name (``n`` too) may be a placeholder.
     """
 
     def __init__(self, lang: str, table: Table | None = None) -> None:
@@ -190,27 +200,28 @@ class Translator:
 
     # -- the API
 
-    def gettext(self, msgid: str, **params: object) -> str:
+    def gettext(self, msgid: str, /, **params: object) -> str:
         """The translation of ``msgid``, its placeholders filled from ``params``."""
         return _format(self.template(None, msgid), msgid, params)
 
-    def pgettext(self, ctx: str, msgid: str, **params: object) -> str:
+    def pgettext(self, ctx: str, msgid: str, /, **params: object) -> str:
         """The translation of ``msgid`` in context ``ctx`` (one English word, several meanings)."""
         return _format(self.template(ctx, msgid), msgid, params)
 
-    def ngettext(self, singular: str, plural: str, n: int, **params: object) -> str:
+    def ngettext(self, singular: str, plural: str, n: int, /, **params: object) -> str:
         """The form of a counted message this language uses for ``n`` (``{n}`` is available)."""
         return self.npgettext(None, singular, plural, n, **params)
 
-    def npgettext(self, ctx: str | None, singular: str, plural: str, n: int, **params: object) -> str:
+    def npgettext(self, ctx: str | None, singular: str, plural: str, n: int, /, **params: object) -> str:
         """:meth:`ngettext` in context ``ctx``."""
-        params.setdefault("n", n)
+        # {n} is the count as this language writes it (1 000 in Russian), as the browser's nt() does.
+        params.setdefault("n", self.number(n))
         english = singular if self._english_plural(n) == 0 else plural
         return _format(self.plural_template(ctx, singular, plural, n), english, params)
 
     def number(self, n: float) -> str:
         """``n`` written the way this language writes numbers (CLDR, via Babel)."""
-        return str(format_decimal(n, locale=self.locale))
+        return _number(n, self.locale)
 
 
 def known(lang: str) -> str:
@@ -224,3 +235,16 @@ def known(lang: str) -> str:
 def translator(lang: str) -> Translator:
     """The (cached) :class:`Translator` of ``lang``; an unknown code is a ValueError naming the known."""
     return Translator(known(lang))
+
+
+#: Caches built from the catalogues elsewhere (the browser's JSON), forgotten with these.
+RESETS: list[Callable[[], None]] = []
+
+
+def clear_caches() -> None:
+    """Forgets every loaded catalogue, so the next use reads the files again (after ``update``, or in
+    tests that point :data:`LOCALE_DIR` at other files)."""
+    translator.cache_clear()
+    template_keys.cache_clear()
+    for reset in RESETS:
+        reset()

@@ -168,20 +168,31 @@ def _games_json(lang: str) -> bytes:
     return _dumps({"games": [_game_info(g.name, lang) for g in games()]})
 
 
+#: The languages whose ``/api/games`` is ready (the first answer, a few hundred ms, is built off the loop).
+_GAMES_READY: set[str] = set()
+
+
 @api.get("/games", response_model=GamesResponse, responses={422: {"model": ValidationErrorBody}})
 async def games_list(
     lang: str | None = Query(
         None, max_length=40, description="A language code (en, ru, fr, es, zh-Hans): the texts in it."
     ),
 ) -> Response:
-    """Lists every game as its spec describes it (title, players, options, capabilities, cards) and its
-    bots, with names, rules and option texts in ``lang`` (English by default)."""
+    """Lists every game as its spec describes it (title, players, options, capabilities, cards) and its bots.
+
+    Names, rules and option texts are in ``lang`` (English by default).
+    """
     code = canonical(lang, pseudo=True) if lang else "en"
     if code is None:
         raise HTTPException(
             422, detail=f"request/invalid: query.lang: must be one of {', '.join(LANGUAGES)}"
         )
-    return Response(_games_json(code), media_type="application/json")
+    if code in _GAMES_READY:
+        body = _games_json(code)
+    else:
+        body = await asyncio.to_thread(_games_json, code)
+        _GAMES_READY.add(code)
+    return Response(body, media_type="application/json")
 
 
 @api.get("/party/menus", response_model=PartyMenus)
@@ -648,7 +659,7 @@ def create_app(
 
     @app.get("/", include_in_schema=True, response_class=HTMLResponse, tags=["pages"])
     async def lobby_page(request: Request) -> HTMLResponse:
-        """The lobby: create a table, join one, watch, or open a finished game (in the reader's language)."""
+        """The lobby: create a table, join one, watch, or open a finished game."""
         return i18n_routes.page(request, STATIC / "index.html")
 
     @app.get("/t/{table_id}", response_class=HTMLResponse, tags=["pages"])
