@@ -500,18 +500,33 @@ def _location(loc: Any) -> str:
     return ".".join(str(p) for p in loc) or "request"
 
 
+def _error_text(error: dict[str, Any], lang: str) -> str:
+    """A game's option error in the reader's language (English where the card catalogue is absent)."""
+    try:
+        from ..i18n.cards import error_text
+    except ImportError:  # pragma: no cover - the catalogue ships with the package
+        return str(error["msg"])
+    return error_text(error, lang)
+
+
 async def _invalid(request: Request, exc: Exception) -> JSONResponse:
     """A located 422 that never echoes the refused value (NaN or a 100 KB string would break it)."""
     assert isinstance(exc, RequestValidationError)
-    errors = [
-        {
+    lang = i18n_routes.request_lang(request)
+    errors = []
+    for e in exc.errors():
+        error: dict[str, Any] = {
             "loc": [p if isinstance(p, int) else str(p) for p in e.get("loc", ())],
             "msg": str(e.get("msg", "invalid"))
             .replace("Value error, ", "")
             .replace("Input should be", "must be"),
         }
-        for e in exc.errors()
-    ]
+        text = (e.get("ctx") or {}).get("text")
+        if isinstance(text, dict) and isinstance(text.get("msgid"), str):
+            # a game's option error: language-free for programs, and worded for this reader
+            error.update(text)
+            error["text"] = _error_text(error, lang)
+        errors.append(error)
     first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
     detail = f"request/invalid: {_location(first['loc'])}: {first['msg']}"
     return JSONResponse({"detail": detail, "errors": errors}, status_code=422)

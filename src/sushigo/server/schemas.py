@@ -24,7 +24,7 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from ..errors import OptionsError
-from ..game import GAME_NAMES, games, spec
+from ..game import GAME_NAMES, games, located_errors, spec
 
 if TYPE_CHECKING:
     GameName = str
@@ -147,11 +147,16 @@ class TableCreate(BaseModel):
                 "TableCreate",
                 [
                     InitErrorDetails(
-                        type=PydanticCustomError("game_option", "{problem}", {"problem": e["msg"]}),
+                        # the text rides along language-free, so the answer can be worded per reader
+                        type=PydanticCustomError(
+                            "game_option",
+                            "{problem}",
+                            {"problem": e["msg"], "text": {k: v for k, v in e.items() if k not in ("loc", "msg")}},
+                        ),
                         loc=self._where(e["loc"]),
                         input=None,
                     )
-                    for e in exc.errors
+                    for e in located_errors(exc)
                 ],
             ) from None
         return self
