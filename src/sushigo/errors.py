@@ -40,8 +40,10 @@ class OptionsError(InvalidActionError):
         """The first problem's text without its location."""
         return str(self.errors[0]["msg"])
 
-    def __reduce__(self) -> tuple[Any, ...]:  # keeps the errors when sent back from a worker process
-        return (type(self), (self.errors,))
+    def __reduce__(self) -> tuple[Any, ...]:
+        # keeps the errors, and their translatable texts where a game set them, when sent back from a
+        # worker process (without them a reader would get the English words)
+        return (type(self), (self.errors,), self.__dict__ | {"errors": self.errors})
 
 
 class IllegalActionError(SushigoError, ValueError):

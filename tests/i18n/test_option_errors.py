@@ -40,3 +40,16 @@ def test_the_cookie_chooses_the_language_of_the_answer(client: TestClient) -> No
     client.cookies.set("sushigo_lang", "zh-Hans")
     err = client.post("/api/tables", json=BAD).json()["errors"][0]
     assert any("\u4e00" <= ch <= "\u9fff" for ch in err["text"])
+
+
+def test_an_option_error_keeps_its_texts_across_a_worker_process() -> None:
+    import pickle
+
+    from sushigo.errors import OptionsError
+    from sushigo.game import located_errors, spec
+
+    with pytest.raises(OptionsError) as info:
+        spec("sushi-go").validate_options(3, {"dummy": True}, server=True)
+    again = pickle.loads(pickle.dumps(info.value))
+    assert located_errors(again) == located_errors(info.value) and "msgid" in located_errors(again)[0]
+    assert str(again) == str(info.value)
