@@ -672,8 +672,9 @@ class PartyFrontend:
             "spoon": N_("Your {card}: place the card it brought:"),
             "menu": N_("Your {card}: play one of the cards it drew:"),
         }
+        other = N_("Your {card}: choose:")
         kind = str(item.get("card", "")).rsplit("_", 1)[0]
-        prompt = _(via.get(kind, N_("Your {card}: choose:")), card=card)
+        prompt = _(via.get(kind, other), card=card)
         return self._pick(obs, legal, prompt, offer_bonus=False)
 
     def _pick(self, obs: Any, legal: Sequence[Any], prompt: str, *, offer_bonus: bool) -> Any:

@@ -293,18 +293,21 @@ class RollFrontend:
     def describe(self, action: Any) -> str:
         obs = self.state.observe(0)
         belt = obs.belts[0]
+
+        def die(position: int, face: str) -> str:
+            return f"[{position + 1}] {face_name(face)}"
+
         if isinstance(action, Take):
-            return _("you take {die}", die=f"[{action.position + 1}] {face_name(belt[action.position])}")
+            return _("you take {die}", die=die(action.position, belt[action.position]))
         if isinstance(action, Reroll):
-            dice = ", ".join(f"[{p + 1}] {face_name(belt[p])}" for p in action.positions)
-            return _("you re-roll {dice}", dice=dice)
+            return _("you re-roll {dice}", dice=", ".join(die(p, belt[p]) for p in action.positions))
         if isinstance(action, Swap):
             other = obs.belts[action.other_seat][action.other]
             return _(
                 "you swap your {die} for {seat}'s {other}",
-                die=f"[{action.own + 1}] {face_name(belt[action.own])}",
+                die=die(action.own, belt[action.own]),
                 seat=self.game.labels[action.other_seat],
-                other=f"[{action.other + 1}] {face_name(other)}",
+                other=die(action.other, other),
             )
         return friendly(action.to_text(), name=face_name)  # pragma: no cover - every kind is above
 
