@@ -27,7 +27,7 @@ from rich.text import Text
 
 from ..game import CardInfo, spec
 from .i18n import N_, _, lang
-from .names import shown
+from .names import game_title, shown
 
 GO_PLAY = N_(
     "Each turn everyone secretly picks a card from their hand; the picks are revealed together, then "
@@ -101,7 +101,7 @@ def title_line(game: str, play: str) -> str:
     g = spec(game)
     return _(
         "[bold]{title}[/] ({low}–{high} players), 3 rounds. {play}",
-        title=g.title,
+        title=game_title(game),
         low=g.min_players,
         high=g.max_players,
         play=play,
@@ -198,7 +198,7 @@ def option_label(game: str, name: str, field: str, english: str, value: object =
         return english
     from ..i18n.cards import option_text
 
-    return str(option_text(spec(game), name, field, lang(), value))
+    return option_text(game, name, lang(), field, value)
 
 
 def rules_screen(

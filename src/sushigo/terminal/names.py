@@ -82,9 +82,19 @@ def _menu_titles(code: str) -> Mapping[str, str]:
 
     if code == "en":
         return {m.id: m.title for m in SUGGESTED.values()}
-    from ..i18n.cards import menu_title
+    from ..i18n.cards import message
 
-    return {m.id: menu_title(m.id, code) for m in SUGGESTED.values()}
+    return {m.id: message(m.title, code) for m in SUGGESTED.values()}
+
+
+def game_title(game: str) -> str:
+    """The game's title in the language in use (``Sushi Go!``)."""
+    code = lang()
+    if code == "en":
+        return spec(game).title
+    from ..i18n.cards import game_title as translated
+
+    return translated(game, code)
 
 
 _MAKI_ICONS = {"maki_1": 1, "maki_2": 2, "maki_3": 3}

@@ -35,6 +35,7 @@ from ..game import GameState
 from . import i18n, views
 from .guide import COMMANDS
 from .i18n import _, pgettext
+from .layout import Entries
 from .names import catalogue_names, face_name
 
 
@@ -233,13 +234,11 @@ class TerminalGame:
 
     def intro(self, other_bots: Sequence[str] = ()) -> None:
         """Prints who plays which seat, the other bots on offer, and the commands."""
-        seats = ", ".join(self.labels)
-        self.print(
-            Text.assemble(
-                (self.frontend.title, "bold"),
-                i18n.ngettext(" for {n}: {seats}.", " for {n}: {seats}.", self.state.players, seats=seats),
-            )
-        )
+        head = i18n.ngettext(" for {n}: {seats}.", " for {n}: {seats}.", self.state.players, seats="\0")
+        before, _sep, after = head.partition("\0")
+        # the seats as entries, so that a label ("5 heuristic") is never cut across two lines
+        seats = [f"{label}," for label in self.labels[:-1]] + [self.labels[-1] + after]
+        self.print(Entries(seats, sep=" ", prefix=Text.assemble((self.frontend.title, "bold"), before)))
         subtitle = self.frontend.subtitle()
         if subtitle:
             self.print(subtitle, style="dim")

@@ -24,7 +24,6 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from ...game import spec
 from ...party.actions import Ask, Flip, Give
 from ...party.cards import WIRE, PCard
 from ...party.menus import menu_id
@@ -33,7 +32,7 @@ from ..announce import who
 from ..guide import PARTY_HELP, party_rules
 from ..i18n import N_, _, ngettext, pgettext
 from ..layout import Entries
-from ..names import menu_titles, party_key_name, party_name
+from ..names import game_title, menu_titles, party_key_name, party_name
 from ..views import LABEL_WIDTH, clip, new_table, num, signed
 
 if TYPE_CHECKING:
@@ -162,7 +161,7 @@ def heading(obs: Any) -> tuple[str, str]:
     mid = menu_id(cfg.menu)
     title = _(
         "{game} · round {round} of 3 · turn {turn} of {turns}",
-        game=spec(GAME).title,
+        game=game_title(GAME),
         round=obs.round + 1,
         turn=obs.turn + 1,
         turns=cfg.hand_size,
@@ -484,7 +483,9 @@ def friendly_party(message: str) -> str:
 class PartyFrontend:
     """Sushi Go Party! for :class:`~sushigo.terminal.play.TerminalGame` (see :class:`..Frontend`)."""
 
-    title = spec(GAME).title
+    @property
+    def title(self) -> str:
+        return game_title(GAME)
 
     def __init__(self, game: TerminalGame) -> None:
         self.game = game

@@ -27,7 +27,7 @@ from .. import announce, views
 from ..guide import GO_HELP, go_rules, option_label
 from ..i18n import _, ngettext
 from ..layout import Entries
-from ..names import card_name, group_tableau, match_keys, short_nigiri, shown
+from ..names import card_name, game_title, group_tableau, match_keys, short_nigiri, shown
 from ..play import friendly
 from ..views import LABEL_WIDTH, new_table, num
 
@@ -112,7 +112,7 @@ def go_heading(obs: GoObservation) -> tuple[str, str]:
     cfg = obs.config
     title = _(
         "{game} · round {round} of 3 · turn {turn} of {turns}",
-        game=spec(GAME).title,
+        game=game_title(GAME),
         round=obs.round + 1,
         turn=obs.turn + 1,
         turns=cfg.hand_size,
@@ -183,7 +183,9 @@ def go_final_tableaux(
 class GoFrontend:
     """Sushi Go! for :class:`~sushigo.terminal.play.TerminalGame` (see :class:`..Frontend`)."""
 
-    title = spec(GAME).title
+    @property
+    def title(self) -> str:
+        return game_title(GAME)
 
     def __init__(self, game: TerminalGame) -> None:
         self.game = game

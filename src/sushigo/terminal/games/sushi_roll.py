@@ -16,7 +16,6 @@ from rich.styled import Styled
 from rich.table import Table
 from rich.text import Text
 
-from ...game import spec
 from ...sushi_roll.actions import Reroll, Swap, Take
 from ...sushi_roll.observation import Observation as RollObservation
 from ...sushi_roll.score import CATEGORIES
@@ -25,7 +24,7 @@ from .. import announce, views
 from ..guide import ROLL_HELP, roll_rules
 from ..i18n import N_, _, ngettext, pgettext
 from ..layout import Entries
-from ..names import face_name, group_tray
+from ..names import face_name, game_title, group_tray
 from ..play import friendly
 from ..views import LABEL_WIDTH, new_table, num
 
@@ -153,7 +152,7 @@ def roll_heading(obs: RollObservation) -> str:
     cycles = obs.dice_per_player
     head = _(
         "{game} · round {round} of 3 · cycle {cycle} of {cycles}",
-        game=spec(GAME).title,
+        game=game_title(GAME),
         round=min(obs.round, 2) + 1,
         cycle=obs.cycle + 1,
         cycles=cycles,
@@ -227,7 +226,9 @@ def roll_final_trays(
 class RollFrontend:
     """Sushi Roll for :class:`~sushigo.terminal.play.TerminalGame` (see :class:`..Frontend`)."""
 
-    title = spec(GAME).title
+    @property
+    def title(self) -> str:
+        return game_title(GAME)
 
     def __init__(self, game: TerminalGame) -> None:
         self.game = game
