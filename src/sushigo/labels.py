@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .cards.desserts import Fruit
-from .cards.text import N_, Text, gettext
+from .cards.text import N_, Text, gettext, pgettext
 
 _NUMBERED = re.compile(r"^(chopsticks|spoon|menu|takeout_box)_(\d+)$")
 _ICONS = re.compile(r"^(maki|uramaki)_(\d)$")
@@ -37,6 +37,8 @@ def card_label_text(name: str | None) -> Text:
     if m := _NUMBERED.match(name):
         return gettext("{name} #{number}", name=Text(words(m.group(1))), number=int(m.group(2)))
     if m := _ICONS.match(name):
+        if m.group(1) == "maki":  # a language may word a count of rolls its own way (2个寿司卷)
+            return pgettext("maki", "{name} ×{icons}", name=Text(words(m.group(1))), icons=int(m.group(2)))
         return gettext("{name} ×{icons}", name=Text(words(m.group(1))), icons=int(m.group(2)))
     if name.startswith("fruit_") and len(name) == 8 and set(name[6:]) <= set(_FRUIT):
         a, b = name[6], name[7]

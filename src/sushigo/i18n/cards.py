@@ -70,6 +70,7 @@ def render(text: Text, lang: str | Translator) -> str:
         if not msgid:
             return ""
         if plural is not None:
+            params.pop("n", None)  # the count is npgettext's own argument (and its {n})
             return tr.npgettext(context, msgid, plural, n if n is not None else 0, **params)
         if context is not None:
             return tr.pgettext(context, msgid, **params)

@@ -38,10 +38,11 @@ def _card(key: int) -> CardInfo:
         if kind.name == "maki":
             name = pgettext("maki", "{name} {icons}", name=title, icons=icons)
             short = ngettext("{n} icon", "{n} icons", icons)
+            label = pgettext("maki", "{name} ×{icons}", name=title, icons=icons)
         else:
             name = pgettext("uramaki", "{name} {icons}", name=title, icons=icons)
+            label = gettext("{name} ×{icons}", name=title, icons=icons)
         rule = ngettext("{rule} {n} icon.", "{rule} {n} icons.", icons, rule=rule)
-        label = gettext("{name} ×{icons}", name=title, icons=icons)
     elif kind.name == "fruit":
         a, b = tuple(wire.rsplit("_", 1)[1])
         word_a, word_b = Text(Fruit.KIND_WORDS[a]), Text(Fruit.KIND_WORDS[b])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..cards.nigiri import NIGIRI_NAMES, Nigiri
-from ..cards.text import N_, Text, gettext, ngettext, pgettext
+from ..cards.text import N_, Text, ngettext, pgettext
 from ..game import Capabilities, CardInfo, CategoryInfo, GameSpec
 from .actions import parse_action
 from .cards import COLOUR, HAND_SIZE, MAKI_ICONS, NIGIRI_VALUE, TYPE_OF, Card
@@ -26,7 +26,7 @@ def _card(card: Card) -> CardInfo:
         icons = MAKI_ICONS[card]
         name = pgettext("maki", "{name} {icons}", name=kind.title_text, icons=icons)
         short = ngettext("{n} roll", "{n} rolls", icons)  # one rule for every maki
-        label = gettext("{name} ×{icons}", name=kind.title_text, icons=icons)
+        label = pgettext("maki", "{name} ×{icons}", name=kind.title_text, icons=icons)
     elif NIGIRI_VALUE[card]:
         name, short = Text(NIGIRI_NAMES[card.wire.split("_")[0]]), Text(str(NIGIRI_VALUE[card]))
         on_wasabi = NIGIRI_VALUE[card] * Nigiri.WASABI_FACTOR

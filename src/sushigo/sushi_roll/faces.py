@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from ..cards.text import N_, Text, gettext
+from ..cards.text import N_, Text, gettext, pgettext
 
 #: The five die types, in the order the dice are numbered and listed everywhere.
 DIE_TYPES: tuple[str, ...] = ("appetizer", "maki", "nigiri", "special", "pudding")
@@ -112,4 +112,6 @@ def face_title(face: Face) -> str:
 def face_title_text(face: Face) -> Text:
     """:func:`face_title` as a translatable text."""
     title = Text(SYMBOL_TEXT[face.symbol][0])
-    return gettext("{name} ×{icons}", name=title, icons=face.icons) if face.symbol == "maki" or face.icons != 1 else title
+    if face.symbol == "maki":  # a language may word a count of rolls its own way (1个寿司卷)
+        return pgettext("maki", "{name} ×{icons}", name=title, icons=face.icons)
+    return gettext("{name} ×{icons}", name=title, icons=face.icons) if face.icons != 1 else title
