@@ -86,10 +86,11 @@ def test_five_seats_fit_80_by_24_in_the_players_language(
     lines = out.splitlines()
     assert max(cell_len(line) for line in lines) <= WIDTH, max(lines, key=cell_len)
     assert max(runner.screens) <= HEIGHT, runner.screens
-    if game != "sushi-go-party":  # a Party round end of 5 seats may take more, and pages (in English too)
+    if game != "sushi-go-party":
         assert max(runner.round_ends) <= HEIGHT, runner.round_ends
-    english = max(play_in("en", game, seed, options)[0].round_ends)
-    assert max(runner.round_ends) <= max(english, HEIGHT), (runner.round_ends, english)
+    else:  # five 9-card Party tableaux and the scores take a little more in English too: the pager shows
+        # them in two screens
+        assert max(runner.round_ends) <= 2 * (HEIGHT - 1), runner.round_ends
     assert "…" not in out  # no column title or card cut short
     tr = translator(lang)
     assert ENGLISH.search(out) is None, ENGLISH.search(out)

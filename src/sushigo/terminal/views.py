@@ -32,6 +32,9 @@ CATEGORY_TITLES = {
 }
 #: The longest seat label kept (longer bot names are shortened), so the other columns keep their room.
 LABEL_WIDTH = 14
+#: The widest "last card" column of a round's end: a longer name (``палочки для еды``) wraps in it, so
+#: the final tableaux keep their room and five seats stay within 24 lines in every language.
+LAST_WIDTH = 13
 
 
 def seat_labels(names: Sequence[str], tableaux: int) -> list[str]:

@@ -33,7 +33,7 @@ from ..guide import PARTY_HELP, party_rules
 from ..i18n import N_, _, ngettext, pgettext
 from ..layout import Entries
 from ..names import game_title, menu_titles, party_key_name, party_name
-from ..views import LABEL_WIDTH, clip, new_table, num, signed
+from ..views import LABEL_WIDTH, LAST_WIDTH, clip, new_table, num, signed
 
 if TYPE_CHECKING:
     from ..play import TerminalGame
@@ -70,6 +70,9 @@ def choose(text: str, options: Sequence[str], what: str = "choice") -> int:
     shown = [_norm(o) for o in options]
     if t in shown:
         return shown.index(t)
+    compact = [o.replace(" ", "") for o in shown]  # a Chinese player types no spaces
+    if t.replace(" ", "") in compact:
+        return compact.index(t.replace(" ", ""))
     hits = sorted({o for o in shown if o.startswith(t)}) or sorted({o for o in shown if t in o})
     if len(hits) == 1:
         return shown.index(hits[0])
@@ -337,10 +340,10 @@ def final_tableaux(
 ) -> Table:
     """A finished round's final tableaux with each seat's last card (from ``last_turn``, the round's
     last turn log: a takeout box played last has left the tableau) and its points."""
-    table = new_table(title=_("Round {round}: final tableaux", round=r + 1), title_style="bold")
+    table = new_table()  # under the "End of round N" rule: no title of its own (one line less)
     table.add_column(_("Seat"), no_wrap=True, max_width=LABEL_WIDTH)
     table.add_column(_("Final tableau"), ratio=1)
-    table.add_column(_("Last card"), max_width=16)
+    table.add_column(_("Last card"), max_width=LAST_WIDTH)
     table.add_column(_("Pts"), justify="right", no_wrap=True)
     for s, row in enumerate(rows):
         items = finished_items(row)

@@ -29,7 +29,7 @@ from ..i18n import _, ngettext
 from ..layout import Entries
 from ..names import card_name, game_title, group_tableau, match_keys, short_nigiri, shown
 from ..play import friendly
-from ..views import LABEL_WIDTH, new_table, num
+from ..views import LABEL_WIDTH, LAST_WIDTH, new_table, num
 
 if TYPE_CHECKING:
     from ..play import TerminalGame
@@ -56,8 +56,11 @@ def resolve_card(text: str, hand: Sequence[str]) -> str:
         return hand[i - 1]
     t = re.sub(r"^maki_?(\d)$", r"maki_\1", t)
     kinds = sorted(set(hand))
+    # each card's spellings, also without the spaces (a Chinese player types 寿司卷2 for 寿司卷 2)
     keys = {k: {k, match_keys(card_name(k)), match_keys(short_nigiri(k))} for k in kinds}
-    exact = [k for k in kinds if t in keys[k]]
+    keys = {k: names | {n.replace("_", "") for n in names} for k, names in keys.items()}
+    typed = {t, t.replace("_", "")}
+    exact = [k for k in kinds if typed & keys[k]]
     if exact:
         return exact[0]
     matches = [k for k in kinds if any(key.startswith(t) for key in keys[k])] or [
@@ -168,10 +171,10 @@ def go_final_tableaux(
     round_index: int,
 ) -> Table:
     """Returns a finished round's final tableaux with the last card played and the round's points."""
-    table = new_table(title=_("Round {round}: final tableaux", round=round_index + 1), title_style="bold")
+    table = new_table()  # under the "End of round N" rule: no title of its own (one line less)
     table.add_column(_("Seat"), no_wrap=True, max_width=LABEL_WIDTH)
     table.add_column(_("Final tableau"), ratio=1)
-    table.add_column(_("Last card"), no_wrap=True)
+    table.add_column(_("Last card"), max_width=LAST_WIDTH)
     table.add_column(_("Points"), justify="right", no_wrap=True)
     for s, tab in enumerate(tableaux):
         wires = go_wires(tab)

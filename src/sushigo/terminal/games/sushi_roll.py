@@ -26,7 +26,7 @@ from ..i18n import N_, _, ngettext, pgettext
 from ..layout import Entries
 from ..names import face_name, game_title, group_tray
 from ..play import friendly
-from ..views import LABEL_WIDTH, new_table, num
+from ..views import LABEL_WIDTH, LAST_WIDTH, new_table, num
 
 if TYPE_CHECKING:
     from ..play import TerminalGame
@@ -42,6 +42,16 @@ def _words(*spellings: str) -> set[str]:
     """The spellings of a move word: the English ones (always understood) and the language's own (a
     ``pgettext`` with context ``move``: one word, no spaces), in lower case."""
     return {w.lower() for w in spellings}
+
+
+def _split_move_word(t: str) -> str:
+    """Puts a space after a move word of the language written together with what follows (``重掷全部``:
+    Chinese is written without spaces); English words keep their spellings (``t`` is not ``take``)."""
+    own = [pgettext("move", w).lower() for w in ("take", "reroll", "swap", "all", "with")]
+    for word in sorted((w for w in own if not w.isascii()), key=len, reverse=True):
+        if t.startswith(word) and len(t) > len(word) and not t[len(word)].isspace():
+            return f"{word} {_split_move_word(t[len(word) :].lstrip())}"
+    return t
 
 
 def _belt_range(n: int, seat: int | None = None) -> str:
@@ -71,10 +81,14 @@ def parse_roll_move(text: str, obs: Any, seat: int = 0) -> Any:
 
     :raises ValueError: naming the problem in the screen's numbers and names.
     """
-    t = " ".join(text.lower().replace(",", " ").split())
+    t = text.lower().replace(",", " ").replace("，", " ").replace("：", ":").replace("、", " ")
+    # a word and a number may be written together (拿2, r1, 交换2和3:1): split them
+    t = re.sub(r"(?<=[^\d\s:])(?=\d)|(?<=\d)(?=[^\d\s:])", " ", t)
+    t = " ".join(t.split())
     if not t:
         raise ValueError(_("type a move, e.g. 'take 1'"))
     belt = obs.belts[seat]
+    t = _split_move_word(t)
     words = t.split()
     word = words[0]
     if t.isdigit() or word in _words("take", "t", pgettext("move", "take")):
@@ -212,10 +226,10 @@ def roll_final_trays(
     trays: Sequence[Sequence[str]], labels: Sequence[str], points: Sequence[dict[str, int]], round_index: int
 ) -> Table:
     """Returns a finished round's trays, the last die taken and the round's points."""
-    table = new_table(title=_("Round {round}: final trays", round=round_index + 1), title_style="bold")
+    table = new_table()  # under the "End of round N" rule: no title of its own (one line less)
     table.add_column(_("Seat"), no_wrap=True, max_width=LABEL_WIDTH)
     table.add_column(_("Final tray"), ratio=1)
-    table.add_column(_("Last die"), no_wrap=True)
+    table.add_column(_("Last die"), max_width=LAST_WIDTH)
     table.add_column(_("Points"), justify="right", no_wrap=True)
     for s, tray in enumerate(trays):
         last = face_name(tray[-1]) if tray else "—"
