@@ -5,24 +5,25 @@ screen speaks the language: translated prompts and card names, no English prompt
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from rich.cells import cell_len
+from rich.console import RenderableType
 
 from sushigo.bots import make_bot
 from sushigo.cli import main
 from sushigo.game import new_game
 from sushigo.i18n import LANGUAGES, from_environ, translator
 from sushigo.terminal import i18n
+from sushigo.terminal.guide import COMMANDS, GO_HELP, PARTY_HELP, ROLL_HELP, go_rules, party_rules, roll_rules
 from sushigo.terminal.names import catalogue_names, face_name
 from sushigo.terminal.play import TerminalGame
 from sushigo.terminal.views import clip
 
 from .conftest import console, printed
-
-pytestmark = pytest.mark.slow
 
 WIDTH, HEIGHT = 80, 24
 LOCALES = {"ru": "ru_RU.UTF-8", "zh-Hans": "zh_CN.UTF-8"}
@@ -184,3 +185,28 @@ def test_help_rules_and_commands_speak_the_language(lang: str) -> None:
     assert tr.gettext("Scoring each round") in out
     assert ENGLISH.search(out) is None
     assert max(cell_len(line) for line in out.splitlines()) <= WIDTH
+
+
+RULES: list[Callable[[], RenderableType]] = [
+    lambda: go_rules({"pass_both_ways": True, "soy_sauce": True, "strict_wasabi": True}),
+    lambda: go_rules({"dummy": True, "strict_wasabi": True}),
+    lambda: roll_rules(),
+    lambda: party_rules(list(new_game("sushi-go-party", 4, 1, menu="master_menu").observe(0).config.menu)),
+    lambda: i18n._(GO_HELP) + i18n._(COMMANDS),
+    lambda: i18n._(ROLL_HELP) + i18n._(COMMANDS),
+    lambda: i18n._(PARTY_HELP) + i18n._(COMMANDS),
+]
+
+
+@pytest.mark.parametrize("lang", [code for code in LANGUAGES if code != "en"])
+@pytest.mark.parametrize("text", range(len(RULES)))
+def test_help_and_rules_fit_one_80_by_24_screen_in_every_language(lang: str, text: int) -> None:
+    i18n.use(lang)
+    con = console(WIDTH)
+    con.rule(translator(lang).pgettext("command", "rules"))
+    con.print(RULES[text]())
+    out = printed(con)
+    lines = out.splitlines()
+    assert len(lines) <= HEIGHT - 1, out  # and the prompt below
+    assert max(cell_len(line) for line in lines) <= WIDTH
+    assert ENGLISH.search(out) is None

@@ -18,10 +18,13 @@ The texts here are ``N_``-marked msgids of the ``terminal`` domain, translated w
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -110,23 +113,32 @@ def title_line(game: str, play: str) -> str:
 
 def kind_label(kind: str, game: str = "sushi-go") -> str:
     """A catalogue kind (``soy_sauce``) as a rules line labels it (``soy sauce``): in English the kind
-    itself, in another language the translated name of the kind's card (a tile of the Party menu, or the
-    first card of that kind in ``game``'s catalogue)."""
+    itself, in another language the translated name of the card of that id, of the menu's tile, or of
+    the score category (``maki``, ``nigiri``), else of the first card of that kind in ``game``."""
     if lang() == "en":
         return kind.replace("_", " ")
-    from .names import catalogue_names, tile_names
+    from .names import catalogue_names, shown, tile_names
 
     names = catalogue_names(game)
     found = names.get(kind) or tile_names(game).get(kind)
     if found is not None:
         return found
+    if any(c.id == kind for c in spec(game).categories()):
+        from ..i18n.cards import category_label
+
+        return shown(category_label(game, kind, lang()))
     first = next((c.id for c in spec(game).cards() if c.kind == kind), None)
     return names[first] if first is not None else kind.replace("_", " ")
 
 
+#: Where a rule's leading card name ends: ``Tempura: ``, ``Tempura : `` (French), ``天妇罗：``.
+_NAME_END = re.compile(r"^[^:：]{1,40}?\s*[:：]\s*")
+
+
 def _body(rule: str) -> str:
-    """A rule without the name it starts with (``Tempura: 5 points…`` -> ``5 points…``)."""
-    return rule.split(": ", 1)[1] if ": " in rule else rule
+    """A rule without the name it starts with (``Tempura: 5 points…`` -> ``5 points…``, ``天妇罗：…``)."""
+    m = _NAME_END.match(rule)
+    return rule[m.end() :] if m is not None and m.end() < len(rule) else rule
 
 
 def card_rule(game: str, card: CardInfo) -> str:
@@ -158,14 +170,25 @@ def catalogue_lines(cards: Iterable[CardInfo], game: str = "sushi-go") -> list[t
     return out
 
 
-def card_table(lines: Sequence[tuple[str, str]]) -> Table:
-    """The rules lines as two columns: each label, then its rule (wrapped under itself)."""
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(no_wrap=True, style="bold")
-    grid.add_column()
-    for label, rule in lines:
-        grid.add_row(f"  {label}", rule)
-    return grid
+#: The widest label the rules' two columns keep; with a longer one (``nigiri de tortilla``) the column
+#: would leave its rules too little room, and each line becomes one paragraph instead.
+LABEL_COLUMN = 14
+
+
+def card_table(lines: Sequence[tuple[str, str]]) -> RenderableType:
+    """The rules lines as two columns: each label, then its rule (wrapped under itself); when a label
+    is wider than :data:`LABEL_COLUMN` cells (long card names in some languages), one paragraph per
+    line instead, the label in bold, so the screen keeps to 24 lines."""
+    if all(cell_len(label) <= LABEL_COLUMN for label, _rule in lines):
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(no_wrap=True, style="bold")
+        grid.add_column()
+        for label, rule in lines:
+            grid.add_row(f"  {label}", rule)
+        return grid
+    return Padding(
+        Group(*(Text.assemble((label, "bold"), "  ", rule) for label, rule in lines)), (0, 0, 0, 2)
+    )
 
 
 def option_lines(game: str, options: Mapping[str, Any] | None) -> list[str]:
