@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from rich.cells import cell_len
 from rich.console import RenderableType
+from rich.text import Text
 
 from sushigo.bots import make_bot
 from sushigo.cli import main
@@ -19,6 +20,7 @@ from sushigo.game import new_game
 from sushigo.i18n import LANGUAGES, from_environ, translator
 from sushigo.terminal import i18n
 from sushigo.terminal.guide import COMMANDS, GO_HELP, PARTY_HELP, ROLL_HELP, go_rules, party_rules, roll_rules
+from sushigo.terminal.layout import pack
 from sushigo.terminal.names import catalogue_names, face_name
 from sushigo.terminal.play import TerminalGame
 from sushigo.terminal.views import clip
@@ -210,3 +212,11 @@ def test_help_and_rules_fit_one_80_by_24_screen_in_every_language(lang: str, tex
     assert len(lines) <= HEIGHT - 1, out  # and the prompt below
     assert max(cell_len(line) for line in lines) <= WIDTH
     assert ENGLISH.search(out) is None
+
+
+def test_a_long_prefix_does_not_squeeze_an_entry_onto_two_lines() -> None:
+    long = "1 Вы: коробка навынос 12, переворачивает 1 карту рубашкой вверх"
+    items = [Text(long), Text("2 heuristic: тофу"), Text("3 random: 天妇罗")]
+    lines = pack(items, WIDTH, " · ", Text("Ход 9 (последняя карта): "))
+    assert all(line.cell_len <= WIDTH for line in lines)
+    assert any(long in line.plain for line in lines), [line.plain for line in lines]
