@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,11 +19,11 @@ from sushigo.bots import make_bot
 from sushigo.cli import main
 from sushigo.game import new_game
 from sushigo.i18n import LANGUAGES, from_environ, translator
-from sushigo.terminal import i18n
+from sushigo.terminal import guide, i18n
 from sushigo.terminal.guide import COMMANDS, GO_HELP, PARTY_HELP, ROLL_HELP, go_rules, party_rules, roll_rules
 from sushigo.terminal.layout import pack
 from sushigo.terminal.names import catalogue_names, face_name
-from sushigo.terminal.play import TerminalGame
+from sushigo.terminal.play import QuitGame, TerminalGame
 from sushigo.terminal.views import clip
 
 from .conftest import console, printed
@@ -179,8 +180,6 @@ def test_help_rules_and_commands_speak_the_language(lang: str) -> None:
         ask=ask,
         lang=lang,
     )
-    from sushigo.terminal.play import QuitGame
-
     with pytest.raises(QuitGame):
         game.run()
     out = printed(con)
@@ -220,3 +219,33 @@ def test_a_long_prefix_does_not_squeeze_an_entry_onto_two_lines() -> None:
     lines = pack(items, WIDTH, " · ", Text("Ход 9 (последняя карта): "))
     assert all(line.cell_len <= WIDTH for line in lines)
     assert any(long in line.plain for line in lines), [line.plain for line in lines]
+
+
+def _play_until_quit(lang: str, words: list[str]) -> str:
+    state = new_game("sushi-go", 3, 2)
+    said = iter(words)
+    con = console(WIDTH)
+    bots = {s: make_bot("random", seed=s, game="sushi-go") for s in (1, 2)}
+    game = TerminalGame(state, bots, ["x", "b", "c"], console=con, ask=lambda prompt: next(said), lang=lang)
+    with pytest.raises(QuitGame):
+        game.run()
+    return printed(con)
+
+
+def test_guide_prints_the_how_to_play_page_of_the_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "ru").mkdir()
+    (tmp_path / "en").mkdir()
+    (tmp_path / "ru" / "sushi-go.md").write_text(
+        "# Как играть в Sushi Go!\n\n**Темпура**: 5 очков.\n", "utf-8"
+    )
+    (tmp_path / "en" / "sushi-go.md").write_text("# How to play Sushi Go!\n\nTempura.\n", "utf-8")
+    monkeypatch.setattr(guide, "HOW_TO_PLAY", tmp_path)
+    out = _play_until_quit("ru", ["руководство", "выход"])
+    assert "Как играть в Sushi Go!" in out and "Темпура: 5 очков." in out and "**" not in out
+    out = _play_until_quit("zh-Hans", ["玩法", "退出"])  # no Chinese page: the English one
+    assert "How to play Sushi Go!" in out
+    monkeypatch.setattr(guide, "HOW_TO_PLAY", tmp_path / "none")
+    out = _play_until_quit("fr", ["guide", "quitter"])  # no page at all: the one-screen rules
+    assert translator("fr").gettext("Scoring each round") in out

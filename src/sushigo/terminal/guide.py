@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Group, RenderableType
+from rich.markdown import Markdown
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -89,8 +91,8 @@ ended now. Game: points of the finished rounds.
 """)
 
 COMMANDS = N_("""\
-[bold]At any prompt[/]: [cyan]help[/] shows this, [cyan]rules[/] the rules of this game and
-[cyan]quit[/] leaves the game.""")
+[bold]At any prompt[/]: [cyan]help[/] shows this, [cyan]rules[/] the rules of this game in one screen,
+[cyan]guide[/] the whole how-to-play page and [cyan]quit[/] leaves the game.""")
 
 
 PARTY_HELP = N_("""\
@@ -288,3 +290,26 @@ def party_rules(menu: Sequence[str], options: Mapping[str, Any] | None = None) -
     lines = [(names[t], _body(card_rule(game, tiles[t]))) for t in menu if t in tiles]
     play = _(PARTY_PLAY, numbers=order)
     return rules_screen(game, [play], _("This menu"), lines, None, option_lines(game, options))
+
+
+#: Where the how-to-play pages live: ``<code>/<game>.md`` per language (the same pages the browser
+#: serves at ``/rules/{game}``).
+HOW_TO_PLAY = Path(__file__).resolve().parent.parent / "i18n" / "rules"
+
+
+def how_to_play_path(game: str, code: str) -> Path | None:
+    """The how-to-play page of ``game`` in language ``code``, else the English one, else ``None``."""
+    for lang_code in (code, "en"):
+        path = HOW_TO_PLAY / lang_code / f"{game}.md"
+        if path.is_file():
+            return path
+    return None
+
+
+def how_to_play(game: str) -> RenderableType | None:
+    """The game's whole how-to-play page in the language in use, rendered from its Markdown (several
+    screens: the terminal pages it), or ``None`` when no page exists."""
+    path = how_to_play_path(game, lang())
+    if path is None:
+        return None
+    return Markdown(path.read_text(encoding="utf-8"))

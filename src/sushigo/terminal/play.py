@@ -33,7 +33,7 @@ from rich.text import Text
 from ..errors import SushigoError
 from ..game import GameState
 from . import i18n, views
-from .guide import COMMANDS
+from .guide import COMMANDS, how_to_play
 from .i18n import _, pgettext
 from .layout import Entries
 from .names import catalogue_names, face_name
@@ -65,14 +65,21 @@ class BotFailed(Exception):
 
 _HELP = {"help", "h", "?"}
 _RULES = {"rules", "rule"}
+_GUIDE = {"guide", "how"}
 _QUIT = {"quit", "q", "exit"}
 
 
 def _command(word: str) -> str | None:
-    """Which command (``help``, ``rules``, ``quit``) ``word`` is: the English words always, and the
-    language's own (context ``command``, what the help text names)."""
-    for name, english in (("help", _HELP), ("rules", _RULES), ("quit", _QUIT)):
-        if word in english or word == pgettext("command", name).lower():
+    """Which command (``help``, ``rules``, ``guide``, ``quit``) ``word`` is: the English words always,
+    and the language's own (context ``command``, what the help text names)."""
+    own = {
+        "help": pgettext("command", "help"),
+        "rules": pgettext("command", "rules"),
+        "guide": pgettext("command", "guide"),
+        "quit": pgettext("command", "quit"),
+    }
+    for name, english in (("help", _HELP), ("rules", _RULES), ("guide", _GUIDE), ("quit", _QUIT)):
+        if word in english or word == own[name].lower():
             return name
     return None
 
@@ -169,11 +176,13 @@ class TerminalGame:
                 raise InputClosed from None
             self._unseen = 0  # the player had the screen in front of them at the prompt
             command = _command(text.strip().lower())
-            if command in ("help", "rules"):
+            if command in ("help", "rules", "guide"):
                 if command == "help":
                     self.show_help()
-                else:
+                elif command == "rules":
                     self.show_rules()
+                else:
+                    self.show_guide()
                 if self._reminder is not None:
                     self._reminder()
             elif command == "quit":
@@ -231,6 +240,16 @@ class TerminalGame:
         """Prints the current game's rules in one screenful."""
         self.rule(pgettext("command", "rules"), style="dim")
         self.print(self.frontend.rules_text())
+
+    def show_guide(self) -> None:
+        """Prints the game's whole how-to-play page in the player's language (paged), or the one-screen
+        rules where the game has no such page."""
+        page = how_to_play(self.state.game)
+        if page is None:
+            self.show_rules()
+            return
+        self.rule(pgettext("command", "guide"), style="dim")
+        self.print(page)
 
     def intro(self, other_bots: Sequence[str] = ()) -> None:
         """Prints who plays which seat, the other bots on offer, and the commands."""
