@@ -10,7 +10,8 @@ import pytest
 from rich.console import Console
 
 from sushigo.game import GameState
-from sushigo.terminal.i18n import _, use
+from sushigo.terminal.i18n import gettext as _
+from sushigo.terminal.i18n import use
 from sushigo.terminal.play import TerminalGame
 
 

@@ -193,9 +193,9 @@ RULES: list[Callable[[], RenderableType]] = [
     lambda: go_rules({"dummy": True, "strict_wasabi": True}),
     lambda: roll_rules(),
     lambda: party_rules(list(new_game("sushi-go-party", 4, 1, menu="master_menu").observe(0).config.menu)),
-    lambda: i18n._(GO_HELP) + i18n._(COMMANDS),
-    lambda: i18n._(ROLL_HELP) + i18n._(COMMANDS),
-    lambda: i18n._(PARTY_HELP) + i18n._(COMMANDS),
+    lambda: i18n.gettext(GO_HELP) + i18n.gettext(COMMANDS),
+    lambda: i18n.gettext(ROLL_HELP) + i18n.gettext(COMMANDS),
+    lambda: i18n.gettext(PARTY_HELP) + i18n.gettext(COMMANDS),
 ]
 
 

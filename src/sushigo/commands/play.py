@@ -99,7 +99,7 @@ def play(
             f"the bots {', '.join(sorted(set(specs)))} need {exc.name}, which is not installed: "
             f"pip install 'sushigo[{extra}]'"
         ) from None
-    you = name if name is not None else i18n._("You")
+    you = name if name is not None else i18n.gettext("You")
     names = [you] + [spec.rpartition(":")[2] or spec for spec in specs]
     runner = TerminalGame(state, seated, names, lang=code)
     others = [b for b in available if b not in specs]
@@ -107,9 +107,9 @@ def play(
     try:
         runner.run()
     except QuitGame:
-        click.echo(i18n._("You left the game."))
+        click.echo(i18n.gettext("You left the game."))
     except BotFailed as exc:
         raise PlayError(str(exc)) from None
     except (InputClosed, KeyboardInterrupt):
-        click.echo("\n" + i18n._("Game abandoned."))
+        click.echo("\n" + i18n.gettext("Game abandoned."))
         raise SystemExit(1) from None

@@ -16,7 +16,8 @@ from rich.text import Text
 from ..sushi_roll.actions import Action, Reroll, Swap, Take
 from ..sushi_roll.faces import NIGIRI_VALUES, parse_face
 from ..sushi_roll.observation import Observation as RollObservation
-from .i18n import _, ngettext
+from .i18n import gettext as _
+from .i18n import ngettext
 from .layout import Entries
 from .names import card_name, face_name
 

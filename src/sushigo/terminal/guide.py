@@ -12,7 +12,7 @@ The rules are a summary of the specification (docs/spec; it decides every detail
 appear only when the option differs from its default, so the text fits a 24-line terminal.
 
 The texts here are ``N_``-marked msgids of the ``terminal`` domain, translated where they are shown
-(:func:`.i18n._`): the screen is built in the language in use, the card rules and option texts come from
+(:func:`.i18n.gettext`): the screen is built in the language in use, the card rules and option texts come from
 :mod:`sushigo.i18n.cards` in the same language.
 """
 
@@ -31,7 +31,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..game import CardInfo, spec
-from .i18n import N_, _, lang
+from .i18n import N_, lang
+from .i18n import gettext as _
 from .names import game_title, shown
 
 GO_PLAY = N_(

@@ -2,7 +2,8 @@
 
 A terminal game has one reader, so its language is a module-level setting (:func:`use`) rather than an
 argument threaded through every view: the views, the names of cards and the announcements all read it
-through :func:`_`, :func:`ngettext`, :func:`pgettext` and :func:`number`. Messages live in the
+through :func:`gettext` (imported as ``_``, the name the extractor looks for), :func:`ngettext`,
+:func:`pgettext` and :func:`number`. Messages live in the
 ``terminal`` gettext domain (``python -m sushigo.i18n extract`` finds them by these function names);
 card names and rules come from :mod:`sushigo.i18n.cards` in the same language.
 """
@@ -11,7 +12,18 @@ from __future__ import annotations
 
 from ..i18n import LANGUAGES, N_, Translator, from_environ, translator
 
-__all__ = ["LANGUAGES", "N_", "_", "current", "from_environ", "lang", "ngettext", "number", "pgettext", "use"]
+__all__ = [
+    "LANGUAGES",
+    "N_",
+    "current",
+    "from_environ",
+    "gettext",
+    "lang",
+    "ngettext",
+    "number",
+    "pgettext",
+    "use",
+]
 
 _state: dict[str, Translator] = {}
 
@@ -37,13 +49,13 @@ def lang() -> str:
     return current().lang
 
 
-def _(msgid: str, **params: object) -> str:
+def gettext(msgid: str, **params: object) -> str:
     """Returns ``msgid`` in the language in use, its ``{placeholders}`` filled from ``params``."""
     return current().gettext(msgid, **params)
 
 
 def pgettext(ctx: str, msgid: str, **params: object) -> str:
-    """Like :func:`_` for a msgid that means different things in different places (``ctx`` tells which)."""
+    """Like :func:`gettext` for a msgid that means different things in different places (``ctx`` tells which)."""
     return current().pgettext(ctx, msgid, **params)
 
 

@@ -27,7 +27,8 @@ from functools import cache
 from ..game import spec
 from ..sushi_roll.faces import NIGIRI_VALUES, SYMBOL_TEXT, face_title, parse_face
 from ..sushi_roll.score import wasabi_marks
-from .i18n import N_, _, lang, ngettext
+from .i18n import N_, lang, ngettext
+from .i18n import gettext as _
 
 
 def shown(name: str) -> str:

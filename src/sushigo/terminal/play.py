@@ -34,7 +34,8 @@ from ..errors import SushigoError
 from ..game import GameState
 from . import i18n, views
 from .guide import COMMANDS, how_to_play
-from .i18n import _, pgettext
+from .i18n import gettext as _
+from .i18n import pgettext
 from .layout import Entries
 from .names import catalogue_names, face_name
 

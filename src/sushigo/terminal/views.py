@@ -17,7 +17,8 @@ from rich.cells import cell_len, set_cell_size
 from rich.table import Table
 from rich.text import Text
 
-from .i18n import N_, _, number
+from .i18n import N_, number
+from .i18n import gettext as _
 from .layout import Entries
 
 #: Column titles of the score categories of Sushi Go! and Sushi Roll (translated where shown: a short

@@ -30,7 +30,8 @@ from ...party.menus import menu_id
 from .. import views
 from ..announce import who
 from ..guide import PARTY_HELP, party_rules
-from ..i18n import N_, _, ngettext, pgettext
+from ..i18n import N_, ngettext, pgettext
+from ..i18n import gettext as _
 from ..layout import Entries
 from ..names import game_title, menu_titles, party_key_name, party_name
 from ..views import LABEL_WIDTH, LAST_WIDTH, clip, new_table, num, signed

@@ -25,7 +25,8 @@ from ...sushi_go.score import CATEGORIES
 from ...sushi_go.score import score_round as go_score_round
 from .. import announce, views
 from ..guide import GO_HELP, go_rules, option_label
-from ..i18n import _, ngettext
+from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..layout import Entries
 from ..names import card_name, game_title, group_tableau, match_keys, short_nigiri, shown
 from ..play import friendly

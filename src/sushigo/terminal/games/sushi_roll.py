@@ -22,7 +22,8 @@ from ...sushi_roll.score import CATEGORIES
 from ...sushi_roll.score import score_round as roll_score_round
 from .. import announce, views
 from ..guide import ROLL_HELP, roll_rules
-from ..i18n import N_, _, ngettext, pgettext
+from ..i18n import N_, ngettext, pgettext
+from ..i18n import gettext as _
 from ..layout import Entries
 from ..names import face_name, game_title, group_tray
 from ..play import friendly
