@@ -249,3 +249,11 @@ def test_guide_prints_the_how_to_play_page_of_the_language(
     monkeypatch.setattr(guide, "HOW_TO_PLAY", tmp_path / "none")
     out = _play_until_quit("fr", ["guide", "quitter"])  # no page at all: the one-screen rules
     assert translator("fr").gettext("Scoring each round") in out
+
+
+def test_announcements_about_you_agree_with_you() -> None:
+    """Russian verbs agree with their subject: the bots "взял", you "взяли" (English: "took" for both)."""
+    _runner, out = play_in("ru", "sushi-roll", 4, {})
+    you = translator("ru").gettext("You")
+    assert f"1 {you} взяли " in out and f"1 {you} взял " not in out
+    assert "2 heuristic взял " in out

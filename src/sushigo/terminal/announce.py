@@ -17,7 +17,7 @@ from ..sushi_roll.actions import Action, Reroll, Swap, Take
 from ..sushi_roll.faces import NIGIRI_VALUES, parse_face
 from ..sushi_roll.observation import Observation as RollObservation
 from .i18n import gettext as _
-from .i18n import ngettext
+from .i18n import ngettext, pgettext
 from .layout import Entries
 from .names import card_name, face_name
 
@@ -144,7 +144,8 @@ def roll_action(
             Text.assemble(_die(p, before.belts[seat][p]), " → ", face_name(after.belts[seat][p]))
             for p in action.positions
         ]
-        lines.append(Entries(changes, prefix=Text.assemble(actor, _(" re-rolled (menu token): ")), sep=", "))
+        verb = pgettext("you", " re-rolled (menu token): ") if seat == 0 else _(" re-rolled (menu token): ")
+        lines.append(Entries(changes, prefix=Text.assemble(actor, verb), sep=", "))
     elif isinstance(action, Swap):
         own = before.belts[seat][action.own]
         other = before.belts[action.other_seat][action.other]
@@ -155,7 +156,12 @@ def roll_action(
                     _("for"),
                     whose(labels, action.other_seat, _die(action.other, other)),
                 ],
-                prefix=Text.assemble(actor, _(" swapped (chopsticks token): ")),
+                prefix=Text.assemble(
+                    actor,
+                    pgettext("you", " swapped (chopsticks token): ")
+                    if seat == 0
+                    else _(" swapped (chopsticks token): "),
+                ),
                 sep=" ",
             )
         )
@@ -176,7 +182,8 @@ def roll_action(
                 if gained < parsed.icons:
                     note = _("{tokens} (the supply ran out)", tokens=note)
                 parts.append(note)
-        lines.append(Entries(parts, prefix=Text.assemble(actor, _(" took ")), sep=", "))
+        verb = pgettext("you", " took ") if seat == 0 else _(" took ")  # the verb agrees with "you" (взяли)
+        lines.append(Entries(parts, prefix=Text.assemble(actor, verb), sep=", "))
         if len(after.past_trays) == len(before.past_trays) and after.cycle != before.cycle:
             lines.append(
                 Entries(

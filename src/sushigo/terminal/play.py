@@ -353,7 +353,10 @@ class TerminalGame:
             return []
         if not self.console.is_terminal:
             return [(s, self.bot_action(s)) for s in seats]
-        with self.console.status(_("{seats} thinking…", seats=", ".join(self.labels[s] for s in seats))):
+        names = ", ".join(self.labels[s] for s in seats)
+        with self.console.status(
+            i18n.ngettext("{seats} thinking…", "{seats} thinking…", len(seats), seats=names)
+        ):
             return [(s, self.bot_action(s)) for s in seats]
 
     # -------------------------------------------------------------------------------- screens
