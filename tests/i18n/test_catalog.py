@@ -139,6 +139,8 @@ def test_numbers_follow_the_language() -> None:
     assert translator("fr").number(1234.5).replace("\u202f", " ") == "1 234,5"
     assert translator("es").number(12345.5) == "12.345,5"
     assert translator("zh-Hans").number(1234.5) == "1,234.5"
+    assert translator("ru").number(True) == "1" and translator("ru").number(-7) == "-7"
+    assert translator("ru").number(float("inf")) in ("∞", "inf")  # never an exception
 
 
 def test_n_marks_without_translating() -> None:
@@ -283,6 +285,9 @@ def test_update_keeps_translations_adds_new_messages_and_drops_gone_ones(fake: P
     zh = cat.read_catalog(fake / "zh_Hans" / "LC_MESSAGES" / "game.po", "zh_Hans")
     assert zh.num_plurals == 1 and zh.get("Hello").string == ""
     assert update_all() == []  # nothing changed, nothing written
+    assert update_all(domains=["web"]) == []
+    with pytest.raises(ValueError, match="unknown domain 'nope'"):
+        update_all(domains=["nope"])
 
 
 def test_check_reports_each_problem_at_its_line(fake: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -375,3 +380,54 @@ def test_check_counts_extra_plural_forms(fake: Path) -> None:
     path.write_text(text, encoding="utf-8")
     texts = [p.text for p in check_all(code=False) if p.path == path.as_posix()]
     assert "2 plural forms of '{n} card', zh-Hans has 1" in texts
+
+
+def test_check_reports_a_message_translated_differently_in_two_domains(fake: Path) -> None:
+    """The domains are merged into one table: one msgid must have one translation."""
+    pot = Catalog(project="sushigo", domain="web", fuzzy=False)
+    pot.add("Hello", None, [("src/y.js", 1)])
+    _write(fake / "web.pot", pot)
+    web = Catalog(locale="ru", project="sushigo", domain="web", fuzzy=False)
+    web.add("Hello", "Здравствуйте", [("src/y.js", 1)])
+    _write(fake / "ru" / "LC_MESSAGES" / "web.po", web)
+    texts = [str(p) for p in check_all(code=False) if p.path.endswith("ru/LC_MESSAGES/web.po")]
+    assert any(
+        "'Hello' is also in " in t and "game.po:" in t and "translated differently" in t for t in texts
+    )
+
+
+def test_a_missing_template_is_one_line_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cat, "LOCALE_DIR", tmp_path)
+    assert main(["update"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "game.pot" in err and "Traceback" not in err
+
+
+def test_babel_finds_the_html_extractor_by_name() -> None:
+    """Registered as ``sushigo.i18n.extract:extract_html`` (a babel.cfg method or a setup entry point)."""
+    page = io.BytesIO(b'<p data-i18n="Hello">Hello</p>')
+    assert [m for _, m, _, _ in extract("sushigo.i18n.extract:extract_html", page, HTML_KEYWORDS)] == [
+        "Hello"
+    ]
+
+
+def test_a_string_added_to_the_code_without_extract_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sushigo.i18n import extract as ex
+    from sushigo.i18n.domains import Domain
+
+    monkeypatch.setattr(ex, "PACKAGE", tmp_path)
+    monkeypatch.setattr(ex, "ROOT", tmp_path)
+    (tmp_path / "a.py").write_text('_("Old")\n', encoding="utf-8")
+    (tmp_path / "b.js").write_text('t("Script")\n', encoding="utf-8")
+    domain = Domain("x", python=("*.py",), javascript=("*.js",))
+    pot = ex.template(domain)
+    assert ex.stale_template(domain, pot) == []
+    (tmp_path / "a.py").write_text('_("Old")\ngettext("New {n}", n=1)\n', encoding="utf-8")
+    (tmp_path / "b.js").write_text("// no words left\n", encoding="utf-8")
+    found = [str(p) for p in ex.stale_template(domain, pot)]
+    assert "a.py:2: 'New {n}' is not in x.pot; run extract" in found
+    assert any("'Script' is no longer in the code; run extract" in line for line in found)

@@ -4,6 +4,7 @@ browser catalogue ``/api/i18n/{lang}``, ``/api/games?lang=`` and the How to play
 
 from __future__ import annotations
 
+import copy
 import re
 import sys
 import types
@@ -21,7 +22,7 @@ from fastapi.testclient import TestClient
 
 from sushigo.bots import bot_names
 from sushigo.game import GAME_NAMES, games
-from sushigo.i18n import LANGUAGES
+from sushigo.i18n import LANGUAGES, translator
 from sushigo.server import app as app_module
 from sushigo.server import i18n_routes
 from sushigo.server.app import create_app
@@ -98,7 +99,9 @@ def test_an_address_lang_wins(client: TestClient) -> None:
 def test_error_pages_speak_the_language(client: TestClient) -> None:
     r = client.get("/no/such/page", headers={"Accept-Language": "ru"})
     assert r.status_code == 404 and lang_of(r.text) == "ru" and r.headers["content-language"] == "ru"
-    assert "Страница не найдена" in r.text and 'href="/">Вернуться в лобби</a>' in r.text
+    back = translator("ru").gettext("Back to the lobby")
+    assert back != "Back to the lobby"
+    assert "Страница не найдена" in r.text and f'href="/">{back}</a>' in r.text
     r = client.get("/t/doesnotexist", headers={"Accept-Language": "zh-CN"})
     assert r.status_code == 404 and lang_of(r.text) == "zh-Hans" and "没有这张牌桌" in r.text
     r = client.get(f"/replay/{table(client)}", headers={"Accept-Language": "fr"})
@@ -156,12 +159,16 @@ def test_an_unknown_catalogue_is_a_json_404(client: TestClient, lang: str) -> No
 def test_games_in_english_are_unchanged(client: TestClient) -> None:
     want = [GameInfo.of(g.name, bot_names(g.name)).model_dump(mode="json") for g in games()]
     got = client.get("/api/games").json()["games"]
-    strip = [{k: v for k, v in g.items()} for g in got]
-    for game in strip:
-        for field in ("cards", "tiles"):
-            for entry in game[field]:
-                entry.pop("name_source", None)
-    assert strip == want
+
+    def strip(doc: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        doc = copy.deepcopy(doc)
+        for game in doc:
+            for field in ("cards", "tiles"):
+                for entry in game[field]:
+                    entry.pop("name_source", None)
+        return doc
+
+    assert strip(got) == strip(want)
     assert client.get("/api/games?lang=en").json()["games"] == got
 
 
@@ -175,7 +182,7 @@ def test_games_are_translated_through_the_card_catalogue(
     fake = types.ModuleType("sushigo.i18n.cards")
     fake.translate_spec_json = translate_spec_json  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "sushigo.i18n.cards", fake)
-    app_module._games_json.cache_clear()
+    app_module.forget_translated_games()
     try:
         games_ru = client.get("/api/games?lang=ru").json()["games"]
         assert games_ru[0]["title"].startswith("ru:")
@@ -184,7 +191,7 @@ def test_games_are_translated_through_the_card_catalogue(
         )
     finally:
         monkeypatch.undo()
-        app_module._games_json.cache_clear()
+        app_module.forget_translated_games()
 
 
 def test_games_with_an_unknown_language_is_a_located_422(client: TestClient) -> None:
@@ -222,7 +229,8 @@ def test_how_to_play_in_the_readers_language(client: TestClient, rules: Path) ->
     # The site's header and language switch, the runtime loaded before anything else.
     head = r.text.split("</head>")[0]
     assert '<script src="/static/i18n.js"></script>' in head and head.count("<script") == 1
-    assert '<header class="top">' in r.text and 'id="langSwitch"' in r.text and "mountSwitch" in r.text
+    assert '<header class="top">' in r.text and "I.mountSwitch(document.getElementById('nav'))" in r.text
+    assert '<nav class="nav" id="nav" aria-label="Сайт"><a href="/">Назад в лобби</a></nav>' in r.text
     r = client.get("/rules/sushi-go?lang=zh-Hans", headers={"Accept-Language": "ru"})
     assert lang_of(r.text) == "zh-Hans" and "选一张牌。" in r.text
 

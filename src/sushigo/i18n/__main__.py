@@ -12,16 +12,28 @@ def main(argv: list[str] | None = None) -> int:
     """Runs one command; ``check`` exits 1 with one located line per problem."""
     parser = argparse.ArgumentParser(prog="python -m sushigo.i18n", description="Message catalogue tools.")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("extract", help="write each domain's POT from the code")
+    extract = sub.add_parser("extract", help="write each domain's POT from the code")
     update = sub.add_parser("update", help="merge the POTs into every language's .po")
     update.add_argument("--keep-obsolete", action="store_true", help="keep entries the code no longer uses")
+    for command in (extract, update):
+        command.add_argument(
+            "--domain", action="append", metavar="NAME", help="only this domain (repeatable; default: all)"
+        )
     check = sub.add_parser("check", help="fail on missing, fuzzy or inconsistent translations")
     check.add_argument("--no-code", action="store_true", help="skip comparing the POTs with the code")
     args = parser.parse_args(argv)
+    try:
+        return _run(args)
+    except (OSError, ValueError, SyntaxError) as exc:  # an unreadable file: one line, not a traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "extract":
-        changed = extract_all()
+        changed = extract_all(domains=args.domain)
     elif args.command == "update":
-        changed = update_all(keep_obsolete=args.keep_obsolete)
+        changed = update_all(keep_obsolete=args.keep_obsolete, domains=args.domain)
     else:
         problems = check_all(code=not args.no_code)
         for problem in problems:

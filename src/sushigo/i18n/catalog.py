@@ -10,7 +10,7 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -128,6 +128,15 @@ def load_table(lang: str) -> Table:
     return table
 
 
+@lru_cache(maxsize=4096, typed=True)
+def _number(n: float, locale: str) -> str:
+    """Babel's formatting takes tens of microseconds; the counts a game shows are few and repeat."""
+    try:
+        return str(format_decimal(int(n) if isinstance(n, bool) else n, locale=locale))
+    except (ValueError, TypeError, ArithmeticError):  # not a number Babel can write: as Python writes it
+        return str(n)
+
+
 def _format(template: str, fallback: str, params: dict[str, object]) -> str:
     """``template`` with its ``{name}`` placeholders filled; a translation that cannot be formatted
     (a typo in a .po file) gives the English text instead, and that failing, the bare template."""
@@ -212,7 +221,7 @@ class Translator:
 
     def number(self, n: float) -> str:
         """``n`` written the way this language writes numbers (CLDR, via Babel)."""
-        return str(format_decimal(n, locale=self.locale))
+        return _number(n, self.locale)
 
 
 def known(lang: str) -> str:

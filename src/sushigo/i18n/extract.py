@@ -248,21 +248,32 @@ def write_if_changed(path: Path, data: bytes) -> bool:
     return True
 
 
-def extract_all(locale_dir: Path = LOCALE_DIR) -> list[Path]:
-    """Writes every domain's POT; returns the files that changed."""
+def _chosen(names: Collection[str] | None) -> list[Domain]:
+    if not names:
+        return list(DOMAINS)
+    unknown = sorted(set(names) - {d.name for d in DOMAINS})
+    if unknown:
+        raise ValueError(
+            f"unknown domain {unknown[0]!r}; expected one of {', '.join(d.name for d in DOMAINS)}"
+        )
+    return [d for d in DOMAINS if d.name in names]
+
+
+def extract_all(locale_dir: Path = LOCALE_DIR, domains: Collection[str] | None = None) -> list[Path]:
+    """Writes every domain's POT (or those of ``domains``); returns the files that changed."""
     changed = []
-    for domain in DOMAINS:
+    for domain in _chosen(domains):
         path = locale_dir / f"{domain.name}.pot"
         if write_if_changed(path, _dump(template(domain), omit_header=False)):
             changed.append(path)
     return changed
 
 
-def update_all(keep_obsolete: bool = False) -> list[Path]:
-    """Merges every POT into every language's ``.po`` (translations kept; a changed msgid keeps its old
-    translation as a fuzzy suggestion); returns the files that changed."""
+def update_all(keep_obsolete: bool = False, domains: Collection[str] | None = None) -> list[Path]:
+    """Merges every POT (or those of ``domains``) into every language's ``.po`` (translations kept; a
+    changed msgid keeps its old translation as a fuzzy suggestion); returns the files that changed."""
     changed = []
-    for domain in DOMAINS:
+    for domain in _chosen(domains):
         pot = read_catalog(pot_path(domain.name))
         for lang in LANGUAGES:
             path = po_path(lang, domain.name)
@@ -415,6 +426,9 @@ def check_all(*, code: bool = True) -> list[Problem]:
     missing, empty or fuzzy translations, placeholder mismatches, wrong plural counts, obsolete
     entries and messages the template does not have."""
     problems: list[Problem] = []
+    # (language, key) -> the first domain's translation and where it is: the domains are merged into
+    # one table, so a message in two domains must say the same thing in both.
+    first: dict[tuple[str, tuple[str | None, str]], tuple[object, str, int]] = {}
     for domain in DOMAINS:
         pot_file = pot_path(domain.name)
         if not pot_file.exists():
@@ -462,6 +476,20 @@ def check_all(*, code: bool = True) -> list[Problem]:
                     continue
                 for text in check_message(message, lang, nplurals, written.get(line)):
                     problems.append(Problem(where, line, text))
+                if message.string and not message.fuzzy:
+                    string = (
+                        tuple(message.string) if isinstance(message.string, list | tuple) else message.string
+                    )
+                    other = first.setdefault((lang, _key(message)), (string, where, line))
+                    if other[0] != string:
+                        problems.append(
+                            Problem(
+                                where,
+                                line,
+                                f"{_show(message)} is also in {other[1]}:{other[2]}, translated differently "
+                                "(the domains share one table: use the same words, or give one a context)",
+                            )
+                        )
             for key, message in wanted.items():
                 if key not in have:
                     problems.append(

@@ -168,6 +168,16 @@ def _games_json(lang: str) -> bytes:
     return _dumps({"games": [_game_info(g.name, lang) for g in games()]})
 
 
+#: The languages whose ``/api/games`` is ready (the first answer, a few hundred ms, is built off the loop).
+_GAMES_READY: set[str] = set()
+
+
+def forget_translated_games() -> None:
+    """Drops the cached ``/api/games?lang=`` answers (after the card catalogue or a .po file changed)."""
+    _games_json.cache_clear()
+    _GAMES_READY.clear()
+
+
 @api.get("/games", response_model=GamesResponse, responses={422: {"model": ValidationErrorBody}})
 async def games_list(
     lang: str | None = Query(
@@ -180,10 +190,13 @@ async def games_list(
     """
     code = canonical(lang, pseudo=True) if lang else "en"
     if code is None:
-        raise HTTPException(
-            422, detail=f"request/invalid: query.lang: must be one of {', '.join(LANGUAGES)}"
-        )
-    return Response(_games_json(code), media_type="application/json")
+        raise HTTPException(422, detail=f"request/invalid: query.lang: must be one of {', '.join(LANGUAGES)}")
+    if code in _GAMES_READY:
+        body = _games_json(code)
+    else:
+        body = await asyncio.to_thread(_games_json, code)
+        _GAMES_READY.add(code)
+    return Response(body, media_type="application/json")
 
 
 @api.get("/party/menus", response_model=PartyMenus)
@@ -514,9 +527,15 @@ _PAGE = string.Template((STATIC / "error.html").read_text(encoding="utf-8"))
 
 #: Plain words for each status a page may answer (the fallback names the status).
 _WORDS: dict[int, tuple[str, str]] = {
-    404: (N_("Page not found"), N_("There is no page at this address. The link may be mistyped or out of date.")),
+    404: (
+        N_("Page not found"),
+        N_("There is no page at this address. The link may be mistyped or out of date."),
+    ),
     405: (N_("Not available"), N_("This address cannot be opened this way.")),
-    500: (N_("Something went wrong"), N_("The server could not show this page. Please try again in a moment.")),
+    500: (
+        N_("Something went wrong"),
+        N_("The server could not show this page. Please try again in a moment."),
+    ),
 }
 _OTHER = N_("The server answered with error {status}.")
 

@@ -8,6 +8,7 @@ screen readers, fonts and line breaking (Chinese) follow before any script runs.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 import string
@@ -28,6 +29,8 @@ RULES_DIR = Path(__file__).resolve().parent.parent / "i18n" / "rules"
 _HTML_TAG = re.compile(r"<html\b[^>]*>", re.IGNORECASE)
 
 router = APIRouter(tags=["i18n"])
+#: Languages whose browser catalogue has been built (it is cached for the process).
+_READY: set[str] = set()
 
 
 def request_lang(request: Request) -> str:
@@ -92,7 +95,11 @@ async def catalogue(lang: str, request: Request) -> Response:
             f"i18n/unknown_language: no catalogue for {lang[:40]!r}; expected one of {', '.join(LANGUAGES)}"
         )
         return JSONResponse({"error": text, "detail": text}, status_code=404)
-    etag, body = catalogue_json(code)
+    if code in _READY:
+        etag, body = catalogue_json(code)
+    else:  # the first answer reads every .po of the language: off the event loop
+        etag, body = await asyncio.to_thread(catalogue_json, code)
+        _READY.add(code)
     headers = {"ETag": etag, "Cache-Control": "public, max-age=300", "Content-Language": code}
     wanted = request.headers.get("if-none-match", "")
     if etag in {t.strip().removeprefix("W/") for t in wanted.split(",")}:
@@ -110,10 +117,10 @@ _RULES_PAGE = string.Template(
 <style>.rules { max-width:760px; margin:0 auto 40px; line-height:1.55; overflow-wrap:anywhere; }
 .rules table { border-collapse:collapse; margin:8px 0; max-width:100%; display:block; overflow-x:auto; }
 .rules th, .rules td { border:1px solid var(--line, #ccc); padding:4px 8px; text-align:left; vertical-align:top; }
-.rules .note { border-left:4px solid var(--accent, #c33); padding:6px 10px; background:rgba(0,0,0,.04); }
-.top .lang-switch { margin-left:auto; }</style></head>
+.rules .note { border-left:4px solid var(--accent, #c33); padding:6px 10px; background:rgba(0,0,0,.04); }</style></head>
 <body data-page-lang="$lang">
-<header class="top"><img class="logo" src="/static/logo.svg" alt=""><a href="/">sushigo</a><span class="sub">$title</span><span class="lang-switch" id="langSwitch"></span></header>
+<header class="top"><img class="logo" src="/static/logo.svg" alt=""><a href="/">sushigo</a><span class="sub">$title</span>
+  <nav class="nav" id="nav" aria-label="$site"><a href="/">$lobby</a></nav></header>
 <main>
 <article class="panel rules" lang="$content_lang">
 $note$body
@@ -124,7 +131,7 @@ $note$body
   // The header's language switch, as on every page; choosing a language shows this page in it.
   var I = window.I18N;
   if (!I) return;
-  if (I.mountSwitch) I.mountSwitch(document.getElementById('langSwitch'));
+  if (I.mountSwitch) I.mountSwitch(document.getElementById('nav'));
   window.addEventListener('sushigo:lang', function () {
     var lang = I.lang();
     if (!lang || lang === document.body.getAttribute('data-page-lang')) return;
@@ -140,6 +147,9 @@ $note$body
 
 #: Shown above an English How to play page when the reader's language has none.
 NOT_TRANSLATED = N_("This page has not been written in your language yet, so here it is in English.")
+#: The header's navigation (its accessible name, and the way back), as on the site's other pages.
+SITE = N_("Site")
+LOBBY = N_("Back to the lobby")
 
 
 def rules_file(game: str, lang: str) -> Path | None:
@@ -183,7 +193,10 @@ def rules_page(game: str, lang: str) -> HTMLResponse:
     if path is None:
         raise StarletteHTTPException(404)
     title, body = _render(path, path.stat().st_mtime_ns)
+    tr = translator(lang)
     text = _RULES_PAGE.substitute(
+        site=html.escape(tr.gettext(SITE)),
+        lobby=html.escape(tr.gettext(LOBBY)),
         lang=html.escape(lang),
         content_lang=html.escape(content_lang),
         title=html.escape(title or game),
