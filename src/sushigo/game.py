@@ -201,7 +201,9 @@ class CardInfo:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The card as JSON (``label`` is the name when it is not set)."""
+        """The card as JSON (``label`` is the name when it is not set). ``name_source`` says where the
+        name comes from: in English, the publisher's cards (:mod:`sushigo.i18n.cards` says it for the
+        other languages: their rule texts, a publisher, or this project's own translation)."""
         return {
             "id": self.id,
             "name": self.name,
@@ -212,6 +214,7 @@ class CardInfo:
             "colour": self.colour,
             "counts": list(self.counts),
             "on_wasabi": self.on_wasabi,
+            "name_source": "publisher",
         }
 
 
