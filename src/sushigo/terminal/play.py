@@ -249,7 +249,7 @@ class TerminalGame:
         if page is None:
             self.show_rules()
             return
-        self.rule(pgettext("command", "guide"), style="dim")
+        self._heading = Rule(pgettext("command", "guide"), style="dim")  # on the page's first screen
         self.print(page)
 
     def intro(self, other_bots: Sequence[str] = ()) -> None:
@@ -266,9 +266,10 @@ class TerminalGame:
             self.print(_("Other bots: {bots} (choose with --bots).", bots=", ".join(other_bots)), style="dim")
         self.print(
             _(
-                "Type {help}, {rules} or {quit} at any prompt.",
+                "Type {help}, {rules}, {guide} or {quit} at any prompt.",
                 help=pgettext("command", "help"),
                 rules=pgettext("command", "rules"),
+                guide=pgettext("command", "guide"),
                 quit=pgettext("command", "quit"),
             ),
             style="dim",
