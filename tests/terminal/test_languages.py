@@ -18,7 +18,7 @@ from rich.text import Text
 from sushigo.bots import make_bot
 from sushigo.cli import main
 from sushigo.game import new_game
-from sushigo.i18n import LANGUAGES, from_environ, translator
+from sushigo.i18n import LANGUAGES, PSEUDO, from_environ, translator
 from sushigo.terminal import guide, i18n
 from sushigo.terminal.guide import COMMANDS, GO_HELP, PARTY_HELP, ROLL_HELP, go_rules, party_rules, roll_rules
 from sushigo.terminal.layout import pack
@@ -64,7 +64,9 @@ class Measured(TerminalGame):
         self.round_ends.append(self._lines() - start + 1)
 
 
-def play_in(lang: str, game: str, seed: int, options: dict[str, Any]) -> tuple[Measured, str]:
+def play_in(
+    lang: str, game: str, seed: int, options: dict[str, Any], width: int = WIDTH
+) -> tuple[Measured, str]:
     state = new_game(game, 5, seed, **options)
     bots = {s: make_bot("random", seed=seed + s, game=game) for s in range(1, 5)}
     names = [translator(lang).gettext("You"), "heuristic", "random", "greedy", "roll-greedy"]
@@ -74,7 +76,7 @@ def play_in(lang: str, game: str, seed: int, options: dict[str, Any]) -> tuple[M
         runner.prompts.append(prompt)
         return "1"
 
-    runner = Measured(state, bots, names, console=console(WIDTH), ask=ask, lang=lang)
+    runner = Measured(state, bots, names, console=console(width), ask=ask, lang=lang)
     runner.run()
     return runner, printed(runner.console)
 
@@ -257,3 +259,33 @@ def test_announcements_about_you_agree_with_you() -> None:
     you = translator("ru").gettext("You")
     assert f"1 {you} взяли " in out and f"1 {you} взял " not in out
     assert "2 heuristic взял " in out
+
+
+def unmarked(text: str) -> set[str]:
+    """The words of ``text`` outside the pseudo-locale's ⟦…⟧ markers (nested ones included; a marked
+    name cut short to a column's four cells, ``⟦To…``, counts as marked)."""
+    text = re.sub(r"⟦[^⟦⟧\s]*…", "", text)
+    while re.search(r"⟦[^⟦⟧]*⟧", text):
+        text = re.sub(r"⟦[^⟦⟧]*⟧", "", text)
+    return set(re.findall(r"[A-Za-z]{2,}", text))
+
+
+@pytest.mark.parametrize("game, seed, options", [*GAMES, ("sushi-go", 2, {"dummy": True, "soy_sauce": True})])
+def test_every_word_of_a_whole_game_comes_from_the_catalogue(
+    game: str, seed: int, options: dict[str, Any]
+) -> None:
+    """In the pseudo-locale every catalogue message is wrapped in ⟦…⟧: a word outside the markers is a
+    string that does not go through the translator (the bots' names aside)."""
+    players = 2 if options.get("dummy") else 5
+    state = new_game(game, players, seed, **options)
+    bots = {s: make_bot("random", seed=seed + s, game=game) for s in range(1, players)}
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return "1"
+
+    con = console(200)  # wide: no column title is cut (the markers make every text longer)
+    TerminalGame(state, bots, ["x", *("bot" for _ in bots)], console=con, ask=ask, lang=PSEUDO).run()
+    assert unmarked(printed(con)) <= {"bot"}, unmarked(printed(con))
+    assert unmarked(" ".join(prompts)) == set()
