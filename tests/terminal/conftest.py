@@ -6,9 +6,12 @@ import io
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import pytest
 from rich.console import Console
 
 from sushigo.game import GameState
+from sushigo.terminal.i18n import gettext as _
+from sushigo.terminal.i18n import use
 from sushigo.terminal.play import TerminalGame
 
 
@@ -55,7 +58,7 @@ def answers(first: Iterable[str], then: str = "1") -> Callable[[str], str]:
     def ask(prompt: str) -> str:
         if queue:
             return queue.pop(0)
-        return "" if prompt.startswith("Press Enter") else then
+        return "" if prompt.startswith(_("Press Enter to continue:")[:3]) else then
 
     return ask
 
@@ -74,3 +77,13 @@ def play(
     game = TerminalGame(state, bots, names, console=con, ask=ask)
     game.run()
     return game, printed(con)
+
+
+@pytest.fixture(autouse=True)
+def english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every terminal test runs in English unless it chooses a language: the developer's own ``LANG``
+    (``ru_RU.UTF-8``, say) must not change what the English tests read."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    use("en")

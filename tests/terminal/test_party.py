@@ -37,7 +37,7 @@ def test_a_full_party_game_through_the_prompt() -> None:
     assert "Sushi Go Party! · round 1 of 3 · turn 1 of 9" in out and "Master Menu" in out
     assert "takeout box" in out and "Uramaki" not in out
     for r in (1, 2, 3):
-        assert f"Round {r}: final tableaux" in out and f"Round {r} scores" in out
+        assert f"End of round {r}" in out and f"Round {r} scores" in out
     assert (
         "Final scores" in out and "Fruit" in out and ("Winner" in out or "You win" in out or "Shared" in out)
     )

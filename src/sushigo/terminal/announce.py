@@ -16,6 +16,8 @@ from rich.text import Text
 from ..sushi_roll.actions import Action, Reroll, Swap, Take
 from ..sushi_roll.faces import NIGIRI_VALUES, parse_face
 from ..sushi_roll.observation import Observation as RollObservation
+from .i18n import gettext as _
+from .i18n import ngettext, pgettext
 from .layout import Entries
 from .names import card_name, face_name
 
@@ -25,10 +27,21 @@ def who(label: str) -> Text:
     return Text(label, style="bold")
 
 
-def whose(labels: Sequence[str], seat: int) -> Text:
-    """Returns a seat's possessive as announcements write it: ``your`` for the human (seat 1 on screen),
-    else the seat's label with ``'s`` (``2 Bot's``)."""
-    return Text("your") if seat == 0 else Text.assemble(who(labels[seat]), "'s")
+def whose(labels: Sequence[str], seat: int, die: Text) -> Text:
+    """Returns another seat's die as announcements write it: ``your [2] tempura`` for the human (seat 1
+    on screen), else ``2 Bot's [2] tempura`` (the label bold; the word order is the language's)."""
+    if seat == 0:
+        return Text.assemble(_("your"), " ", die)
+    parts = _("{seat}'s {die}", seat="\0", die="\1").split("\0")
+    out = Text()
+    for i, part in enumerate(parts):
+        if i:
+            out.append_text(who(labels[seat]))
+        for j, piece in enumerate(part.split("\1")):
+            if j:
+                out.append_text(die)
+            out.append(piece)
+    return out
 
 
 def go_pick(cards: Sequence[str], marks: Sequence[bool] | None) -> str:
@@ -36,9 +49,9 @@ def go_pick(cards: Sequence[str], marks: Sequence[bool] | None) -> str:
     parts = []
     for i, card in enumerate(cards):
         on = marks is not None and i < len(marks) and marks[i]
-        parts.append(card_name(card) + (" on wasabi" if on else ""))
+        parts.append(_("{card} on wasabi", card=card_name(card)) if on else card_name(card))
     text = " + ".join(parts)
-    return text + (" (chopsticks)" if len(cards) == 2 else "")
+    return _("{cards} (chopsticks)", cards=text) if len(cards) == 2 else text
 
 
 def go_turn(
@@ -56,11 +69,14 @@ def go_turn(
     whether each went onto a wasabi (``None``: unknown); ``dummy_chooser`` names the seat that chose
     the dummy's card (the dummy variant, where the dummy is the last tableau).
     """
-    head = f"Turn {turn + 1}" + (", last card (played automatically)" if last else "") + ": "
+    if last:
+        head = _("Turn {turn}, last card (played automatically): ", turn=turn + 1)
+    else:
+        head = _("Turn {turn}: ", turn=turn + 1)
     entries = [Text.assemble(who(labels[t]), ": ", go_pick(c, marks[t])) for t, c in enumerate(cards)]
     if dummy_chooser is not None and len(cards) == len(labels) == 3:
         entries[2] = Text.assemble(
-            who(labels[2]), f" (chosen by {dummy_chooser}): ", go_pick(cards[2], marks[2])
+            who(labels[2]), _(" (chosen by {seat}): ", seat=dummy_chooser), go_pick(cards[2], marks[2])
         )
     return Entries(entries, sep=" · ", prefix=Text(head, style="bold magenta"))
 
@@ -98,14 +114,18 @@ def _die(position: int, face: str) -> Text:
 
 
 def _tokens(kind: str, n: int) -> str:
-    return f"+{n} {kind} token" + ("s" if n != 1 else "")
+    if kind == "menu":
+        return ngettext("+{n} menu token", "+{n} menu tokens", n)
+    if kind == "chopsticks":
+        return ngettext("+{n} chopsticks token", "+{n} chopsticks tokens", n)
+    return ngettext("+{n} pudding token", "+{n} pudding tokens", n)
 
 
 def red_belt(seat: int) -> str:
-    """Says who holds the red belt and starts, the human in the first person."""
+    """Says who holds the red belt and starts, the human in the second person."""
     if seat == 0:
-        return "you (seat 1) have the red belt and start"
-    return f"seat {seat + 1} has the red belt and starts"
+        return _("you (seat 1) have the red belt and start")
+    return _("seat {seat} has the red belt and starts", seat=seat + 1)
 
 
 def roll_action(
@@ -124,18 +144,24 @@ def roll_action(
             Text.assemble(_die(p, before.belts[seat][p]), " → ", face_name(after.belts[seat][p]))
             for p in action.positions
         ]
-        lines.append(Entries(changes, prefix=Text.assemble(actor, " re-rolled (menu token): "), sep=", "))
+        verb = pgettext("you", " re-rolled (menu token): ") if seat == 0 else _(" re-rolled (menu token): ")
+        lines.append(Entries(changes, prefix=Text.assemble(actor, verb), sep=", "))
     elif isinstance(action, Swap):
         own = before.belts[seat][action.own]
         other = before.belts[action.other_seat][action.other]
         lines.append(
             Entries(
                 [
-                    Text.assemble("your " if seat == 0 else "their ", _die(action.own, own)),
-                    "for",
-                    Text.assemble(whose(labels, action.other_seat), " ", _die(action.other, other)),
+                    Text.assemble(_("your") if seat == 0 else _("their"), " ", _die(action.own, own)),
+                    _("for"),
+                    whose(labels, action.other_seat, _die(action.other, other)),
                 ],
-                prefix=Text.assemble(actor, " swapped (chopsticks token): "),
+                prefix=Text.assemble(
+                    actor,
+                    pgettext("you", " swapped (chopsticks token): ")
+                    if seat == 0
+                    else _(" swapped (chopsticks token): "),
+                ),
                 sep=" ",
             )
         )
@@ -144,7 +170,7 @@ def roll_action(
         parsed = parse_face(face)
         parts: list[str | Text] = [_die(action.position, face)]
         if parsed.symbol in NIGIRI_VALUES and before.free_wasabi[seat]:
-            parts.append("onto a wasabi")
+            parts.append(_("onto a wasabi"))
         for kind, was, now in (
             ("menu", before.menu, after.menu),
             ("chopsticks", before.chopsticks, after.chopsticks),
@@ -154,18 +180,19 @@ def roll_action(
                 gained = now[seat] - was[seat]
                 note = _tokens(kind, gained)
                 if gained < parsed.icons:
-                    note += " (the supply ran out)"
+                    note = _("{tokens} (the supply ran out)", tokens=note)
                 parts.append(note)
-        lines.append(Entries(parts, prefix=Text.assemble(actor, " took "), sep=", "))
+        verb = pgettext("you", " took ") if seat == 0 else _(" took ")  # the verb agrees with "you" (взяли)
+        lines.append(Entries(parts, prefix=Text.assemble(actor, verb), sep=", "))
         if len(after.past_trays) == len(before.past_trays) and after.cycle != before.cycle:
             lines.append(
                 Entries(
                     [
-                        "the belts slide left and the dice passed on are re-rolled;",
+                        _("the belts slide left and the dice passed on are re-rolled;"),
                         red_belt(after.red_belt),
                     ],
                     sep=" ",
-                    prefix=Text("Cycle over: ", style="bold magenta"),
+                    prefix=Text(_("Cycle over: "), style="bold magenta"),
                 )
             )
     return lines

@@ -24,13 +24,14 @@ def pack(items: Sequence[Text], width: int, sep: str, prefix: Text | None = None
     """Packs ``items`` into lines of at most ``width`` cells, breaking only between items.
 
     An item wider than ``width`` gets a line of its own (the terminal then has to cut it: nothing fits).
-    Continuation lines are indented under the first item when a prefix leaves room for it.
+    Continuation lines are indented under the first item when a prefix leaves room for it and for the
+    widest item (cells, so a Chinese character counts two).
     """
     lines: list[Text] = []
     line = prefix.copy() if prefix is not None else Text()
     indent = prefix.cell_len if prefix is not None else 0
-    if indent > width // 2:
-        indent = 0
+    if indent > width // 2 or any(item.cell_len > width - indent for item in items):
+        indent = 0  # a long prefix (``Ход 9 (последняя карта): ``) must not squeeze an entry onto two lines
     start = line.cell_len
     mark = sep.rstrip()  # ends a line that the list goes on after, so it reads as unfinished
     for n, item in enumerate(items):
@@ -43,6 +44,10 @@ def pack(items: Sequence[Text], width: int, sep: str, prefix: Text | None = None
             line = Text(" " * indent)
             start = indent
             fresh = True
+        elif fresh and start > indent and start + item.cell_len > width:
+            lines.append(line)  # the prefix alone: the first entry does not fit after it
+            line = Text(" " * indent)
+            start = indent
         if not fresh:
             line.append(sep)
         line.append_text(item)

@@ -12,6 +12,10 @@ score table is exactly what the hand, belt or tableau on screen shows; the forma
 The terminal adds only what a narrow screen needs: a grouped tableau keeps each nigiri with the wasabi
 it sits on (``wasabi+squid``), because that pairing is what the nigiri scores and it cannot be seen once
 cards are merged by kind, and maki are summed as icons.
+
+Names follow the language in use (:mod:`.i18n`): in English they are the catalogue's own, in another
+language :mod:`sushigo.i18n.cards`' (the glossary's names, the publishers' or the project's), so the
+terminal and the browser call a card the same.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from functools import cache
 from ..game import spec
 from ..sushi_roll.faces import NIGIRI_VALUES, SYMBOL_TEXT, face_title, parse_face
 from ..sushi_roll.score import wasabi_marks
+from .i18n import N_, lang, ngettext
+from .i18n import gettext as _
 
 
 def shown(name: str) -> str:
@@ -30,25 +36,66 @@ def shown(name: str) -> str:
     return name[:1].lower() + name[1:]
 
 
-@cache
 def catalogue_names(game: str) -> Mapping[str, str]:
-    """Returns the on-screen name of every card (or die face) of ``game`` by its id, from its catalogue."""
-    return {c.id: shown(c.name) for c in spec(game).cards()}
+    """Returns the on-screen name of every card (or die face) of ``game`` by its id, from its catalogue,
+    in the language in use."""
+    return _catalogue_names(game, lang())
 
 
 @cache
+def _catalogue_names(game: str, code: str) -> Mapping[str, str]:
+    g = spec(game)
+    if code == "en":
+        return {c.id: shown(c.name) for c in g.cards()}
+    from ..i18n.cards import card_name as translated
+
+    return {c.id: shown(translated(g, c.id, code)) for c in g.cards()}
+
+
 def _party_types() -> Mapping[str, str]:
-    from ..party.cards import TYPES
+    return tile_names("sushi-go-party")
 
-    return {name: shown(t.title) for name, t in TYPES.items()}
+
+def tile_names(game: str) -> Mapping[str, str]:
+    """Returns ``game``'s card types (a menu's tiles; none for a game without a menu) by id -> their
+    on-screen names in the language in use."""
+    return _tile_names(game, lang())
 
 
 @cache
+def _tile_names(game: str, code: str) -> Mapping[str, str]:
+    g = spec(game)
+    if code == "en":
+        return {t.id: shown(t.name) for t in g.tiles()}
+    from ..i18n.cards import card_name as translated
+
+    return {t.id: shown(translated(g, t.id, code)) for t in g.tiles()}
+
+
 def menu_titles() -> Mapping[str, str]:
-    """Sushi Go Party!'s suggested menus by id -> their titles (the rulebook's)."""
+    """Sushi Go Party!'s suggested menus by id -> their titles (the rulebook's), in the language in use."""
+    return _menu_titles(lang())
+
+
+@cache
+def _menu_titles(code: str) -> Mapping[str, str]:
     from ..party.menus import SUGGESTED
 
-    return {m.id: m.title for m in SUGGESTED.values()}
+    if code == "en":
+        return {m.id: m.title for m in SUGGESTED.values()}
+    from ..i18n.cards import message
+
+    return {m.id: message(m.title, code) for m in SUGGESTED.values()}
+
+
+def game_title(game: str) -> str:
+    """The game's title in the language in use (``Sushi Go!``)."""
+    code = lang()
+    if code == "en":
+        return spec(game).title
+    from ..i18n.cards import game_title as translated
+
+    return translated(game, code)
 
 
 _MAKI_ICONS = {"maki_1": 1, "maki_2": 2, "maki_3": 3}
@@ -73,7 +120,7 @@ def party_name(wire: str | None) -> str:
     ('fruit (watermelon + pineapple)', 'takeout box 10', 'green tea ice cream', 'nothing')
     """
     if wire is None:
-        return "nothing"
+        return _("nothing")
     found = catalogue_names("sushi-go-party").get(wire) or _party_types().get(wire)
     return found or wire.replace("_", " ")
 
@@ -85,9 +132,25 @@ def party_key_name(key: int) -> str:
     return party_name(KEY_NAMES[key])
 
 
+#: A nigiri's kind alone, as written on top of its wasabi (``wasabi+squid``).
+_SHORT_NIGIRI = {"squid_nigiri": N_("squid"), "salmon_nigiri": N_("salmon"), "egg_nigiri": N_("egg")}
+
+
 def short_nigiri(wire: str) -> str:
     """Returns a nigiri's kind alone (``squid``), as written on top of its wasabi."""
-    return wire.split("_", 1)[0]
+    short = _SHORT_NIGIRI.get(wire)
+    return _(short) if short is not None else wire.split("_", 1)[0]
+
+
+def wasabi_pair(wire: str) -> str:
+    """Returns a nigiri on its wasabi as a grouped tableau writes it: ``wasabi+squid``."""
+    return f"{card_name('wasabi')}+{short_nigiri(wire)}"
+
+
+def match_keys(name: str) -> str:
+    """A name as typed input is compared with it: lower case, words joined by ``_`` (``maki 2`` ->
+    ``maki_2``, ``Нигири из лосося`` -> ``нигири_из_лосося``)."""
+    return "_".join(name.lower().replace("-", " ").replace("_", " ").split())
 
 
 def face_name(face: str) -> str:
@@ -98,10 +161,18 @@ def face_name(face: str) -> str:
     >>> face_name("maki_2"), face_name("pudding_3"), face_name("squid_nigiri")
     ('maki ×2', 'pudding ×3', 'squid nigiri')
     """
-    return shown(face_title(parse_face(face)))
+    parsed = parse_face(face)
+    key = (
+        parsed.symbol if parsed.icons == 1 and parsed.symbol != "maki" else f"{parsed.symbol}_{parsed.icons}"
+    )
+    found = catalogue_names("sushi-roll").get(key)
+    return found if found is not None else shown(face_title(parsed))
 
 
 def _symbol(symbol: str) -> str:
+    found = catalogue_names("sushi-roll").get(symbol)
+    if found is not None:
+        return found
     return shown(SYMBOL_TEXT[symbol][0]) if symbol in SYMBOL_TEXT else symbol.replace("_", " ")
 
 
@@ -110,7 +181,7 @@ def _times(name: str, n: int) -> str:
 
 
 def _maki(icons: int) -> str:
-    return f"{icons} maki icon" + ("s" if icons != 1 else "")
+    return ngettext("{n} maki icon", "{n} maki icons", icons)
 
 
 def group_tableau(cards: Sequence[str], on_wasabi: Sequence[bool]) -> list[str]:
@@ -136,7 +207,7 @@ def group_tableau(cards: Sequence[str], on_wasabi: Sequence[bool]) -> list[str]:
     off = Counter(c for c, w in zip(cards, on_wasabi) if not w and c in _NIGIRI)
     for kind in _NIGIRI:
         if on[kind]:
-            out.append(_times(f"wasabi+{short_nigiri(kind)}", on[kind]))
+            out.append(_times(wasabi_pair(kind), on[kind]))
     for kind in _NIGIRI:
         if off[kind]:
             out.append(_times(card_name(kind), off[kind]))
@@ -178,7 +249,7 @@ def group_tray(faces: Sequence[str], on_wasabi: Sequence[int | None] | None = No
             out.append(_times(_symbol(symbol), icons[symbol]))
     for kind in _NIGIRI:
         if on[kind]:
-            out.append(_times(f"wasabi+{short_nigiri(kind)}", on[kind]))
+            out.append(_times(wasabi_pair(kind), on[kind]))
     for kind in _NIGIRI:
         if off[kind]:
             out.append(_times(card_name(kind), off[kind]))

@@ -32,8 +32,11 @@ from rich.text import Text
 
 from ..errors import SushigoError
 from ..game import GameState
-from . import views
-from .guide import COMMANDS
+from . import i18n, views
+from .guide import COMMANDS, how_to_play
+from .i18n import gettext as _
+from .i18n import pgettext
+from .layout import Entries
 from .names import catalogue_names, face_name
 
 
@@ -63,7 +66,24 @@ class BotFailed(Exception):
 
 _HELP = {"help", "h", "?"}
 _RULES = {"rules", "rule"}
+_GUIDE = {"guide", "how"}
 _QUIT = {"quit", "q", "exit"}
+
+
+def _command(word: str) -> str | None:
+    """Which command (``help``, ``rules``, ``guide``, ``quit``) ``word`` is: the English words always,
+    and the language's own (context ``command``, what the help text names)."""
+    own = {
+        "help": pgettext("command", "help"),
+        "rules": pgettext("command", "rules"),
+        "guide": pgettext("command", "guide"),
+        "quit": pgettext("command", "quit"),
+    }
+    for name, english in (("help", _HELP), ("rules", _RULES), ("guide", _GUIDE), ("quit", _QUIT)):
+        if word in english or word == own[name].lower():
+            return name
+    return None
+
 
 _WIRE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 
@@ -105,7 +125,9 @@ class TerminalGame:
     """Runs one game: the human at seat 1 on screen, bots elsewhere.
 
     ``ask`` reads one line (default: the console); ``names`` are the seats' names in seat order. The
-    game's own turns and screens are its :attr:`frontend` (:mod:`.games`).
+    game's own turns and screens are its :attr:`frontend` (:mod:`.games`). ``lang`` (one of
+    :data:`sushigo.i18n.LANGUAGES`) is the language of everything the game shows, English by default:
+    the terminal has one reader, so it is set for the whole terminal (:func:`.i18n.use`).
     """
 
     def __init__(
@@ -117,9 +139,12 @@ class TerminalGame:
         console: Console | None = None,
         ask: Callable[[str], str] | None = None,
         paging: bool | None = None,
+        lang: str = "en",
     ) -> None:
         from .games import frontend_for  # the game modules use this module's friendly()
 
+        i18n.use(lang)
+        self.lang = lang
         self.state = state
         self.bots = bots
         self.names = names
@@ -151,15 +176,17 @@ class TerminalGame:
             except EOFError:
                 raise InputClosed from None
             self._unseen = 0  # the player had the screen in front of them at the prompt
-            word = text.strip().lower()
-            if word in _HELP or word in _RULES:
-                if word in _HELP:
+            command = _command(text.strip().lower())
+            if command in ("help", "rules", "guide"):
+                if command == "help":
                     self.show_help()
-                else:
+                elif command == "rules":
                     self.show_rules()
+                else:
+                    self.show_guide()
                 if self._reminder is not None:
                     self._reminder()
-            elif word in _QUIT:
+            elif command == "quit":
                 raise QuitGame
             else:
                 return text
@@ -187,10 +214,10 @@ class TerminalGame:
         lines = captured.get().splitlines(keepends=True)
         room = max(self.console.height - 1, 2)
         if self._unseen and self._unseen + len(lines) > room:
-            self.pause("Press Enter to continue:")
+            self.pause(_("Press Enter to continue:"))
         while lines:
             if self._unseen >= room:
-                self.pause("Press Enter to continue:")
+                self.pause(_("Press Enter to continue:"))
             take = room - self._unseen
             self.console.file.write("".join(lines[:take]))
             self.console.file.flush()
@@ -207,24 +234,46 @@ class TerminalGame:
 
     def show_help(self) -> None:
         """Prints how to play a turn of this game and read the table."""
-        self.rule("help", style="dim")
-        self.print(self.frontend.help_text() + COMMANDS)
+        self.rule(pgettext("command", "help"), style="dim")
+        self.print(self.frontend.help_text() + _(COMMANDS))
 
     def show_rules(self) -> None:
         """Prints the current game's rules in one screenful."""
-        self.rule("rules", style="dim")
+        self.rule(pgettext("command", "rules"), style="dim")
         self.print(self.frontend.rules_text())
+
+    def show_guide(self) -> None:
+        """Prints the game's whole how-to-play page in the player's language (paged), or the one-screen
+        rules where the game has no such page."""
+        page = how_to_play(self.state.game)
+        if page is None:
+            self.show_rules()
+            return
+        self._heading = Rule(pgettext("command", "guide"), style="dim")  # on the page's first screen
+        self.print(page)
 
     def intro(self, other_bots: Sequence[str] = ()) -> None:
         """Prints who plays which seat, the other bots on offer, and the commands."""
-        seats = ", ".join(self.labels)
-        self.print(Text.assemble((self.frontend.title, "bold"), f" for {self.state.players}: {seats}."))
+        head = i18n.ngettext(" for {n}: {seats}.", " for {n}: {seats}.", self.state.players, seats="\0")
+        before, _sep, after = head.partition("\0")
+        # the seats as entries, so that a label ("5 heuristic") is never cut across two lines
+        seats = [f"{label}," for label in self.labels[:-1]] + [self.labels[-1] + after]
+        self.print(Entries(seats, sep=" ", prefix=Text.assemble((self.frontend.title, "bold"), before)))
         subtitle = self.frontend.subtitle()
         if subtitle:
             self.print(subtitle, style="dim")
         if other_bots:
-            self.print(f"Other bots: {', '.join(other_bots)} (choose with --bots).", style="dim")
-        self.print("Type help, rules or quit at any prompt.", style="dim")
+            self.print(_("Other bots: {bots} (choose with --bots).", bots=", ".join(other_bots)), style="dim")
+        self.print(
+            _(
+                "Type {help}, {rules}, {guide} or {quit} at any prompt.",
+                help=pgettext("command", "help"),
+                rules=pgettext("command", "rules"),
+                guide=pgettext("command", "guide"),
+                quit=pgettext("command", "quit"),
+            ),
+            style="dim",
+        )
         opening = self.frontend.opening()
         if opening is not None:
             self.print(opening)
@@ -235,7 +284,7 @@ class TerminalGame:
 
     def only_choice(self, what: str) -> None:
         """Says in one line what was done for the player when a decision had a single option."""
-        self.print(Text.assemble(("Only one choice: ", "bold"), what, "."))
+        self.print(Text.assemble((_("Only one choice: "), "bold"), what, "."))
 
     def human_action(self) -> Any:
         """Asks until the human's input is a legal move, explaining each refusal in the screen's terms.
@@ -305,7 +354,10 @@ class TerminalGame:
             return []
         if not self.console.is_terminal:
             return [(s, self.bot_action(s)) for s in seats]
-        with self.console.status(f"{', '.join(self.labels[s] for s in seats)} thinking…"):
+        names = ", ".join(self.labels[s] for s in seats)
+        with self.console.status(
+            i18n.ngettext("{seats} thinking…", "{seats} thinking…", len(seats), seats=names)
+        ):
             return [(s, self.bot_action(s)) for s in seats]
 
     # -------------------------------------------------------------------------------- screens
@@ -317,11 +369,13 @@ class TerminalGame:
     def show_round_end(self, round_index: int) -> None:
         """Prints a finished round's final tableaux (or trays), last card included, then its scores, and
         waits for the player."""
-        self._heading = Rule(f"End of round {round_index + 1}", style="bold")
+        self._heading = Rule(_("End of round {round}", round=round_index + 1), style="bold")
         self.frontend.show_round_end(round_index, self.state.score_report())
         self.rounds_shown = max(self.rounds_shown, round_index + 1)
-        more = "the final scores" if round_index == 2 else f"round {round_index + 2}"
-        self.pause(f"Press Enter for {more}:")
+        if round_index == 2:
+            self.pause(_("Press Enter for the final scores:"))
+        else:
+            self.pause(_("Press Enter for round {round}:", round=round_index + 2))
 
     def show_final(self) -> None:
         """Prints the final table (rounds, desserts, tokens, totals that are their sums) and the winner."""
@@ -329,10 +383,10 @@ class TerminalGame:
         c = self
         self.frontend.show_final(report)
         winners = report.get("winners") or []
-        who = " and ".join("you" if w == 0 else self.labels[w] for w in winners)
+        who = _(" and ").join(_("you") if w == 0 else self.labels[w] for w in winners)
         if winners == [0]:
-            c.print("[bold green]You win![/]")
+            c.print(Text(_("You win!"), style="bold green"))
+        elif len(winners) == 1:
+            c.print(Text(_("Winner: {seats}", seats=who), style="bold green"))
         else:
-            c.print(
-                f"[bold green]Winner: {who}[/]" if len(winners) == 1 else f"[bold green]Shared win: {who}[/]"
-            )
+            c.print(Text(_("Shared win: {seats}", seats=who), style="bold green"))

@@ -13,22 +13,29 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich import box
+from rich.cells import cell_len, set_cell_size
 from rich.table import Table
 from rich.text import Text
 
+from .i18n import N_, number
+from .i18n import gettext as _
 from .layout import Entries
 
-#: Column titles of the score categories of Sushi Go! and Sushi Roll.
+#: Column titles of the score categories of Sushi Go! and Sushi Roll (translated where shown: a short
+#: word, the table has eight columns in 80 cells).
 CATEGORY_TITLES = {
-    "maki": "Maki",
-    "tempura": "Temp.",
-    "sashimi": "Sash.",
-    "dumpling": "Dump.",
-    "nigiri": "Nigiri",
-    "soy_sauce": "Soy",
+    "maki": N_("Maki"),
+    "tempura": N_("Temp."),
+    "sashimi": N_("Sash."),
+    "dumpling": N_("Dump."),
+    "nigiri": N_("Nigiri"),
+    "soy_sauce": N_("Soy"),
 }
 #: The longest seat label kept (longer bot names are shortened), so the other columns keep their room.
 LABEL_WIDTH = 14
+#: The widest "last card" column of a round's end: a longer name (``палочки для еды``) wraps in it, so
+#: the final tableaux keep their room and five seats stay within 24 lines in every language.
+LAST_WIDTH = 13
 
 
 def seat_labels(names: Sequence[str], tableaux: int) -> list[str]:
@@ -36,11 +43,27 @@ def seat_labels(names: Sequence[str], tableaux: int) -> list[str]:
     out = []
     for s in range(tableaux):
         if s >= len(names):
-            out.append("dummy")
+            out.append(_("dummy"))
             continue
-        label = f"{s + 1} {names[s]}"
-        out.append(label if len(label) <= LABEL_WIDTH else label[: LABEL_WIDTH - 1] + "…")
+        out.append(clip(f"{s + 1} {names[s]}", LABEL_WIDTH))
     return out
+
+
+def clip(text: str, width: int) -> str:
+    """Returns ``text`` cut to ``width`` terminal cells with ``…`` when longer: a Chinese character takes
+    two cells, so the cut counts cells (:func:`rich.cells.cell_len`), never characters.
+
+    >>> clip("1 heuristic-long", 8), clip("2 寿司狗寿司狗寿司狗", 8)
+    ('1 heuri…', '2 寿司狗…')
+    """
+    if cell_len(text) <= width:
+        return text
+    return set_cell_size(text, width - 1).rstrip() + "…"
+
+
+def num(n: int) -> str:
+    """A number in a table cell, written as the language in use writes it."""
+    return number(n)
 
 
 def new_table(**kwargs: Any) -> Table:
@@ -52,7 +75,7 @@ def new_table(**kwargs: Any) -> Table:
 
 def signed(n: int) -> str:
     """Returns ``+3`` for 3, ``-6`` for -6 and ``0`` for 0."""
-    return f"+{n}" if n > 0 else str(n)
+    return f"+{number(n)}" if n > 0 else number(n)
 
 
 def numbered(items: Sequence[str]) -> list[Text]:
@@ -68,13 +91,13 @@ def round_scores(
 ) -> Table:
     """Returns one round's points per category (``categories``, in that order) and seat, from the report."""
     points = report["rounds"][round_index]["points"]
-    table = new_table(title=f"Round {round_index + 1} scores", title_style="bold")
-    table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
+    table = new_table(title=_("Round {round} scores", round=round_index + 1), title_style="bold")
+    table.add_column(_("Seat"), no_wrap=True, max_width=LABEL_WIDTH)
     for c in categories:
-        table.add_column(CATEGORY_TITLES[c], justify="right", no_wrap=True)
-    table.add_column("Total", justify="right", no_wrap=True, style="bold")
+        table.add_column(_(CATEGORY_TITLES[c]), justify="right", no_wrap=True)
+    table.add_column(_("Total"), justify="right", no_wrap=True, style="bold")
     for s, sheet in enumerate(points):
-        table.add_row(labels[s], *(str(sheet.get(c, 0)) for c in categories), str(sheet["total"]))
+        table.add_row(labels[s], *(num(sheet.get(c, 0)) for c in categories), num(sheet["total"]))
     return table
 
 
@@ -84,11 +107,13 @@ def final_columns(
     """Returns the final table's column titles and, per seat, the numbers that add up to its total.
 
     The columns are each round's points, the pudding points, then one per ``(title, report key)`` of
-    ``extras`` (Sushi Roll's leftover-token points); the last column is the total, which is their sum.
+    ``extras`` (Sushi Roll's leftover-token points, each title an ``N_`` msgid); the last column is the
+    total, which is their sum.
     """
     rounds = report["rounds"]
     seats = len(report["totals"])
-    titles = [f"Round {r + 1}" for r in range(len(rounds))] + ["Pudding"] + [t for t, _ in extras]
+    titles = [_("Round {round}", round=r + 1) for r in range(len(rounds))] + [_("Pudding")]
+    titles += [_(t) for t, _key in extras]
     pudding = report.get("pudding_points") or [0] * seats
     rows = []
     for s in range(seats):
@@ -103,20 +128,20 @@ def final_table(
 ) -> Table:
     """Returns the final table: a column per round, pudding points (and ``extras``), and their sum."""
     titles, rows = final_columns(report, extras)
-    table = new_table(title="Final scores", title_style="bold")
-    table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
+    table = new_table(title=_("Final scores"), title_style="bold")
+    table.add_column(_("Seat"), no_wrap=True, max_width=LABEL_WIDTH)
     for title in titles:
         table.add_column(title, justify="right", no_wrap=True)
-    table.add_column("Total", justify="right", no_wrap=True, style="bold")
+    table.add_column(_("Total"), justify="right", no_wrap=True, style="bold")
     counts = report["pudding_counts"]
     pud = len(report["rounds"])
     for s, row in enumerate(rows):
-        cells = [str(v) for v in row]
-        cells[pud] = f"{signed(row[pud]) if row[pud] else '0'} ({counts[s]})"
-        table.add_row(labels[s], *cells, str(sum(row)))
+        cells = [num(v) for v in row]
+        cells[pud] = f"{signed(row[pud]) if row[pud] else num(0)} ({num(counts[s])})"
+        table.add_row(labels[s], *cells, num(sum(row)))
     return table
 
 
 def final_notes(extra: Sequence[str] = ()) -> Entries:
     """Returns the line under the final table that explains its columns (``extra``: those of ``extras``)."""
-    return Entries(["Pudding: points (puddings held)", *extra, "Total: the sum of the row"], sep=" · ")
+    return Entries([_("Pudding: points (puddings held)"), *extra, _("Total: the sum of the row")], sep=" · ")

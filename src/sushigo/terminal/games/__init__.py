@@ -33,8 +33,10 @@ class Frontend(Protocol):
     so a page break falls before it rather than inside it.
     """
 
-    #: The game's title, as the first line says it ("Sushi Go!").
-    title: str
+    @property
+    def title(self) -> str:
+        """The game's title in the language in use, as the first line says it ("Sushi Go!")."""
+        ...
 
     def places(self) -> int:
         """Returns how many places the table has, the seats and a dummy (each gets a label)."""

@@ -24,16 +24,17 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from ...game import spec
 from ...party.actions import Ask, Flip, Give
 from ...party.cards import WIRE, PCard
 from ...party.menus import menu_id
 from .. import views
 from ..announce import who
 from ..guide import PARTY_HELP, party_rules
+from ..i18n import N_, ngettext, pgettext
+from ..i18n import gettext as _
 from ..layout import Entries
-from ..names import menu_titles, party_key_name, party_name
-from ..views import LABEL_WIDTH, new_table, signed
+from ..names import game_title, menu_titles, party_key_name, party_name
+from ..views import LABEL_WIDTH, LAST_WIDTH, clip, new_table, num, signed
 
 if TYPE_CHECKING:
     from ..play import TerminalGame
@@ -46,6 +47,14 @@ def _norm(text: str) -> str:
     return " ".join(text.strip().lower().replace("_", " ").replace("-", " ").split())
 
 
+#: The refusal of a number out of range, by what ``choose`` chooses (translated where said).
+WHAT = {
+    "choice": N_("there is no choice {number}; choose 1 to {count}"),
+    "card": N_("there is no card {number}; choose 1 to {count}"),
+    "bonus action": N_("there is no bonus action {number}; choose 1 to {count}"),
+}
+
+
 def choose(text: str, options: Sequence[str], what: str = "choice") -> int:
     """Returns the index of the option ``text`` means: a number from 1, a name or an unambiguous part.
 
@@ -53,23 +62,37 @@ def choose(text: str, options: Sequence[str], what: str = "choice") -> int:
     """
     t = _norm(text)
     if not t:
-        raise ValueError(f"type a number from 1 to {len(options)} or a name")
+        raise ValueError(_("type a number from 1 to {count} or a name", count=len(options)))
     if t.isdigit():
         i = int(t)
         if not 1 <= i <= len(options):
-            raise ValueError(f"there is no {what} {i}; choose 1 to {len(options)}")
+            raise ValueError(_(WHAT.get(what, WHAT["choice"]), number=i, count=len(options)))
         return i - 1
     shown = [_norm(o) for o in options]
     if t in shown:
         return shown.index(t)
+    compact = [o.replace(" ", "") for o in shown]  # a Chinese player types no spaces
+    if t.replace(" ", "") in compact:
+        return compact.index(t.replace(" ", ""))
     hits = sorted({o for o in shown if o.startswith(t)}) or sorted({o for o in shown if t in o})
     if len(hits) == 1:
         return shown.index(hits[0])
     if hits:
-        raise ValueError(f"{text.strip()!r} could be {' or '.join(hits)}; be more precise")
+        raise ValueError(
+            _("'{text}' could be {cards}; be more precise", text=text.strip(), cards=_(" or ").join(hits))
+        )
     close = difflib.get_close_matches(t, shown, n=1, cutoff=0.7)
-    hint = f"; did you mean {close[0]}?" if close else f"; type 1 to {len(options)} or a name"
-    raise ValueError(f"{text.strip()!r} is not one of the choices{hint}")
+    if close:
+        raise ValueError(
+            _("'{text}' is not one of the choices; did you mean {card}?", text=text.strip(), card=close[0])
+        )
+    raise ValueError(
+        _(
+            "'{text}' is not one of the choices; type 1 to {count} or a name",
+            text=text.strip(),
+            count=len(options),
+        )
+    )
 
 
 def play_text(action: Any) -> str:
@@ -77,11 +100,12 @@ def play_text(action: Any) -> str:
     copies, a nigiri kept off wasabi and the bonus actions declared with it."""
     text = party_name(WIRE[action.card])
     if action.copies is not None:
-        text += f" copying {party_key_name(action.copies)}"
+        text = _("{card} copying {copied}", card=text, copied=party_key_name(action.copies))
     if not action.wasabi:
-        text += " (not on your wasabi)"
+        text = _("{card} (not on your wasabi)", card=text)
     if action.bonus:
-        text += ", and use " + " and ".join(party_name(WIRE[b]) for b in action.bonus)
+        bonus = _(" and ").join(party_name(WIRE[b]) for b in action.bonus)
+        text = _("{card}, and use {bonus}", card=text, bonus=bonus)
     return text
 
 
@@ -99,7 +123,7 @@ def tableau_items(row: Sequence[Any]) -> list[str]:
         else:
             text = party_name(WIRE[card])
         if on and not down:
-            text += " on wasabi"
+            text = _("{card} on wasabi", card=text)
         out.append(text)
     return out
 
@@ -130,7 +154,7 @@ def finished_items(row: Sequence[dict[str, Any]]) -> list[str]:
         else:
             text = party_name(e["card"])
         if e.get("on_wasabi") and not e.get("face_down"):
-            text += " on wasabi"
+            text = _("{card} on wasabi", card=text)
         out.append(text)
     return out
 
@@ -139,31 +163,36 @@ def heading(obs: Any) -> tuple[str, str]:
     """The rule above the table and the line under it: round, turn, menu and passing."""
     cfg = obs.config
     mid = menu_id(cfg.menu)
-    title = f"{spec(GAME).title} · round {obs.round + 1} of 3 · turn {obs.turn + 1} of {cfg.hand_size}"
-    way = "hands pass left" if cfg.direction(obs.round) == 1 else "hands pass right this round"
+    title = _(
+        "{game} · round {round} of 3 · turn {turn} of {turns}",
+        game=game_title(GAME),
+        round=obs.round + 1,
+        turn=obs.turn + 1,
+        turns=cfg.hand_size,
+    )
+    way = _("hands pass left") if cfg.direction(obs.round) == 1 else _("hands pass right this round")
     menu = ", ".join(party_name(t) for t in cfg.menu)
     sizes = set(obs.hand_sizes)
     held = ""
     if len(sizes) == 1:
-        n = sizes.pop()
-        held = f" · {n} card{'s' if n != 1 else ''} in each hand"
-    return title, f"{menu_titles().get(mid or '', 'Custom menu')}: {menu} · {way}{held}"
+        held = " · " + ngettext("{n} card in each hand", "{n} cards in each hand", sizes.pop())
+    return title, f"{menu_titles().get(mid or '', _('Custom menu'))}: {menu} · {way}{held}"
 
 
 def party_table(obs: Any, labels: Sequence[str], now: Sequence[int]) -> Table:
     """Every tableau, desserts kept, the round so far and the game total."""
     table = new_table()
-    table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
-    table.add_column("Tableau", ratio=1)
-    table.add_column("Des", justify="right", no_wrap=True)
-    table.add_column("Rnd", justify="right", no_wrap=True)
-    table.add_column("Game", justify="right", no_wrap=True)
+    table.add_column(_("Seat"), no_wrap=True, max_width=LABEL_WIDTH)
+    table.add_column(_("Tableau"), ratio=1)
+    table.add_column(_("Des"), justify="right", no_wrap=True)
+    table.add_column(_("Rnd"), justify="right", no_wrap=True)
+    table.add_column(_("Game"), justify="right", no_wrap=True)
     totals = obs.scores["totals"]
     same = len(set(obs.hand_sizes)) == 1  # then the heading says it once (a row each for 8 seats)
     for s, row in enumerate(obs.tableaux):
-        notes = [] if same else [f"{obs.hand_sizes[s]} in hand"]
+        notes = [] if same else [_("{count} in hand", count=obs.hand_sizes[s])]
         if obs.phase == "choose" and s not in obs.to_act:
-            notes.append("picked")
+            notes.append(_("picked"))
         items: list[str | Text] = list(grouped(tableau_items(row)))
         entries = items or ["—"]
         if notes:
@@ -172,9 +201,9 @@ def party_table(obs: Any, labels: Sequence[str], now: Sequence[int]) -> Table:
         table.add_row(
             labels[s],
             Entries(entries),
-            str(len(obs.desserts[s])),
-            str(now[s]),
-            str(totals[s]),
+            num(len(obs.desserts[s])),
+            num(now[s]),
+            num(totals[s]),
         )
     return table
 
@@ -185,12 +214,13 @@ def revealed_line(obs: Any, labels: Sequence[str]) -> Entries:
     for s, row in enumerate(obs.tableaux):
         now = [c for c in row if c[4] == obs.turn]
         entries.append(f"{labels[s]}: {', '.join(tableau_items(now)) or '—'}")
-    return Entries(entries, sep=" · ", prefix=Text("This turn: ", style="bold magenta"))
+    return Entries(entries, sep=" · ", prefix=Text(_("This turn: "), style="bold magenta"))
 
 
-def hand_line(cards: Sequence[str], prefix: str = "Your hand: ") -> Entries:
-    """Numbered cards, as the prompt expects them."""
-    return Entries(views.numbered([party_name(c) for c in cards]), sep="  ", prefix=prefix)
+def hand_line(cards: Sequence[str], prefix: str | None = None) -> Entries:
+    """Numbered cards, as the prompt expects them (``prefix``: ``Your hand: `` unless given)."""
+    head = _("Your hand: ") if prefix is None else prefix
+    return Entries(views.numbered([party_name(c) for c in cards]), sep="  ", prefix=head)
 
 
 def _via(d: dict[str, Any]) -> str:
@@ -202,39 +232,66 @@ def describe_play(d: dict[str, Any], label: str, labels: Sequence[str], mine: bo
     card = d.get("card")
     if card == "special_order":
         so = party_name("special_order")
-        what = f"{so} as {party_name(d['copies'])}" if d.get("copies") else f"{so} (discarded)"
+        if d.get("copies"):
+            what = _("{card} as {copied}", card=so, copied=party_name(d["copies"]))
+        else:
+            what = _("{card} (discarded)", card=so)
     else:
         what = party_name(card)
     if d.get("wasabi") is False:
-        what += " off wasabi"
+        what = _("{card} off wasabi", card=what)
     via = d.get("via")
     if via is None:
         text = what
-    elif via.startswith("chopsticks"):
-        text = f"{what} ({_via(d)})"
     elif via.startswith("spoon"):
         asked = party_name(d.get("ask"))
         if card is None:
-            text = f"{_via(d)} asked for {asked}: nobody had one (spoon discarded)"
+            text = _(
+                "{spoon} asked for {asked}: nobody had one (spoon discarded)", spoon=_via(d), asked=asked
+            )
+        elif d.get("from") == 0:  # the human gave it: in the second person
+            text = _(
+                "{card} ({spoon} asked for {asked}: you gave it and take the spoon)",
+                card=what,
+                spoon=_via(d),
+                asked=asked,
+            )
         else:
-            if d.get("from") == 0:  # the human gave it: in the first person
-                text = f"{what} ({_via(d)} asked for {asked}: you gave it and take the spoon)"
-            else:
-                giver = labels[d["from"]] if d.get("from") is not None else "?"
-                text = f"{what} ({_via(d)} asked for {asked}: {giver} gave it, takes the spoon)"
+            giver = labels[d["from"]] if d.get("from") is not None else "?"
+            text = _(
+                "{card} ({spoon} asked for {asked}: {giver} gave it, takes the spoon)",
+                card=what,
+                spoon=_via(d),
+                asked=asked,
+                giver=giver,
+            )
     elif via.startswith("menu"):
         drawn = d.get("drawn") or []
-        seen = f": {', '.join(party_name(c) for c in drawn)}" if mine and drawn else ""
-        text = (
-            f"{what} ({_via(d)} drew {len(drawn)}{seen})"
-            if card is not None
-            else f"{_via(d)} drew nothing playable"
-        )
-    else:
+        if card is None:
+            text = _("{menu} drew nothing playable", menu=_via(d))
+        elif mine and drawn:
+            text = ngettext(
+                "{card} ({menu} drew {n}: {cards})",
+                "{card} ({menu} drew {n}: {cards})",
+                len(drawn),
+                card=what,
+                menu=_via(d),
+                cards=", ".join(party_name(c) for c in drawn),
+            )
+        else:
+            text = ngettext(
+                "{card} ({menu} drew {n})", "{card} ({menu} drew {n})", len(drawn), card=what, menu=_via(d)
+            )
+    else:  # chopsticks, and any other bonus
         text = f"{what} ({_via(d)})"
     if "flip" in d:
         k = len(d["flip"])
-        text += f" turning {k} card{'s' if k != 1 else ''} face down" if k else " turning nothing face down"
+        if k:
+            text = ngettext(
+                "{card} turning {n} card face down", "{card} turning {n} cards face down", k, card=text
+            )
+        else:
+            text = _("{card} turning nothing face down", card=text)
     return text
 
 
@@ -242,7 +299,7 @@ def turn_lines(
     turn: Sequence[Sequence[dict[str, Any]]], labels: Sequence[str], index: int, last: bool
 ) -> Entries:
     """One turn's reveal and resolution: an entry per seat, then the miso-soup collision if any."""
-    head = f"Turn {index + 1}" + (" (last card)" if last else "") + ": "
+    head = _("Turn {turn} (last card): ", turn=index + 1) if last else _("Turn {turn}: ", turn=index + 1)
     entries: list[Text | str] = []
     for s, plays in enumerate(turn):
         parts = [describe_play(d, labels[s], labels, s == 0) for d in plays]
@@ -251,7 +308,16 @@ def turn_lines(
         1 for plays in turn for d in plays if d.get("card") == "miso_soup" or d.get("copies") == "miso_soup"
     )
     if miso >= 2:
-        entries.append(Text(f"{miso} miso soups this turn: all are discarded", style="yellow"))
+        entries.append(
+            Text(
+                ngettext(
+                    "{n} miso soup this turn: all are discarded",
+                    "{n} miso soups this turn: all are discarded",
+                    miso,
+                ),
+                style="yellow",
+            )
+        )
     return Entries(entries, sep=" · ", prefix=Text(head, style="bold magenta"))
 
 
@@ -275,11 +341,11 @@ def final_tableaux(
 ) -> Table:
     """A finished round's final tableaux with each seat's last card (from ``last_turn``, the round's
     last turn log: a takeout box played last has left the tableau) and its points."""
-    table = new_table(title=f"Round {r + 1}: final tableaux", title_style="bold")
-    table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
-    table.add_column("Final tableau", ratio=1)
-    table.add_column("Last card", max_width=16)
-    table.add_column("Pts", justify="right", no_wrap=True)
+    table = new_table()  # under the "End of round N" rule: no title of its own (one line less)
+    table.add_column(_("Seat"), no_wrap=True, max_width=LABEL_WIDTH)
+    table.add_column(_("Final tableau"), ratio=1)
+    table.add_column(_("Last card"), max_width=LAST_WIDTH)
+    table.add_column(_("Pts"), justify="right", no_wrap=True)
     for s, row in enumerate(rows):
         items = finished_items(row)
         if last_turn is not None:
@@ -287,43 +353,48 @@ def final_tableaux(
         else:
             final = max((e.get("turn", 0) for e in row), default=None)
             last = ", ".join(it for e, it in zip(row, items) if e.get("turn") == final) or "—"
-        table.add_row(labels[s], Entries(grouped(items) or ["—"]), last, str(points[s]["total"]))
+        table.add_row(labels[s], Entries(grouped(items) or ["—"]), last, num(points[s]["total"]))
     return table
 
 
-#: Score columns the round table abbreviates (a narrow screen); other categories show their name's first
-#: four letters (``Maki``, ``Tofu``, ``Tea``).
+#: Score columns the round table abbreviates (a narrow screen; translated where shown); other categories
+#: show their name's first four cells (``Maki``, ``Tofu``, ``Tea``).
 SHORT = {
-    "nigiri": "Nig",
-    "temaki": "Tem",
-    "uramaki": "Ura",
-    "tempura": "Tmp",
-    "sashimi": "Sas",
-    "dumpling": "Dmp",
-    "onigiri": "Oni",
-    "edamame": "Eda",
-    "miso_soup": "Miso",
-    "soy_sauce": "Soy",
-    "face_down": "Down",
+    "nigiri": N_("Nig"),
+    "temaki": N_("Tem"),
+    "uramaki": N_("Ura"),
+    "tempura": N_("Tmp"),
+    "sashimi": N_("Sas"),
+    "dumpling": N_("Dmp"),
+    "onigiri": N_("Oni"),
+    "edamame": N_("Eda"),
+    "miso_soup": N_("Miso"),
+    "soy_sauce": N_("Soy"),
+    "face_down": N_("Down"),
 }
 
 
 def short_title(category: str) -> str:
-    """The round table's column title of a score category."""
-    return SHORT.get(category) or party_name(category)[:4].strip().title()
+    """The round table's column title of a score category, at most four cells (a Chinese character
+    takes two)."""
+    short = SHORT.get(category)
+    if short is not None:
+        return _(short)
+    name = party_name(category)
+    return clip(name[:1].upper() + name[1:], 4)
 
 
 def round_scores(report: dict[str, Any], r: int, labels: Sequence[str]) -> Table:
     """One round's points per category (the menu's) and seat."""
     points = report["rounds"][r]["points"]
     cats = [c for c in points[0] if c != "total"]
-    table = new_table(title=f"Round {r + 1} scores", title_style="bold")
-    table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
+    table = new_table(title=_("Round {round} scores", round=r + 1), title_style="bold")
+    table.add_column(_("Seat"), no_wrap=True, max_width=LABEL_WIDTH)
     for c in cats:
         table.add_column(short_title(c), justify="right", no_wrap=True)
-    table.add_column("Total", justify="right", no_wrap=True, style="bold")
+    table.add_column(_("Total"), justify="right", no_wrap=True, style="bold")
     for s, sheet in enumerate(points):
-        table.add_row(labels[s], *(str(sheet.get(c, 0)) for c in cats), str(sheet["total"]))
+        table.add_row(labels[s], *(num(sheet.get(c, 0)) for c in cats), num(sheet["total"]))
     return table
 
 
@@ -342,12 +413,12 @@ def dessert_title(dessert: str) -> str:
 
 def final_table(report: dict[str, Any], labels: Sequence[str]) -> Table:
     """Each round's points, the dessert's points (cards kept) and the total, which is their sum."""
-    table = new_table(title="Final scores", title_style="bold")
-    table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
+    table = new_table(title=_("Final scores"), title_style="bold")
+    table.add_column(_("Seat"), no_wrap=True, max_width=LABEL_WIDTH)
     for r in range(len(report["rounds"])):
-        table.add_column(f"Round {r + 1}", justify="right", no_wrap=True)
+        table.add_column(_("Round {round}", round=r + 1), justify="right", no_wrap=True)
     table.add_column(dessert_title(report["menu"][-1]), justify="right", no_wrap=True)
-    table.add_column("Total", justify="right", no_wrap=True, style="bold")
+    table.add_column(_("Total"), justify="right", no_wrap=True, style="bold")
     points = report.get("dessert_points") or [0] * len(labels)
     counts = report.get("dessert_counts") or [0] * len(labels)
     for s in range(len(labels)):
@@ -355,9 +426,9 @@ def final_table(report: dict[str, Any], labels: Sequence[str]) -> Table:
         total = sum(rounds) + points[s]
         table.add_row(
             labels[s],
-            *(str(v) for v in rounds),
-            f"{signed(points[s]) if points[s] else '0'} ({counts[s]})",
-            str(total),
+            *(num(v) for v in rounds),
+            f"{signed(points[s]) if points[s] else num(0)} ({num(counts[s])})",
+            num(total),
         )
     return table
 
@@ -381,17 +452,17 @@ def parse_numbers(text: str, count: int) -> list[int]:
     :raises ValueError: naming the bad number in the screen's terms.
     """
     t = _norm(text.replace(",", " "))
-    if t in ("", "none", "no", "0", "-"):
+    if t in ("", "none", "no", "0", "-", _norm(pgettext("move", "none"))):
         return []
-    if t == "all":
+    if t in ("all", _norm(pgettext("move", "all"))):
         return list(range(count))
     out = []
     for w in t.split():
         if not w.isdigit():
-            raise ValueError(f"cannot read {w!r}; type numbers such as 1,3, or all, or none")
+            raise ValueError(_("cannot read '{text}'; type numbers such as 1,3, or all, or none", text=w))
         i = int(w)
         if not 1 <= i <= count:
-            raise ValueError(f"there is no card {i}; choose 1 to {count}")
+            raise ValueError(_("there is no card {number}; choose 1 to {count}", number=i, count=count))
         out.append(i - 1)
     return sorted(set(out))
 
@@ -416,7 +487,9 @@ def friendly_party(message: str) -> str:
 class PartyFrontend:
     """Sushi Go Party! for :class:`~sushigo.terminal.play.TerminalGame` (see :class:`..Frontend`)."""
 
-    title = spec(GAME).title
+    @property
+    def title(self) -> str:
+        return game_title(GAME)
 
     def __init__(self, game: TerminalGame) -> None:
         self.game = game
@@ -439,7 +512,7 @@ class PartyFrontend:
         return friendly_party(message)
 
     def help_text(self) -> str:
-        return PARTY_HELP
+        return _(PARTY_HELP)
 
     def rules_text(self) -> RenderableType:
         config = self.state.observe(0).config
@@ -468,15 +541,15 @@ class PartyFrontend:
             st.submit(seat, action)
         if st.round == round_before and not st.is_over() and st.table.race_points != race_before:
             won = [
-                f"{game.labels[s]} +{st.table.race_points[s] - race_before[s]}"
+                f"{game.labels[s]} {signed(st.table.race_points[s] - race_before[s])}"
                 for s in range(st.players)
                 if st.table.race_points[s] != race_before[s]
             ]
             game.print(
                 Text.assemble(
-                    ("Uramaki race: ", "bold yellow"),
+                    (_("Uramaki race: "), "bold yellow"),
                     ", ".join(won),
-                    " (10 icons; their uramaki are discarded)",
+                    _(" (10 icons; their uramaki are discarded)"),
                 )
             )
         self._announce()
@@ -517,14 +590,22 @@ class PartyFrontend:
         item = self.state.observe(0).resolving or {}
         card = party_name(item.get("card"))
         if isinstance(action, Ask):
-            return f"your {card} names {party_name(action.name)}"
+            return _("your {card} names {named}", card=card, named=party_name(action.name))
         if isinstance(action, Give):
-            return f"you give {party_name(WIRE[action.card])} to {self.game.labels[item.get('seat', 0)]}'s {card}"
+            return _(
+                "you give {card} to {seat}'s {spoon}",
+                card=party_name(WIRE[action.card]),
+                seat=self.game.labels[item.get("seat", 0)],
+                spoon=card,
+            )
         if isinstance(action, Flip):
             k = len(action.refs)
-            turned = f"{k} card{'s' if k != 1 else ''}" if k else "nothing"
-            return f"your {card} turns {turned} face down"
-        return "you play " + play_text(action)
+            if not k:
+                return _("your {card} turns nothing face down", card=card)
+            return ngettext(
+                "your {card} turns {n} card face down", "your {card} turns {n} cards face down", k, card=card
+            )
+        return _("you play {card}", card=play_text(action))
 
     def remind(self) -> None:
         obs = self.state.observe(0)
@@ -538,11 +619,15 @@ class PartyFrontend:
         obs = self.state.observe(0)
         item = obs.resolving or {}
         owner = item.get("seat", 0)
-        whose = "your" if owner == 0 else f"{game.labels[owner]}'s"
+        name = party_name(item.get("card"))
+        if owner == 0:
+            resolving = _("[bold]Resolving[/] your {card}", card=name)
+        else:
+            resolving = _("[bold]Resolving[/] {seat}'s {card}", seat=game.labels[owner], card=name)
         game.print(revealed_line(obs, game.labels))
-        game.print(Text.assemble(("Resolving ", "bold"), f"{whose} {party_name(item.get('card'))}"))
+        game.print(Text.from_markup(resolving))
         if obs.menu_drawn:
-            game.print(hand_line([WIRE[c] for c in obs.menu_drawn], "Your menu drew: "))
+            game.print(hand_line([WIRE[c] for c in obs.menu_drawn], _("Your menu drew: ")))
         elif obs.hand:
             game.print(hand_line([WIRE[c] for c in obs.hand]))
 
@@ -552,7 +637,7 @@ class PartyFrontend:
         obs = st.observe(0)
         legal = st.legal_actions(0)
         if st.phase == "choose":
-            return self._pick(obs, legal, "Your pick (card number or name):", offer_bonus=True)
+            return self._pick(obs, legal, _("Your pick (card number or name):"), offer_bonus=True)
         first = legal[0]
         item = obs.resolving or {}
         card = party_name(item.get("card"))
@@ -560,29 +645,42 @@ class PartyFrontend:
             names = [a.name for a in legal]
             game.print(
                 Entries(
-                    views.numbered([party_name(n) for n in names]), sep="  ", prefix="Cards you can ask for: "
+                    views.numbered([party_name(n) for n in names]),
+                    sep="  ",
+                    prefix=_("Cards you can ask for: "),
                 )
             )
-            i = choose(game.ask(f"Your {card}: name a card or a kind:"), [party_name(n) for n in names])
+            i = choose(
+                game.ask(_("Your {card}: name a card or a kind:", card=card)), [party_name(n) for n in names]
+            )
             return legal[i]
         if isinstance(first, Give):
             asker = game.labels[item.get("seat", 0)]
             wires = [g.card.wire for g in legal]
-            game.print(hand_line(wires, "You may give: "))
+            game.print(hand_line(wires, _("You may give: ")))
             i = choose(
-                game.ask(f"{asker}'s {card} asks for {party_name(item.get('ask'))}: give which?"),
+                game.ask(
+                    _(
+                        "{seat}'s {card} asks for {asked}: give which?",
+                        seat=asker,
+                        card=card,
+                        asked=party_name(item.get("ask")),
+                    )
+                ),
                 [party_name(w) for w in wires],
             )
             return legal[i]
         if isinstance(first, Flip):
             return self._flip(obs, legal, card)
         via = {
-            "chopsticks": f"Your {card}: play a second card from your hand:",
-            "spoon": f"Your {card}: place the card it brought:",
-            "menu": f"Your {card}: play one of the cards it drew:",
+            "chopsticks": N_("Your {card}: play a second card from your hand:"),
+            "spoon": N_("Your {card}: place the card it brought:"),
+            "menu": N_("Your {card}: play one of the cards it drew:"),
         }
+        other = N_("Your {card}: choose:")
         kind = str(item.get("card", "")).rsplit("_", 1)[0]
-        return self._pick(obs, legal, via.get(kind, f"Your {card}: choose:"), offer_bonus=False)
+        prompt = _(via.get(kind, other), card=card)
+        return self._pick(obs, legal, prompt, offer_bonus=False)
 
     def _pick(self, obs: Any, legal: Sequence[Any], prompt: str, *, offer_bonus: bool) -> Any:
         """A card among the legal plays, then a special order's copy and wasabi, then a bonus action."""
@@ -594,12 +692,12 @@ class PartyFrontend:
         shown = [PCard(c).wire for c in obs.hand] if obs.phase == "choose" else wires
         if len(wires) == 1:  # a single card to play: not asked
             wire = wires[0]
-            game.only_choice(f"you play {party_name(wire)}, the only card you can play")
+            game.only_choice(_("you play {card}, the only card you can play", card=party_name(wire)))
         else:
             text = game.ask(prompt)
             wire = shown[choose(text, [party_name(w) for w in shown], "card")]
             if wire not in wires:
-                raise ValueError(f"you cannot play {party_name(wire)} now")
+                raise ValueError(_("you cannot play {card} now", card=party_name(wire)))
         options = [a for a in legal if a.card.wire == wire]
         copies = []
         for a in options:
@@ -609,19 +707,24 @@ class PartyFrontend:
             labels = [party_key_name(k) for k in copies]
             if len(copies) == 1:
                 target = copies[0]
-                game.only_choice(f"your {party_name(wire)} copies {labels[0]}")
+                game.only_choice(_("your {card} copies {copied}", card=party_name(wire), copied=labels[0]))
             else:
-                game.print(Entries(views.numbered(labels), sep="  ", prefix="It can copy: "))
+                game.print(Entries(views.numbered(labels), sep="  ", prefix=_("It can copy: ")))
             while len(copies) > 1:
                 try:
-                    target = copies[choose(game.ask("Special order copies which card?"), labels)]
+                    target = copies[choose(game.ask(_("Special order copies which card?")), labels)]
                     break
                 except ValueError as exc:
                     game.say_error(str(exc))
             options = [a for a in options if a.copies == target]
             if len({a.wasabi for a in options}) > 1:
-                answer = game.ask("Put the copied nigiri on your free wasabi? [Y/n]").strip().lower()
-                keep = answer not in ("n", "no")
+                answer = game.ask(_("Put the copied nigiri on your free wasabi? [Y/n]")).strip().lower()
+                keep = answer not in (
+                    "n",
+                    "no",
+                    pgettext("answer", "n").lower(),
+                    pgettext("answer", "no").lower(),
+                )
                 options = [a for a in options if a.wasabi == keep]
         bonuses: list[Any] = []
         for a in options:
@@ -630,10 +733,21 @@ class PartyFrontend:
         chosen: tuple[Any, ...] = ()
         if offer_bonus and bonuses:
             labels = [" + ".join(party_name(b.wire) for b in combo) for combo in bonuses]
-            game.print(Entries(views.numbered(labels), sep="  ", prefix="Bonus actions (Enter for none): "))
+            game.print(
+                Entries(views.numbered(labels), sep="  ", prefix=_("Bonus actions (Enter for none): "))
+            )
+            nothing = {
+                "",
+                "none",
+                "no",
+                "n",
+                "0",
+                pgettext("move", "none").lower(),
+                pgettext("answer", "no").lower(),
+            }
             while True:
-                answer = game.ask("Use a bonus action this turn?")
-                if answer.strip().lower() in ("", "none", "no", "n", "0"):
+                answer = game.ask(_("Use a bonus action this turn?"))
+                if answer.strip().lower() in nothing:
                     break
                 try:
                     chosen = bonuses[choose(answer, labels, "bonus action")]
@@ -650,15 +764,18 @@ class PartyFrontend:
         if found is None:  # pragma: no cover - the observation and the legal flips always agree
             return min(legal, key=lambda f: len(f.refs))
         refs, items = found
-        game.print(Entries(views.numbered(items), sep="  ", prefix="Earlier cards: "))
+        game.print(Entries(views.numbered(items), sep="  ", prefix=_("Earlier cards: ")))
         picked = parse_numbers(
-            game.ask(f"Your {card}: which cards go face down (2 points each)? (1,3 / all / none)"), len(items)
+            game.ask(
+                _("Your {card}: which cards go face down (2 points each)? (1,3 / all / none)", card=card)
+            ),
+            len(items),
         )
         want = sorted(items[i] for i in picked)
         for f in legal:
             if sorted(items[refs.index(r)] for r in f.refs) == want:
                 return f
-        raise ValueError("choose those cards again: that set cannot be turned face down")
+        raise ValueError(_("choose those cards again: that set cannot be turned face down"))
 
     def show_round_end(self, round_index: int, report: dict[str, Any]) -> None:
         obs = self.state.observe(0)
@@ -678,8 +795,11 @@ class PartyFrontend:
         c = self.game
         c.print(final_table(report, self.game.labels))
         c.print(
-            f"{dessert_title(report['menu'][-1])}: "
-            f"{party_name(report['menu'][-1])} points (dessert cards kept) · "
-            "Total: the sum of the row · ties: most dessert cards",
+            _(
+                "{title}: {dessert} points (dessert cards kept) · Total: the sum of the row · ties: most "
+                "dessert cards",
+                title=dessert_title(report["menu"][-1]),
+                dessert=party_name(report["menu"][-1]),
+            ),
             style="dim",
         )

@@ -24,11 +24,13 @@ from ...sushi_go.observation import Observation as GoObservation
 from ...sushi_go.score import CATEGORIES
 from ...sushi_go.score import score_round as go_score_round
 from .. import announce, views
-from ..guide import GO_HELP, go_rules
+from ..guide import GO_HELP, go_rules, option_label
+from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..layout import Entries
-from ..names import card_name, group_tableau, shown
+from ..names import card_name, game_title, group_tableau, match_keys, short_nigiri, shown
 from ..play import friendly
-from ..views import LABEL_WIDTH, new_table
+from ..views import LABEL_WIDTH, LAST_WIDTH, new_table, num
 
 if TYPE_CHECKING:
     from ..play import TerminalGame
@@ -40,33 +42,54 @@ GAME = "sushi-go"
 def resolve_card(text: str, hand: Sequence[str]) -> str:
     """Returns the card (wire name) of ``hand`` that ``text`` means: a 1-based number, a name or a part of one.
 
-    Names are matched as shown on screen (``maki 2``, ``squid nigiri``, ``squid``), and the wire names
-    work too.
+    Names are matched as shown on screen in the language in use (``maki 2``, ``squid nigiri``,
+    ``squid``; ``нигири из кальмаров``, ``кальмар``), and the English wire names work too.
 
     :raises ValueError: with a reason a person can act on, naming cards as the screen does.
     """
-    t = text.strip().lower().replace("-", "_").replace(" ", "_")
+    t = match_keys(text)
     if not t:
-        raise ValueError("type a card number or name")
+        raise ValueError(_("type a card number or name"))
     if t.isdigit():
         i = int(t)
         if not 1 <= i <= len(hand):
-            raise ValueError(f"there is no card {i}; choose 1 to {len(hand)}")
+            raise ValueError(_("there is no card {number}; choose 1 to {count}", number=i, count=len(hand)))
         return hand[i - 1]
     t = re.sub(r"^maki_?(\d)$", r"maki_\1", t)
     kinds = sorted(set(hand))
-    if t in kinds:
-        return t
-    matches = [k for k in kinds if k.startswith(t)] or [k for k in kinds if t in k]
+    # each card's spellings, also without the spaces (a Chinese player types 寿司卷2 for 寿司卷 2)
+    keys = {k: {k, match_keys(card_name(k)), match_keys(short_nigiri(k))} for k in kinds}
+    keys = {k: names | {n.replace("_", "") for n in names} for k, names in keys.items()}
+    typed = {t, t.replace("_", "")}
+    exact = [k for k in kinds if typed & keys[k]]
+    if exact:
+        return exact[0]
+    matches = [k for k in kinds if any(key.startswith(t) for key in keys[k])] or [
+        k for k in kinds if any(t in key for key in keys[k])
+    ]
     if len(matches) == 1:
         return matches[0]
     if len(matches) > 1:
         raise ValueError(
-            f"{text.strip()!r} could be {' or '.join(card_name(m) for m in matches)}; be more precise"
+            _(
+                "'{text}' could be {cards}; be more precise",
+                text=text.strip(),
+                cards=_(" or ").join(card_name(m) for m in matches),
+            )
         )
-    close = difflib.get_close_matches(t, kinds, n=1, cutoff=0.7)
-    hint = f"; did you mean {card_name(close[0])}?" if close else ""
-    raise ValueError(f"{text.strip()!r} is not in your hand{hint or f'; type 1 to {len(hand)} or a name'}")
+    names = {match_keys(card_name(k)): k for k in kinds} | {k: k for k in kinds}
+    close = difflib.get_close_matches(t, list(names), n=1, cutoff=0.7)
+    if close:
+        raise ValueError(
+            _(
+                "'{text}' is not in your hand; did you mean {card}?",
+                text=text.strip(),
+                card=card_name(names[close[0]]),
+            )
+        )
+    raise ValueError(
+        _("'{text}' is not in your hand; type 1 to {count} or a name", text=text.strip(), count=len(hand))
+    )
 
 
 def go_wires(cards: Sequence[int]) -> list[str]:
@@ -91,42 +114,54 @@ def go_heading(obs: GoObservation) -> tuple[str, str]:
     """Returns the title above the table (round and turn) and the line under it (passing, the variants
     on, by their option labels)."""
     cfg = obs.config
-    title = f"{spec(GAME).title} · round {obs.round + 1} of 3 · turn {obs.turn + 1} of {cfg.hand_size}"
+    title = _(
+        "{game} · round {round} of 3 · turn {turn} of {turns}",
+        game=game_title(GAME),
+        round=obs.round + 1,
+        turn=obs.turn + 1,
+        turns=cfg.hand_size,
+    )
     if cfg.dummy:
-        way = "the two hands swap after each turn"
+        way = _("the two hands swap after each turn")
     elif cfg.direction(obs.round) == 1:
-        way = "hands pass left (to the next seat)"
+        way = _("hands pass left (to the next seat)")
     else:
-        way = "hands pass right (to the previous seat) this round"
+        way = _("hands pass right (to the previous seat) this round")
     g = spec(GAME)
-    variants = [shown(o.label) for o in g.options if g.stored_options(cfg.to_options()).get(o.name, False)]
-    return title, way + (f" · variants: {', '.join(variants)}" if variants else "")
+    variants = [
+        shown(option_label(GAME, o.name, "label", o.label))
+        for o in g.options
+        if g.stored_options(cfg.to_options()).get(o.name, False)
+    ]
+    return title, way + (_(" · variants: {variants}", variants=", ".join(variants)) if variants else "")
 
 
 def go_table(obs: GoObservation, labels: Sequence[str]) -> Table:
     """Returns the table of every tableau (grouped, nigiri on their wasabi), puddings and points."""
     table = new_table()
-    table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
-    table.add_column("Tableau", ratio=1)
-    table.add_column("Pud", justify="right", no_wrap=True)
-    table.add_column("Round", justify="right", no_wrap=True)
-    table.add_column("Game", justify="right", no_wrap=True)
+    table.add_column(_("Seat"), no_wrap=True, max_width=LABEL_WIDTH)
+    table.add_column(_("Tableau"), ratio=1)
+    table.add_column(_("Pud"), justify="right", no_wrap=True)
+    table.add_column(_("Round"), justify="right", no_wrap=True)
+    table.add_column(_("Game"), justify="right", no_wrap=True)
     now = go_round_so_far(obs)
     totals = obs.scores["totals"]
     for s, tab in enumerate(obs.tableaux):
         table.add_row(
             labels[s],
             Entries(group_tableau(go_wires(tab), obs.on_wasabi[s])),
-            str(obs.puddings[s]),
-            str(now[s]),
-            str(totals[s]),
+            num(obs.puddings[s]),
+            num(now[s]),
+            num(totals[s]),
         )
     return table
 
 
 def go_hand(obs: GoObservation) -> Entries:
     """Returns the human's hand, numbered from 1 as the prompt expects."""
-    return Entries(views.numbered([card_name(c) for c in go_wires(obs.hand)]), sep="  ", prefix="Your hand: ")
+    return Entries(
+        views.numbered([card_name(c) for c in go_wires(obs.hand)]), sep="  ", prefix=_("Your hand: ")
+    )
 
 
 def go_final_tableaux(
@@ -137,22 +172,24 @@ def go_final_tableaux(
     round_index: int,
 ) -> Table:
     """Returns a finished round's final tableaux with the last card played and the round's points."""
-    table = new_table(title=f"Round {round_index + 1}: final tableaux", title_style="bold")
-    table.add_column("Seat", no_wrap=True, max_width=LABEL_WIDTH)
-    table.add_column("Final tableau", ratio=1)
-    table.add_column("Last card", no_wrap=True)
-    table.add_column("Points", justify="right", no_wrap=True)
+    table = new_table()  # under the "End of round N" rule: no title of its own (one line less)
+    table.add_column(_("Seat"), no_wrap=True, max_width=LABEL_WIDTH)
+    table.add_column(_("Final tableau"), ratio=1)
+    table.add_column(_("Last card"), max_width=LAST_WIDTH)
+    table.add_column(_("Points"), justify="right", no_wrap=True)
     for s, tab in enumerate(tableaux):
         wires = go_wires(tab)
         last = card_name(wires[-1]) if wires else "—"
-        table.add_row(labels[s], Entries(group_tableau(wires, on_wasabi[s])), last, str(points[s]["total"]))
+        table.add_row(labels[s], Entries(group_tableau(wires, on_wasabi[s])), last, num(points[s]["total"]))
     return table
 
 
 class GoFrontend:
     """Sushi Go! for :class:`~sushigo.terminal.play.TerminalGame` (see :class:`..Frontend`)."""
 
-    title = spec(GAME).title
+    @property
+    def title(self) -> str:
+        return game_title(GAME)
 
     def __init__(self, game: TerminalGame) -> None:
         self.game = game
@@ -175,7 +212,7 @@ class GoFrontend:
         return friendly(message, name=card_name)
 
     def help_text(self) -> str:
-        return GO_HELP
+        return _(GO_HELP)
 
     def rules_text(self) -> RenderableType:
         return go_rules(self.state.observe(0).config.to_options())
@@ -241,18 +278,20 @@ class GoFrontend:
         legal = self.state.legal_actions(0)
         ctrl = obs.config.dummy and obs.dummy_controller == 0
         can_chop = any(len(p.cards) == 2 for p in legal)
-        hint = "card number or name" + (", or a+b to use chopsticks" if can_chop else "")
-        text = self.game.ask(f"Your pick ({hint}):")
+        if can_chop:
+            text = self.game.ask(_("Your pick (card number or name, or a+b to use chopsticks):"))
+        else:
+            text = self.game.ask(_("Your pick (card number or name):"))
         parts = text.split("+")
         if len(parts) > 2:
-            raise ValueError("you can take at most two cards")
+            raise ValueError(_("you can take at most two cards"))
         if len(parts) == 2 and not can_chop:
             if "chopsticks" not in go_wires(obs.tableaux[0]):
-                raise ValueError("you can take two cards only with chopsticks already on your table")
-            raise ValueError("you need more cards in hand to use chopsticks now")
+                raise ValueError(_("you can take two cards only with chopsticks already on your table"))
+            raise ValueError(_("you need more cards in hand to use chopsticks now"))
         own = [resolve_card(p, hand) for p in parts]
         if len(own) == 2 and own[0] == own[1] and hand.count(own[0]) < 2:
-            raise ValueError(f"you hold only one {card_name(own[0])}")
+            raise ValueError(_("you hold only one {card}", card=card_name(own[0])))
         pick = "+".join(own)
         if ctrl:
             rest = list(hand)
@@ -266,23 +305,26 @@ class GoFrontend:
     def _dummy_card(self, rest: list[str]) -> str:
         game = self.game
         if len(set(rest)) == 1:  # nothing to choose
-            game.print(f"The dummy gets {card_name(rest[0])}, the only card left for it.")
+            game.print(_("The dummy gets {card}, the only card left for it.", card=card_name(rest[0])))
             return rest[0]
         shown = Entries(
-            views.numbered([card_name(c) for c in rest]), sep="  ", prefix="Cards left for the dummy: "
+            views.numbered([card_name(c) for c in rest]), sep="  ", prefix=_("Cards left for the dummy: ")
         )
         while True:
             game.print(shown)
             try:
-                return resolve_card(game.ask("Card for the dummy:"), rest)
+                return resolve_card(game.ask(_("Card for the dummy:")), rest)
             except ValueError as exc:
                 game.say_error(str(exc))
 
     def describe(self, action: Any) -> str:
         own = " + ".join(card_name(c) for c in go_wires(action.cards))
-        text = f"you take {own}" + (" with chopsticks" if len(action.cards) == 2 else "")
+        if len(action.cards) == 2:
+            text = _("you take {cards} with chopsticks", cards=own)
+        else:
+            text = _("you take {cards}", cards=own)
         if action.dummy is not None:
-            text += f", and the dummy gets {card_name(go_wires([action.dummy])[0])}"
+            text += _(", and the dummy gets {card}", card=card_name(go_wires([action.dummy])[0]))
         return text
 
     def remind(self) -> None:
@@ -302,12 +344,17 @@ class GoFrontend:
             if obs.dummy_controller == 0:
                 screen.append(
                     Text(
-                        "You control the dummy this turn: you drew the top card of its pile "
-                        f"({obs.hand_sizes[2]} left); pick a card for yourself, then one for the dummy."
+                        ngettext(
+                            "You control the dummy this turn: you drew the top card of its pile ({n} "
+                            "left); pick a card for yourself, then one for the dummy.",
+                            "You control the dummy this turn: you drew the top card of its pile ({n} "
+                            "left); pick a card for yourself, then one for the dummy.",
+                            obs.hand_sizes[2],
+                        )
                     )
                 )
             else:
-                screen.append(Text("Your opponent controls the dummy this turn."))
+                screen.append(Text(_("Your opponent controls the dummy this turn.")))
         screen.append(go_hand(obs))
         self.game.print(Group(*screen))  # one block: a page break falls before it
 
