@@ -84,7 +84,9 @@ function groupTableau(cards, marks, fresh = new Set()) {
     if (c === "wasabi" && pairs.has(i)) {
       const n = pairs.get(i), nf = fresh.has(n);
       const pts = (cardInfo(cards[n]) || {}).on_wasabi || 0;
-      add("wasabi_pair", `<span class="stack pair" title="${esc(nt("{card} on wasabi: {n} point", "{card} on wasabi: {n} points", pts, { card: cardName(cards[n]) }))}">${cardHTML("wasabi", { small: true, static: true, cls: f ? "fresh" : "" })}${cardHTML(cards[n], { small: true, static: true, onWasabi: true, cls: nf ? "fresh" : "" })}<span class="cap">${pts}</span></span>`, f || nf);
+      // (messages stay outside template literals: Babel's extractor misses a t() nested in one)
+      const title = nt("{card} on wasabi: {n} point", "{card} on wasabi: {n} points", pts, { card: cardName(cards[n]) });
+      add("wasabi_pair", `<span class="stack pair" title="${esc(title)}">${cardHTML("wasabi", { small: true, static: true, cls: f ? "fresh" : "" })}${cardHTML(cards[n], { small: true, static: true, onWasabi: true, cls: nf ? "fresh" : "" })}<span class="cap">${pts}</span></span>`, f || nf);
       return;
     }
     if (c.startsWith("maki_")) makiIcons += Number(c.slice(5));
@@ -181,7 +183,8 @@ function trayHTML(faces, marks, fresh = new Set()) {
     const cls = fresh.has(i) ? "fresh" : "";
     if (pairs.has(i)) {
       const n = pairs.get(i);
-      html += `<span class="stack pair die-pair" title="${esc(t("{face} on wasabi (×3)", { face: faceName(faces[n]) }))}">${dieHTML(f, { small: true, static: true, cls })}${dieHTML(faces[n], { small: true, static: true, cls: fresh.has(n) ? "fresh" : "" })}</span>`;
+      const title = t("{face} on wasabi (×3)", { face: faceName(faces[n]) });
+      html += `<span class="stack pair die-pair" title="${esc(title)}">${dieHTML(f, { small: true, static: true, cls })}${dieHTML(faces[n], { small: true, static: true, cls: fresh.has(n) ? "fresh" : "" })}</span>`;
     } else html += dieHTML(f, { small: true, static: true, cls });
   });
   return html;
@@ -224,7 +227,8 @@ function categoryTable(points, labels, cats) {
 function finalTable(final, labels) {
   let html = `<div class="scroll-x"><table class="scores final-table">${head(labels)}`;
   final.rounds.forEach((r, i) => { html += `<tr data-row="round"><td>${esc(t("Round {n}", { n: num(i + 1) }))}</td>${r.map((p) => `<td>${num(p)}</td>`).join("")}</tr>`; });
-  html += `<tr data-row="pudding"><td>${final.dessert ? `${esc(tileTitle(final.dessert))} <span class="muted">${esc(t("(kept)"))}</span>` : esc(t("Puddings"))}</td>${final.pudding_points.map((p, s) => `<td>${num(p)} <span class="muted">(${num(final.pudding_counts[s])})</span></td>`).join("")}</tr>`;
+  const kept = t("(kept)"), puddings = t("Puddings");
+  html += `<tr data-row="pudding"><td>${final.dessert ? `${esc(tileTitle(final.dessert))} <span class="muted">${esc(kept)}</span>` : esc(puddings)}</td>${final.pudding_points.map((p, s) => `<td>${num(p)} <span class="muted">(${num(final.pudding_counts[s])})</span></td>`).join("")}</tr>`;
   if (final.token_points) html += `<tr data-row="tokens"><td>${esc(t("Leftover tokens"))}</td>${final.token_points.map((p) => `<td>${num(p)}</td>`).join("")}</tr>`;
   return html + `<tr class="total" data-row="total"><th scope="row">${esc(t("Total"))}</th>${final.totals.map((p) => `<th>${num(p)}</th>`).join("")}</tr></table></div>`;
 }
