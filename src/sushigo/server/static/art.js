@@ -107,7 +107,7 @@ const catalogues = {}, specs = {};
 let game = null;
 const catalogueListeners = [];
 const I18N = window.I18N;
-const t = (msgid, params) => (I18N ? I18N.t(msgid, params) : msgid);
+const t = (msgid, params) => (I18N ? I18N.t(msgid, params) : String(msgid).replace(/\{(\w+)\}/g, (all, k) => (params && k in params ? String(params[k]) : all)));
 /** GET /api/games in the page's language; again on every language switch, after which the window's
  *  ``sushigo:catalogue`` event tells the pages to draw the cards' new names (the first load fires it too). */
 function fetchGames(lang) {

@@ -4,9 +4,13 @@
 (function () {
 "use strict";
 const { cardHTML, dieHTML, esc, tileOf, typeOrder, cardInfo, cardLabel, tileTitle, categoryLabel } = window.SushiArt;
-// Every word below goes through the message catalogue (i18n.js); numbers through I18N.num.
-const { t, nt } = window.I18N;
-const num = (n) => window.I18N.num(n);
+// Every word below goes through the message catalogue (i18n.js, loaded first by every page); numbers
+// through I18N.num. A page without it (an older page) gets the English words.
+const fill = (s, p) => String(s).replace(/\{(\w+)\}/g, (all, k) => (p && k in p ? String(p[k]) : all));
+const I18N = window.I18N || { t: fill, nt: (one, many, n, p) => fill(n === 1 ? one : many, { n, ...(p || {}) }), num: String };
+const t = (msgid, params) => I18N.t(msgid, params);
+const nt = (singular, plural, n, params) => I18N.nt(singular, plural, n, params);
+const num = (n) => I18N.num(n);
 
 // ------------------------------------------------------------------------------------------ names
 // Every name comes from the game's card catalogue (art.js, from GET /api/games).

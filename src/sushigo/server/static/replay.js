@@ -67,9 +67,19 @@ function drawPage() {
   how.classList.remove("hidden");
 }
 function drawFailure() {
-  // The server's reason is its code (``table/not_found``), shown as such under the words.
-  const code = (/^([a-z_]+\/[a-z_]+)/.exec(String(failed.detail || "")) || [])[1];
-  document.querySelector("main").innerHTML = `<section class="panel"><h2>${esc(t("This replay cannot be shown"))}</h2><p>${esc(t("Please try again in a moment."))}</p>${code ? `<p class="muted"><code>${esc(code)}</code></p>` : ""}<a class="btn" href="/">${esc(t("Back to the lobby"))}</a></section>`;
+  // The words come from the server's code (``rate/limited: ...``); its own sentence, in English, stays
+  // folded under "Details" for whoever reports the problem.
+  const detail = String(failed.detail || "");
+  const code = (/^([a-z_]+\/[a-z_]+): /.exec(detail) || [])[1];
+  const words = {
+    "rate/limited": () => t("Too many requests; wait a minute and try again."),
+    "server/busy": () => t("The server is running as many tables as it can; try again later."),
+    "table/not_found": () => t("There is no such table."),
+  };
+  const why = code && words[code] ? words[code]() : t("Please try again in a moment.");
+  const reason = detail.replace(/^[a-z_]+\/[a-z_]+: /, "");
+  const more = reason ? `<details class="muted"><summary>${esc(t("Details"))}</summary>${esc(reason)}</details>` : "";
+  document.querySelector("main").innerHTML = `<section class="panel"><h2>${esc(t("This replay cannot be shown"))}</h2><p>${esc(why)}</p>${more}<p><a class="btn" href="/">${esc(t("Back to the lobby"))}</a></p></section>`;
 }
 function go(i) { at = Math.max(0, Math.min(frames.length - 1, i)); show(); }
 $("first").onclick = () => go(0); $("prev").onclick = () => go(at - 1); $("next").onclick = () => go(at + 1); $("lastBtn").onclick = () => go(frames.length - 1);
