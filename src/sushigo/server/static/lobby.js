@@ -310,7 +310,7 @@ function serverError(body, fallback) {
 }
 
 function tableRow(tb, kind) {
-  const seats = tb.seats.map((s) => (s.kind === "bot" ? `${esc(s.name)} <span class="tag">${esc(t("bot"))}</span>` : s.taken ? esc(s.name) : `<i>${esc(t("free"))}</i>`)).join(esc(t(", ")));
+  const seats = tb.seats.map((s) => (s.kind === "bot" ? `${esc(s.name)} <span class="tag">${esc(t("bot"))}</span>` : s.taken ? esc(s.name) : `<i>${esc(tp("seat", "free"))}</i>`)).join(esc(t(", ")));
   const title = (gameInfo(tb.game) || { title: tb.game }).title;
   const game = esc(title);
   const menu = tb.menu ? " · " + esc(listWords(tb.menu.slice(1).map(tileTitle))) : "";

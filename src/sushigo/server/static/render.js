@@ -7,8 +7,9 @@ const { cardHTML, dieHTML, esc, tileOf, typeOrder, cardInfo, cardLabel, tileTitl
 // Every word below goes through the message catalogue (i18n.js, loaded first by every page); numbers
 // through I18N.num. A page without it (an older page) gets the English words.
 const fill = (s, p) => String(s).replace(/\{(\w+)\}/g, (all, k) => (p && k in p ? String(p[k]) : all));
-const I18N = window.I18N || { t: fill, nt: (one, many, n, p) => fill(n === 1 ? one : many, { n, ...(p || {}) }), num: String };
+const I18N = window.I18N || { t: fill, tp: (c, m, p) => fill(m, p), nt: (one, many, n, p) => fill(n === 1 ? one : many, { n, ...(p || {}) }), num: String };
 const t = (msgid, params) => I18N.t(msgid, params);
+const tp = (ctx, msgid, params) => I18N.tp(ctx, msgid, params);
 const nt = (singular, plural, n, params) => I18N.nt(singular, plural, n, params);
 const num = (n) => I18N.num(n);
 
@@ -101,7 +102,7 @@ function groupTableau(cards, marks, fresh = new Set()) {
     if (kind === "maki") return nt("{n} maki", "{n} maki", makiIcons);
     const counts = (cardInfo(kind) || {}).counts || [];  // tempura, sashimi, dumpling: from the catalogue
     if (counts.length) return "×" + num(n) + " · " + nt("{n} pt", "{n} pts", counts[Math.min(n, counts.length - 1)]);
-    if (kind === "wasabi") return t("free");
+    if (kind === "wasabi") return tp("wasabi", "free");
     return n > 1 ? `×${n}` : "";
   };
   return ORDER.filter((k) => groups[k]).map((k) => {
