@@ -82,10 +82,19 @@ function nt(singular, plural, n, params) {
 function num(n) {
   try { return new Intl.NumberFormat(intlTag()).format(n); } catch (e) { return String(n); }
 }
-/** A date and time as the language writes it (``ts``: a Date or epoch milliseconds). */
+/** A date and time as the language writes it (``ts``: a Date or epoch milliseconds). The pseudo-locale
+ *  writes digits only (English month names or "AM" would read as untranslated words). */
 function date(ts, options) {
   const d = ts instanceof Date ? ts : new Date(ts);
-  try { return new Intl.DateTimeFormat(intlTag(), options || { dateStyle: "medium", timeStyle: "short" }).format(d); } catch (e) { return d.toLocaleString(); }
+  const opts = lang === PSEUDO ? { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }
+    : options || { dateStyle: "medium", timeStyle: "short" };
+  try { return new Intl.DateTimeFormat(intlTag(), opts).format(d); } catch (e) { return d.toLocaleString(); }
+}
+/** "A, B and C" as the language joins a list (Intl.ListFormat; the pseudo-locale marks its own "and"). */
+function list(items) {
+  const all = [...items].map(String);
+  if (lang === PSEUDO) return all.length > 1 ? `${all.slice(0, -1).join(", ")} ⟦&⟧ ${all[all.length - 1]}` : all.join("");
+  try { return new Intl.ListFormat(intlTag(), { type: "conjunction" }).format(all); } catch (e) { return all.join(", "); }
 }
 
 /** Translates the marked elements under ``root``: ``data-i18n="msgid"`` sets the text, and
@@ -156,18 +165,23 @@ async function setLang(code) {
 }
 
 // The page waits (hidden, at most a moment) for its first messages, so it never flashes English first.
+// ``ready`` settles once they are in and the marked elements are translated (after the document is
+// parsed), so a page that draws its own words after it is never overwritten by the first pass.
 document.documentElement.classList.add("i18n-wait");
 const first = lang;
 const mine = ++loading;
-const ready = load(first).then((msgs) => msgs, () => ({})).then((msgs) => {
-  if (mine === loading) {
-    use(first, msgs);
-    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", show, { once: true }); else show();
-    // The server's cookie follows a choice made on another page (or in another tab) of this browser.
-    if (stored() === first) remember(first);
-  }
-  return first;
-});
+const ready = load(first).then((msgs) => msgs, () => ({})).then((msgs) => new Promise((resolve) => {
+  if (mine === loading) use(first, msgs);
+  const done = () => {
+    if (mine === loading) {
+      show();
+      // The server's cookie follows a choice made on another page (or in another tab) of this browser.
+      if (stored() === first) remember(first);
+    }
+    resolve(lang);
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", done, { once: true }); else done();
+}));
 setTimeout(() => document.documentElement.classList.remove("i18n-wait"), 1500);
 
 /** Puts the language switch into ``container``: a labelled ``<select>`` with each language in its own
@@ -197,7 +211,7 @@ function mountSwitch(container) {
 }
 
 window.I18N = {
-  ready, lang: () => lang, setLang, t, tp, nt, num, date, fill, apply, mountSwitch,
+  ready, lang: () => lang, setLang, t, tp, nt, num, date, list, fill, apply, mountSwitch,
   languages: LANGUAGES.map(([code, name]) => ({ code, name })), intlTag: () => intlTag(),
 };
 })();

@@ -7,9 +7,7 @@ const esc = window.SushiArt.esc;
 const { t, tp, nt } = window.I18N;
 const num = (n) => window.I18N.num(n);
 /** "A, B and C" as the language joins a list. */
-function listWords(items) {
-  try { return new Intl.ListFormat(window.I18N.intlTag(), { type: "conjunction" }).format(items); } catch (e) { return items.join(", "); }
-}
+const listWords = (items) => window.I18N.list(items);
 // Every game as GET /api/games describes it (its spec): title, player range, options, bots. The lobby
 // draws the game list, player counts and option controls from it and keeps no list of its own.
 let GAMES = [];
@@ -432,5 +430,5 @@ function redraw() {
 // The words change at once; the card and game names when GET /api/games?lang= has answered.
 window.addEventListener("sushigo:lang", redraw);
 window.addEventListener("sushigo:catalogue", () => { window.SushiArt.games().then((doc) => { GAMES = doc.games; redraw(); }, () => {}); });
-window.I18N.ready.then(() => { drawTimer(); loadGames(); });
+window.I18N.ready.then(() => { drawTimer(); drawGames(); loadGames(); });
 setInterval(refresh, 4000);

@@ -56,7 +56,7 @@ function drawInfo() {
 /** The words that are not a frame's: the title, the chat, the "How to play" link. */
 function drawPage() {
   if (failed !== null) { drawFailure(); return; }
-  if (!table) return;
+  if (!table) { $("title").textContent = t("Replay"); return; }
   $("title").textContent = t("Replay — {name}", { name: table.name });
   $("chat").innerHTML = chat.map((l) => `<li><b>${esc(l.name)}</b> ${esc(l.text)}</li>`).join("") || `<li class="muted">${esc(t("No chat at this table."))}</li>`;
   const game = frames.length ? frames[0].view.game : table.game;
@@ -104,6 +104,7 @@ function redraw() {
 }
 // The first draw waits for the card catalogues and the messages (art.js fetches GET /api/games as the
 // page starts; i18n.js the language's catalogue).
+window.I18N.ready.then(drawPage);
 Promise.all([fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`).then((r) => r.json()), window.SushiArt.ready(), window.I18N.ready]).then(([data]) => {
   if (!data.frames) { failed = data; drawFailure(); return; }
   frames = data.frames; table = data.table; chat = data.chat || [];
