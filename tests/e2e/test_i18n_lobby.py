@@ -129,6 +129,10 @@ def test_the_switch_changes_the_language_at_once_and_is_remembered(
         page.input_value("#seats select[data-seat='1']") == "human" and page.input_value("#myname") == "Ана"
     )
     # Russian plurals come from CLDR through Intl.PluralRules: 1 секунда, 2 секунды, 5 секунд, 21 секунда.
+    # The chosen game's "How to play" page, in the page's language.
+    how = page.get_attribute("#howTo", "href")
+    assert how == "/rules/sushi-go-party?lang=ru", how
+    assert page.context.request.get(server.base + how).status == 200
     forms = page.evaluate("() => [1, 2, 5, 21, 112].map((n) => I18N.nt('{n} second', '{n} seconds', n))")
     assert forms == ["1 секунда", "2 секунды", "5 секунд", "21 секунда", "112 секунд"], forms
     assert page.evaluate("() => localStorage.getItem('sushigo:lang')") == "ru"

@@ -163,3 +163,30 @@ def test_the_replay_in_the_pseudo_locale(
     assert not bad, f"text outside the catalogue ({len(bad)} in all):\n" + "\n".join(map(str, seen[:40]))
     assert not page.js_errors, page.js_errors
     page.context.close()
+
+
+def test_the_replay_switches_language_on_the_same_step(
+    server: ServerProcess, browser: Any, finished: dict[str, str]
+) -> None:
+    page = new_page(browser, 390, 844)
+    page.goto(f"{server.base}/replay/{finished['sushi-go']}")
+    page.wait_for_selector("#seats .seat")
+    for _ in range(5):
+        page.click("#next")
+    page.evaluate("() => { window.__kept = 1; }")
+    step = page.inner_text("#step")
+    page.select_option(".lang-switch select", "fr")
+    page.wait_for_function("() => document.documentElement.lang === 'fr'")
+    page.wait_for_function("(before) => document.getElementById('step').textContent !== before", arg=step)
+    assert page.inner_text("#step") == page.evaluate(
+        "() => I18N.t('Step {n} of {total}', {n: 5, total: 0})"
+    ).replace("0", step.split()[-1])
+    assert page.evaluate("window.__kept") == 1, "the page was reloaded"
+    assert (
+        page.get_attribute("#first", "aria-label")
+        == page.evaluate("() => I18N.t('First step')")
+        != "First step"
+    )
+    assert "lang=fr" in (page.get_attribute("#howTo", "href") or "")
+    assert not page.js_errors, page.js_errors
+    page.context.close()
