@@ -15,7 +15,7 @@ from typing import Any
 
 from babel import Locale
 
-from .catalog import template_keys, translator
+from .catalog import RESETS, template_keys, translator
 from .negotiate import BABEL_LOCALES, PSEUDO
 from .pseudo import wrap
 
@@ -52,32 +52,28 @@ def category_forms(lang: str) -> dict[str, int]:
 
 
 def browser_catalogue(lang: str) -> dict[str, Any]:
-    """``{"lang": lang, "messages": {key: text | {category: text}}}`` over every POT message (an
-    untranslated one is its English text, so the browser only ever misses keys the POTs lack)."""
+    """``{"lang": lang, "messages": {key: text | {category: text}}}`` over every POT message.
+
+    An untranslated message is its English text; an untranslated plural message is left out, so the
+    browser falls back to English's own rule (``n == 1``) exactly as Python does: mapped onto this
+    language's categories it would say "21 point" (Russian ``one`` holds 21).
+    """
     tr = translator(lang)
     messages: dict[str, Any] = {}
     samples = category_samples(lang) if lang != PSEUDO else {}
+    last = _index_sample(lang, tr.nplurals - 1) if lang != PSEUDO else 0
     for (ctx, msgid), plural in template_keys():
         key = msgid if ctx is None else ctx + CONTEXT_SEP + msgid
         if plural is None:
             messages[key] = tr.template(ctx, msgid)
         elif lang == PSEUDO:
             messages[key] = {tag: wrap(msgid if tag == "one" else plural) for tag in CATEGORIES}
-        else:
-            forms: dict[str, str] = {}
-            for tag, n in samples.items():
-                if n is None:
-                    last = tr.nplurals - 1
-                    translated = tr.has(ctx, msgid)
-                    # The last form (or English's plural) serves the categories of fractions.
-                    forms[tag] = (
-                        tr.plural_template(ctx, msgid, plural, _index_sample(lang, last))
-                        if translated
-                        else plural
-                    )
-                else:
-                    forms[tag] = tr.plural_template(ctx, msgid, plural, n)
-            messages[key] = forms
+        elif lang == "en" or tr.has(ctx, msgid):
+            # A category without an integer sample (fractions: Russian ``other``) takes the last form.
+            messages[key] = {
+                tag: tr.plural_template(ctx, msgid, plural, last if n is None else n)
+                for tag, n in samples.items()
+            }
     return {"lang": lang, "messages": messages}
 
 
@@ -99,3 +95,6 @@ def catalogue_json(lang: str) -> tuple[str, bytes]:
     """The catalogue of ``lang`` as JSON bytes and its strong ETag (computed once per process)."""
     body = json.dumps(browser_catalogue(lang), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return '"' + hashlib.sha256(body).hexdigest()[:32] + '"', body
+
+
+RESETS.append(catalogue_json.cache_clear)

@@ -145,7 +145,8 @@ class Translator:
     """The messages of one language (every domain merged).
 
     ``gettext("Round {n}", n=2)`` formats brace placeholders when parameters are given; ``ngettext``
-    and ``npgettext`` offer ``{n}`` (the count, as given) to the template.
+    and ``npgettext`` offer ``{n}`` (the count, written as the language writes numbers) to the template.
+    The message arguments are positional-only, so any name (``n`` too) may be a placeholder.
     """
 
     def __init__(self, lang: str, table: Table | None = None) -> None:
@@ -190,21 +191,22 @@ class Translator:
 
     # -- the API
 
-    def gettext(self, msgid: str, **params: object) -> str:
+    def gettext(self, msgid: str, /, **params: object) -> str:
         """The translation of ``msgid``, its placeholders filled from ``params``."""
         return _format(self.template(None, msgid), msgid, params)
 
-    def pgettext(self, ctx: str, msgid: str, **params: object) -> str:
+    def pgettext(self, ctx: str, msgid: str, /, **params: object) -> str:
         """The translation of ``msgid`` in context ``ctx`` (one English word, several meanings)."""
         return _format(self.template(ctx, msgid), msgid, params)
 
-    def ngettext(self, singular: str, plural: str, n: int, **params: object) -> str:
+    def ngettext(self, singular: str, plural: str, n: int, /, **params: object) -> str:
         """The form of a counted message this language uses for ``n`` (``{n}`` is available)."""
         return self.npgettext(None, singular, plural, n, **params)
 
-    def npgettext(self, ctx: str | None, singular: str, plural: str, n: int, **params: object) -> str:
+    def npgettext(self, ctx: str | None, singular: str, plural: str, n: int, /, **params: object) -> str:
         """:meth:`ngettext` in context ``ctx``."""
-        params.setdefault("n", n)
+        # {n} is the count as this language writes it (1 000 in Russian), as the browser's nt() does.
+        params.setdefault("n", self.number(n))
         english = singular if self._english_plural(n) == 0 else plural
         return _format(self.plural_template(ctx, singular, plural, n), english, params)
 
@@ -224,3 +226,16 @@ def known(lang: str) -> str:
 def translator(lang: str) -> Translator:
     """The (cached) :class:`Translator` of ``lang``; an unknown code is a ValueError naming the known."""
     return Translator(known(lang))
+
+
+#: Caches built from the catalogues elsewhere (the browser's JSON), forgotten with these.
+RESETS: list[Callable[[], None]] = []
+
+
+def clear_caches() -> None:
+    """Forgets every loaded catalogue, so the next use reads the files again (after ``update``, or in
+    tests that point :data:`LOCALE_DIR` at other files)."""
+    translator.cache_clear()
+    template_keys.cache_clear()
+    for reset in RESETS:
+        reset()

@@ -47,12 +47,8 @@ DOMAINS: tuple[Domain, ...] = (
     ),
     Domain(
         "web",
-        javascript=(
-            "server/static/lobby.js",
-            "server/static/render.js",
-            "server/static/art.js",
-            "server/static/i18n.js",
-        ),
+        # Every script at the top of static/ (lobby, replay, render, art, i18n, and any new page's).
+        javascript=("server/static/*.js",),
         html=("server/static/index.html", "server/static/replay.html", "server/static/error.html"),
     ),
     Domain(

@@ -7,6 +7,7 @@ with Babel's signature that reads the ``data-i18n`` attributes the browser runti
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import string
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract
+from babel.messages.extract import extract, extract_javascript
 from babel.messages.pofile import PoFileError, write_po
 
 from .catalog import LOCALE_DIR, babel_plural, po_path, pot_path, read_catalog
@@ -28,7 +29,8 @@ PACKAGE = Path(__file__).resolve().parent.parent
 #: Locations in the POTs are written relative to the repository root (``src/sushigo/...``).
 ROOT = PACKAGE.parent.parent
 COMMENT_TAGS = ("i18n:", "Translators:")
-HTML_KEYWORDS: dict[str, Any] = {"gettext": None, "pgettext": ((1, "c"), 2)}
+#: The HTML extractor's: its attributes' messages, and the browser helpers of inline ``<script>``s.
+HTML_KEYWORDS: dict[str, Any] = {"gettext": None, "pgettext": ((1, "c"), 2), **JS_KEYWORDS}
 _PREFIX = "data-i18n"
 #: ``data-i18n-ctx`` gives the context of the element's ``data-i18n`` text (it is no attribute to fill).
 _CTX = "data-i18n-ctx"
@@ -66,6 +68,9 @@ class _Html(HTMLParser):
         # Elements whose text is their msgid (an empty data-i18n): [tag, depth, line, ctx, parts].
         self._open: list[list[Any]] = []
         self._depth = 0
+        # Inline scripts (no src): (first line, text), read with Babel's JavaScript extractor.
+        self.scripts: list[tuple[int, str]] = []
+        self._script: tuple[int, list[str]] | None = None
 
     def _add(self, line: int, ctx: str | None, msgid: str, comment: str) -> None:
         msgid = _SPACE.sub(" ", msgid).strip()
@@ -92,6 +97,8 @@ class _Html(HTMLParser):
                 text = value if value and value.strip() else values.get(attr)
                 if text:
                     self._add(line, ctx, text, f"HTML <{tag}> {attr} attribute")
+        if tag == "script" and "src" not in values:
+            self._script = (line, [])
         if tag not in self._VOID:
             self._depth += 1
 
@@ -104,6 +111,9 @@ class _Html(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in self._VOID:
             return
+        if tag == "script" and self._script is not None:
+            self.scripts.append((self._script[0], "".join(self._script[1])))
+            self._script = None
         self._depth = max(0, self._depth - 1)
         self.handle_endtag_close(tag)
 
@@ -113,6 +123,9 @@ class _Html(HTMLParser):
             self._add(line, ctx, "".join(parts), "HTML element text")
 
     def handle_data(self, data: str) -> None:
+        if self._script is not None:
+            self._script[1].append(data)
+            return
         for element in self._open:
             element[4].append(data)
 
@@ -124,12 +137,18 @@ def extract_html(
 
     ``<h2 data-i18n="New table">New table</h2>`` or ``<h2 data-i18n>New table</h2>`` give the msgid
     "New table"; ``data-i18n-title="Close"`` (or an empty ``data-i18n-title`` next to ``title="Close"``)
-    gives the title attribute's; ``data-i18n-ctx`` sets the context of the element's messages.
+    gives the title attribute's; ``data-i18n-ctx`` sets the context of the element's messages. Inline
+    ``<script>`` blocks are read like ``.js`` files (``t``, ``tp``, ``nt``).
     """
     parser = _Html()
     parser.feed(fileobj.read().decode(options.get("encoding", "utf-8")))
     parser.close()
-    yield from parser.found
+    found: list[tuple[int, Any, Any, Any]] = list(parser.found)
+    for first, script in parser.scripts:
+        js = io.BytesIO(script.encode("utf-8"))
+        for line, funcname, messages, comments in extract_javascript(js, keywords, comment_tags, {}):
+            found.append((first + line - 1, funcname, messages, comments))
+    yield from sorted(found, key=lambda item: item[0])
 
 
 def _files(globs: Iterable[str]) -> list[Path]:
@@ -290,16 +309,18 @@ def _show(message: Message) -> str:
     return repr(text) + (f" (context {key[0]!r})" if key[0] else "")
 
 
-def check_message(message: Message, lang: str, nplurals: int) -> list[str]:
+def check_message(message: Message, lang: str, nplurals: int, written: int | None = None) -> list[str]:
     """What is wrong with one ``.po`` entry of ``lang`` (English may leave msgstr empty: the msgid is
-    its text)."""
+    its text). ``written``: how many ``msgstr[i]`` the file has (Babel pads missing ones with "")."""
     errors: list[str] = []
     if message.fuzzy:
         errors.append(f"fuzzy translation of {_show(message)}")
     plural = isinstance(message.id, tuple | list)
     forms = list(message.string) if isinstance(message.string, tuple | list) else [message.string or ""]
-    if plural and len(forms) != nplurals:
-        errors.append(f"{len(forms)} plural forms of {_show(message)}, {lang} has {nplurals}")
+    count = written if written is not None else len(forms)
+    if plural and count != nplurals:
+        errors.append(f"{count} plural forms of {_show(message)}, {lang} has {nplurals}")
+        forms = [f for f in forms if f] or [""]
     if lang != "en" and not all(forms):
         errors.append(f"missing translation of {_show(message)}")
     wanted = _placeholders_of(message.id)
@@ -354,11 +375,49 @@ def stale_template(domain: Domain, pot: Catalog | None = None) -> list[Problem]:
     return problems
 
 
+_WARNING = re.compile(r"WARNING: Problem on line (\d+):")
+
+
+def _read_checked(path: Path, locale: str) -> tuple[Catalog | None, list[tuple[int, str]]]:
+    """A ``.po`` file read leniently, with what Babel found wrong in it as located messages (Babel
+    prints them; a catalogue with more plural forms than its language is still read)."""
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            catalog = read_catalog(path, locale)
+    except (PoFileError, ValueError, UnicodeDecodeError) as exc:
+        return None, [(getattr(exc, "lineno", 0) + 1, f"unreadable: {exc}")]
+    found: list[tuple[int, str]] = []
+    what = ""
+    for text in out.getvalue().splitlines():
+        match = _WARNING.match(text)
+        if match is None:
+            what = text.removeprefix("WARNING: ")
+        elif "more translations than num_plurals" not in what:  # counted by check_message
+            found.append((int(match.group(1)), f"unreadable: {what}"))
+    return catalog, found
+
+
+def _plural_counts(path: Path) -> dict[int, int]:
+    """How many ``msgstr[i]`` lines each entry has, by the line of its ``msgid``."""
+    counts: dict[int, int] = {}
+    entry = 0
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("msgid "):
+            entry = number
+        elif line.startswith("msgstr["):
+            counts[entry] = counts.get(entry, 0) + 1
+    return counts
+
+
 def check_all(*, code: bool = True) -> list[Problem]:
     """Every problem of the catalogues: stale templates (``code``), and in each language's ``.po``
     missing, empty or fuzzy translations, placeholder mismatches, wrong plural counts, obsolete
     entries and messages the template does not have."""
     problems: list[Problem] = []
+    # (language, key) -> the first domain's translation and where it is: the domains are merged into
+    # one table, so a message in two domains must say the same thing in both.
+    first: dict[tuple[str, tuple[str | None, str]], tuple[object, str, int]] = {}
     for domain in DOMAINS:
         pot_file = pot_path(domain.name)
         if not pot_file.exists():
@@ -376,11 +435,11 @@ def check_all(*, code: bool = True) -> list[Problem]:
             if not path.exists():
                 problems.append(Problem(where, 1, "no catalogue; run `python -m sushigo.i18n update`"))
                 continue
-            try:
-                catalog = read_catalog(path, BABEL_LOCALES[lang], abort_invalid=True)
-            except PoFileError as exc:
-                problems.append(Problem(where, exc.lineno + 1, f"unreadable: {exc}"))
+            catalog, warnings = _read_checked(path, BABEL_LOCALES[lang])
+            problems += [Problem(where, line, text) for line, text in warnings]
+            if catalog is None:
                 continue
+            written = _plural_counts(path)
             nplurals, expr = babel_plural(lang)
             if (catalog.num_plurals, catalog.plural_expr.replace(" ", "")) != (
                 nplurals,
@@ -404,8 +463,21 @@ def check_all(*, code: bool = True) -> list[Problem]:
                         Problem(where, line, f"{_show(message)} is not in {domain.name}.pot; run update")
                     )
                     continue
-                for text in check_message(message, lang, nplurals):
+                for text in check_message(message, lang, nplurals, written.get(line)):
                     problems.append(Problem(where, line, text))
+                if message.string and not message.fuzzy:
+                    string = (
+                        tuple(message.string) if isinstance(message.string, list | tuple) else message.string
+                    )
+                    other = first.setdefault((lang, _key(message)), (string, where, line))
+                    if other[0] != string:
+                        problems.append(
+                            Problem(
+                                where,
+                                line,
+                                f"{_show(message)} is also in {other[1]}:{other[2]}, translated differently",
+                            )
+                        )
             for key, message in wanted.items():
                 if key not in have:
                     problems.append(

@@ -174,8 +174,10 @@ async def games_list(
         None, max_length=40, description="A language code (en, ru, fr, es, zh-Hans): the texts in it."
     ),
 ) -> Response:
-    """Lists every game as its spec describes it (title, players, options, capabilities, cards) and its
-    bots, with names, rules and option texts in ``lang`` (English by default)."""
+    """Lists every game as its spec describes it (title, players, options, capabilities, cards) and its bots.
+
+    Names, rules and option texts are in ``lang`` (English by default).
+    """
     code = canonical(lang, pseudo=True) if lang else "en"
     if code is None:
         raise HTTPException(
@@ -648,7 +650,7 @@ def create_app(
 
     @app.get("/", include_in_schema=True, response_class=HTMLResponse, tags=["pages"])
     async def lobby_page(request: Request) -> HTMLResponse:
-        """The lobby: create a table, join one, watch, or open a finished game (in the reader's language)."""
+        """The lobby: create a table, join one, watch, or open a finished game."""
         return i18n_routes.page(request, STATIC / "index.html")
 
     @app.get("/t/{table_id}", response_class=HTMLResponse, tags=["pages"])

@@ -81,9 +81,11 @@ def page(request: Request, path: Path, status_code: int = 200) -> HTMLResponse:
     },
 )
 async def catalogue(lang: str, request: Request) -> Response:
-    """One language's messages for the browser: every domain merged; a key is the msgid or
-    ``context + "\\u0004" + msgid``; a plural message maps each CLDR category (as ``Intl.PluralRules``
-    names them) to its form; untranslated messages are their English text."""
+    """One language's messages for the browser, every domain merged (``Intl.PluralRules`` categories).
+
+    A key is the msgid or ``context + "\\u0004" + msgid``; a plural message maps each CLDR category
+    (as ``Intl.PluralRules`` names them) to its form; untranslated messages are their English text.
+    """
     code = canonical(lang[:40], pseudo=True)
     if code is None:
         text = (
@@ -108,10 +110,10 @@ _RULES_PAGE = string.Template(
 <style>.rules { max-width:760px; margin:0 auto 40px; line-height:1.55; overflow-wrap:anywhere; }
 .rules table { border-collapse:collapse; margin:8px 0; max-width:100%; display:block; overflow-x:auto; }
 .rules th, .rules td { border:1px solid var(--line, #ccc); padding:4px 8px; text-align:left; vertical-align:top; }
-.rules .note { border-left:4px solid var(--accent, #c33); padding:6px 10px; background:rgba(0,0,0,.04); }
-.top .lang-switch { margin-left:auto; }</style></head>
+.rules .note { border-left:4px solid var(--accent, #c33); padding:6px 10px; background:rgba(0,0,0,.04); }</style></head>
 <body data-page-lang="$lang">
-<header class="top"><img class="logo" src="/static/logo.svg" alt=""><a href="/">sushigo</a><span class="sub">$title</span><span class="lang-switch" id="langSwitch"></span></header>
+<header class="top"><img class="logo" src="/static/logo.svg" alt=""><a href="/">sushigo</a><span class="sub">$title</span>
+  <nav class="nav" id="nav" aria-label="$site"><a href="/">$lobby</a></nav></header>
 <main>
 <article class="panel rules" lang="$content_lang">
 $note$body
@@ -122,7 +124,7 @@ $note$body
   // The header's language switch, as on every page; choosing a language shows this page in it.
   var I = window.I18N;
   if (!I) return;
-  if (I.mountSwitch) I.mountSwitch(document.getElementById('langSwitch'));
+  if (I.mountSwitch) I.mountSwitch(document.getElementById('nav'));
   window.addEventListener('sushigo:lang', function () {
     var lang = I.lang();
     if (!lang || lang === document.body.getAttribute('data-page-lang')) return;
@@ -138,6 +140,9 @@ $note$body
 
 #: Shown above an English How to play page when the reader's language has none.
 NOT_TRANSLATED = N_("This page has not been written in your language yet, so here it is in English.")
+#: The header's navigation (its accessible name, and the way back), as on the site's other pages.
+SITE = N_("Site")
+LOBBY = N_("Back to the lobby")
 
 
 def rules_file(game: str, lang: str) -> Path | None:
@@ -181,7 +186,10 @@ def rules_page(game: str, lang: str) -> HTMLResponse:
     if path is None:
         raise StarletteHTTPException(404)
     title, body = _render(path, path.stat().st_mtime_ns)
+    tr = translator(lang)
     text = _RULES_PAGE.substitute(
+        site=html.escape(tr.gettext(SITE)),
+        lobby=html.escape(tr.gettext(LOBBY)),
         lang=html.escape(lang),
         content_lang=html.escape(content_lang),
         title=html.escape(title or game),
