@@ -258,14 +258,21 @@ function drawGames() {
   if (gameInfo(was)) sel.value = was;
   $("sub").textContent = GAMES.length ? t("{games} with friends and bots", { games: listWords(GAMES.map((g) => g.title)) }) : t("with friends and bots");
   drawHowTo();
+  drawRulesLinks();
 }
 
-/** The chosen game's "How to play" page, in the page's language. */
+/** Each game's "How to play" page (``/rules/{game}``) in the page's language: the chosen game's beside
+ *  the game list, every game's at the foot of the page. */
+const rulesHref = (game) => `/rules/${encodeURIComponent(game)}?lang=${encodeURIComponent(window.I18N.lang())}`;
+function drawRulesLinks() {
+  const links = GAMES.map((g) => `<a href="${esc(rulesHref(g.game))}">${esc(g.title)}</a>`);
+  $("rulesLinks").innerHTML = links.length ? window.I18N.fill(esc(t("How to play: {games}")), { games: links.join(" · ") }) : "";
+}
 function drawHowTo() {
   const game = $("game").value;
   const a = $("howTo");
   a.classList.toggle("hidden", !game);
-  a.href = `/rules/${encodeURIComponent(game)}?lang=${encodeURIComponent(window.I18N.lang())}`;
+  a.href = rulesHref(game);
   const title = (gameInfo(game) || { title: game }).title;
   a.setAttribute("aria-label", t("How to play {game}", { game: title }));
 }
