@@ -2,15 +2,17 @@
 # Installs the system packages the web tests need, only if they are missing (idempotent):
 #   Debian's chromium (browser end-to-end tests, driven by Python Playwright; never `playwright install`)
 #   Debian's postgresql (the server tests also run against a throwaway PostgreSQL server)
+#   Debian's fonts-wqy-microhei (a CJK font: the Chinese browser tests measure real glyphs, not boxes)
 # Needs root (or sudo) and apt; prints what it skips. Safe to run many times.
 set -eu
 
 need=""
 if [ ! -x /usr/bin/chromium ]; then need="$need chromium"; fi
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then need="$need postgresql"; fi
+if [ ! -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ]; then need="$need fonts-wqy-microhei"; fi
 
 if [ -z "$need" ]; then
-    echo "install-system-deps: chromium and postgresql are already installed"
+    echo "install-system-deps: chromium, postgresql and a CJK font are already installed"
     exit 0
 fi
 
