@@ -1,0 +1,118 @@
+"""The JAX engine's contract beyond exactness: pgx-style stepping, hidden information, uniform random
+play, the documented example and the docstring example."""
+
+from __future__ import annotations
+
+import doctest
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+jax = pytest.importorskip("jax")
+pytest.importorskip("flax")
+
+import jax.numpy as jnp  # noqa: E402
+
+from sushigo import jax as sgj  # noqa: E402
+from sushigo.errors import InvalidActionError  # noqa: E402
+from sushigo.sushi_go.actions import decode_action  # noqa: E402
+from sushigo.sushi_go.cards import Card  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG = sgj.make_config(4)
+
+
+@pytest.fixture(scope="module")
+def fns() -> dict[str, Any]:
+    return {
+        "init": jax.jit(sgj.init, static_argnums=1),
+        "step": jax.jit(sgj.step),
+        "observe": jax.jit(sgj.observe),
+        "mask": jax.jit(sgj.legal_action_mask),
+        "random": jax.jit(sgj.random_actions),
+    }
+
+
+def test_a_game_steps_to_the_end_with_rewards_only_on_the_last_step(fns: dict[str, Any]) -> None:
+    state = fns["init"](jax.random.key(0), CONFIG)
+    key = jax.random.key(1)
+    steps = 0
+    while not bool(state.terminated):
+        assert not np.asarray(state.rewards).any()
+        key, sub = jax.random.split(key)
+        state = fns["step"](state, fns["random"](state, sub))
+        steps += 1
+    assert steps == 3 * (CONFIG.hand_size - 1)  # the forced last card of a round is not a step
+    rewards = np.asarray(state.rewards)
+    assert sorted(set(rewards.tolist())) in ([-1.0, 1.0], [-1.0, 0.0], [0.0])
+    assert not np.asarray(fns["mask"](state)).any()
+    totals = np.asarray(sgj.totals(state))
+    np.testing.assert_array_equal(
+        totals, np.asarray(state.round_points)[:, :, -1].sum(axis=0) + np.asarray(sgj.pudding_points(state))
+    )
+    after = fns["step"](state, jnp.zeros(4, dtype=jnp.int32))
+    assert not np.asarray(after.rewards).any()
+    for name in ("hands", "tableaux", "banked", "puddings", "round", "turn", "picks"):
+        np.testing.assert_array_equal(np.asarray(getattr(after, name)), np.asarray(getattr(state, name)))
+
+
+def test_an_observation_does_not_depend_on_hidden_cards(fns: dict[str, Any]) -> None:
+    state = fns["init"](jax.random.key(5), CONFIG)
+    key = jax.random.key(6)
+    key, sub = jax.random.split(key)
+    state = fns["step"](state, fns["random"](state, sub))  # seat 0's first hand is now seat 1's
+    deals = np.asarray(state.deals).copy()
+    rest = deals[1:].reshape(-1)
+    np.random.default_rng(0).shuffle(rest)  # the later rounds are hidden
+    deals[1:] = rest.reshape(deals[1:].shape)
+    hands = np.asarray(state.hands).copy()
+    hands[[2, 3]] = hands[[3, 2]]  # seat 0 has seen neither of these hands yet
+    twin = state.replace(deals=jnp.asarray(deals), hands=jnp.asarray(hands))
+    np.testing.assert_array_equal(np.asarray(fns["observe"](twin, 0)), np.asarray(fns["observe"](state, 0)))
+    assert not np.array_equal(np.asarray(fns["observe"](twin, 2)), np.asarray(fns["observe"](state, 2)))
+
+
+def test_random_actions_are_uniform_over_the_legal_picks(fns: dict[str, Any]) -> None:
+    state = fns["init"](jax.random.key(2), CONFIG)
+    hand = np.zeros((4, 13), dtype=np.int32)
+    hand[:, [Card.TEMPURA, Card.WASABI]] = [2, 1]
+    tableaux = np.zeros((4, 13), dtype=np.int32)
+    tableaux[0, Card.CHOPSTICKS] = 1
+    state = state.replace(hands=jnp.asarray(hand), tableaux=jnp.asarray(tableaux))
+    codes = np.asarray(jax.vmap(lambda k: sgj.random_actions(state, k))(jax.random.split(jax.random.key(3), 20000)))
+    legal = np.flatnonzero(np.asarray(fns["mask"](state))[0])
+    assert {decode_action(int(c)).to_text() for c in legal} == {
+        "tempura", "wasabi", "tempura+tempura", "tempura+wasabi", "wasabi+tempura"
+    }  # fmt: skip
+    assert set(np.unique(codes[:, 0])) == set(legal)
+    freq = np.bincount(codes[:, 0], minlength=legal.max() + 1)[legal] / len(codes)
+    assert np.allclose(freq, 1 / len(legal), atol=0.02)
+    assert set(np.unique(codes[:, 1])) == set(legal[:2])  # no chopsticks, no pairs
+
+
+def test_bad_configs_are_refused_as_the_core_refuses_them() -> None:
+    with pytest.raises(InvalidActionError, match="players"):
+        sgj.make_config(6)
+    with pytest.raises(InvalidActionError, match="dummy"):
+        sgj.make_config(3, dummy=True)
+    with pytest.raises(InvalidActionError, match="unknown option"):
+        sgj.make_config(3, no_such_rule=True)
+
+
+@pytest.mark.slow  # eager JAX: op by op, slow on a loaded machine
+def test_docstring_example() -> None:
+    result = doctest.testmod(sgj, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.slow
+def test_the_example_of_docs_jax_md_runs() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "docs/jax.md").read_text(encoding="utf-8"), flags=re.S)
+    assert blocks
+    for block in blocks:
+        scope: dict[str, Any] = {}
+        exec(compile(block.replace("4096", "64"), "docs/jax.md", "exec"), scope)
+        assert bool(scope["state"].terminated.all())
