@@ -5,7 +5,8 @@ ratio means something on a loaded machine:
 
 * **JAX, random games**: ``jit(vmap(play_random))``, whole games in one compiled ``while_loop``;
 * **JAX, with observations**: the same games, but every turn also builds every seat's observation
-  vector and dense legal mask (what a training rollout computes);
+  vector and compact legal mask (what a training rollout computes; ``--dense`` for the 2,548-wide
+  masks);
 * **Numba**: ``sushigo.batch.engine.simulate(backend="numba")``, the CPU kernel (NumPy if Numba is absent).
 
 A benchmark, not a test::
@@ -37,6 +38,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--seconds", type=float, default=3.0, help="minimum time of each measurement")
     ap.add_argument("--repeats", type=int, default=2, help="alternations of JAX and Numba")
     ap.add_argument("--quick", action="store_true", help="one repeat of one second each")
+    ap.add_argument("--dense", action="store_true", help="dense (2548) masks in the observation run")
     return ap.parse_args(argv)
 
 
@@ -85,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
             s, k, acc = carry
             k, sub = jax.random.split(k)
             obs = sgj.observe_all(s)
-            mask = sgj.legal_action_mask(s)
+            mask = sgj.legal_action_mask(s, compact=not args.dense)
             actions = sgj.random_actions(s, sub)
             # keep the observation and mask alive so that XLA cannot drop them
             acc = acc + obs.sum() + mask.sum()

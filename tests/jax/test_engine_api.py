@@ -116,3 +116,22 @@ def test_the_example_of_docs_jax_md_runs() -> None:
         scope: dict[str, Any] = {}
         exec(compile(block.replace("4096", "64"), "docs/jax.md", "exec"), scope)
         assert bool(scope["state"].terminated.all())
+
+
+@pytest.mark.slow  # one more compilation, ~10 s on a loaded machine
+def test_the_dummy_controller_picks_uniformly_among_its_card_and_dummy_card_pairs() -> None:
+    config = sgj.make_config(2, dummy=True)
+    state = jax.jit(sgj.init, static_argnums=1)(jax.random.key(4), config)
+    ctrl = int(sgj.controller(state))
+    hands = np.zeros((2, 13), dtype=np.int32)
+    hands[:, [Card.TEMPURA, Card.WASABI, Card.PUDDING]] = [2, 1, 0]
+    hands[ctrl, Card.PUDDING] = 1
+    tableaux = np.zeros((3, 13), dtype=np.int32)
+    tableaux[ctrl, Card.CHOPSTICKS] = 1
+    state = state.replace(hands=jnp.asarray(hands), tableaux=jnp.asarray(tableaux))
+    draw = jax.jit(jax.vmap(lambda k: sgj.random_actions(state, k)))
+    codes = np.asarray(draw(jax.random.split(jax.random.key(8), 30000)))[:, ctrl]
+    legal = np.flatnonzero(np.asarray(jax.jit(sgj.legal_action_mask)(state))[ctrl])
+    assert len(legal) > 10 and set(np.unique(codes)) == set(legal)
+    freq = np.bincount(codes, minlength=legal.max() + 1)[legal] / len(codes)
+    assert np.allclose(freq, 1 / len(legal), atol=0.015)
