@@ -156,6 +156,30 @@ def _play(state: State, actions: Array) -> State:
     )
 
 
+def _play_last(state: State) -> State:
+    """Plays the forced last card of every hand (outside the dummy variant): a lighter :func:`_play`,
+    since there is no choice, no chopsticks and nothing left to pass."""
+    p = state.config.players
+    first = jnp.argmax(state.hands > 0, axis=1).astype(jnp.int32)
+    r, t = state.round, state.turn
+    free, nig = _place(
+        state.free_wasabi[:p],
+        state.nigiri_points[:p],
+        first,
+        jnp.ones(p, dtype=bool),
+        jnp.zeros(p, jnp.int32),
+    )
+    return state.replace(
+        picks=state.picks.at[r, t, :p, 0].set(first.astype(jnp.int8)),
+        hands=jnp.zeros_like(state.hands),
+        tableaux=state.tableaux.at[:p].add(state.hands),
+        puddings=state.puddings.at[:p].add(state.hands[:, PUDDING]),
+        free_wasabi=state.free_wasabi.at[:p].set(free),
+        nigiri_points=state.nigiri_points.at[:p].set(nig),
+        turn=t + 1,
+    )
+
+
 def _end_round(state: State) -> State:
     """Scores the round; then either ends the game (rewards set) or deals the next round."""
     cfg = state.config
@@ -192,11 +216,10 @@ def _step(state: State, actions: Array) -> State:
     state = _play(state, actions)
     if cfg.dummy:
         return jax.lax.cond(state.turn == cfg.hand_size, _end_round, _begin_turn, state)
-    left = state.hands[0].sum()
-    # the round's last card is forced: the core plays it without asking, and so does this engine
-    forced = jnp.argmax(state.hands > 0, axis=1).astype(jnp.int32) * DUMMY_BASE + NO_DUMMY
-    state = jax.lax.cond(left == 1, _play, lambda s, a: s, state, forced)
-    return jax.lax.cond(state.hands[0].sum() == 0, _end_round, lambda s: s, state)
+    # the round's last card is forced: the core plays it without asking, and so does this engine,
+    # and the round ends with it
+    last = state.hands[0].sum() == 1
+    return jax.lax.cond(last, lambda s: _end_round(_play_last(s)), lambda s: s, state)
 
 
 def step(state: State, actions: Array, key: Array | None = None) -> State:
