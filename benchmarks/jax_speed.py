@@ -7,7 +7,10 @@ ratio means something on a loaded machine:
 * **JAX, with observations**: the same games, but every turn also builds every seat's observation
   vector and compact legal mask (what a training rollout computes; ``--dense`` for the 2,548-wide
   masks);
-* **Numba**: ``sushigo.batch.engine.simulate(backend="numba")``, the CPU kernel (NumPy if Numba is absent).
+* **Numba**: ``sushigo.batch.engine.simulate(backend="numba")``, the CPU kernel (NumPy if Numba is absent);
+* **NumPy with observations**: the batch engine's lockstep arrays building every seat's observation
+  and legal mask each turn (what the vectorised Gymnasium environment computes), the CPU's
+  counterpart of the second JAX row.
 
 A benchmark, not a test::
 
@@ -72,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: JAX has no {args.device} backend here ({first})", file=sys.stderr)
         return 2
     from sushigo import jax as sgj
-    from sushigo.batch.engine import numba_available, simulate
+    from sushigo.batch.engine import SushiGoBatch, numba_available, simulate
 
     config = sgj.make_config(args.players)
     backend = jax.default_backend()
@@ -127,6 +130,15 @@ def main(argv: list[str] | None = None) -> int:
         counter[0] += 1
         return len(simulate(config.players, chunk, seed=counter[0], chunk=chunk, backend=numba_backend))
 
+    def numpy_obs_run() -> int:
+        counter[0] += 1
+        batch = SushiGoBatch(config, 4096, counter[0])
+        while not batch.over:
+            batch.observations()
+            batch.legal_mask()
+            batch.step(batch.random_actions())
+        return 4096
+
     results: dict[str, list[float]] = {}
     for _ in range(args.repeats):
         for name in kinds:
@@ -134,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
                 results.setdefault(f"JAX {name}, B = {b}", []).append(rate(jax_run(name, b), args.seconds))
         results.setdefault(f"{numba_backend} batch engine, chunk {chunk}", []).append(
             rate(numba_run, args.seconds)
+        )
+        results.setdefault("NumPy batch engine with observations and dense masks, B = 4096", []).append(
+            rate(numpy_obs_run, args.seconds)
         )
     base_key = f"{numba_backend} batch engine, chunk {chunk}"
     base = sum(results[base_key]) / len(results[base_key])
