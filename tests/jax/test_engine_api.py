@@ -135,3 +135,12 @@ def test_the_dummy_controller_picks_uniformly_among_its_card_and_dummy_card_pair
     assert len(legal) > 10 and set(np.unique(codes)) == set(legal)
     freq = np.bincount(codes, minlength=legal.max() + 1)[legal] / len(codes)
     assert np.allclose(freq, 1 / len(legal), atol=0.015)
+
+
+def test_make_binds_a_config_with_the_sizes_a_trainer_needs() -> None:
+    env = sgj.make(4, soy_sauce=True)
+    assert env == sgj.make(sgj.make_config(4, soy_sauce=True))  # hashable: a static argument
+    assert (env.num_players, env.num_actions, env.num_compact_actions) == (4, 2548, 182)
+    state = jax.jit(env.init)(jax.random.key(0))
+    assert env.observation_shape == (sgj.obs_size(env.config),) == tuple(jax.jit(env.observe)(state, 0).shape)
+    assert int(state.deals.size) == 3 * 4 * 8 and state.config == env.config
