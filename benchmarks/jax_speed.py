@@ -15,7 +15,7 @@ ratio means something on a loaded machine:
 A benchmark, not a test::
 
     .venv/bin/python benchmarks/jax_speed.py                  # CPU (JAX's default is forced to CPU)
-    .venv/bin/python benchmarks/jax_speed.py --device gpu     # JAX on the GPU (jax[cuda12] installed)
+    .venv/bin/python benchmarks/jax_speed.py --device gpu     # JAX on the GPU and on this CPU (jax[cuda12])
     .venv/bin/python benchmarks/jax_speed.py --quick          # smaller sizes, one repeat
 
 It prints JAX's backend and devices first; ``--device gpu`` on a machine without a GPU backend stops
@@ -63,13 +63,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.device == "cpu":
         os.environ["JAX_PLATFORMS"] = "cpu"
     elif args.device == "gpu":
-        os.environ["JAX_PLATFORMS"] = "cuda"
+        os.environ["JAX_PLATFORMS"] = "cuda,cpu"
     try:
         import jax.numpy as jnp
 
         import jax
 
         devices = jax.devices()
+        if args.device == "gpu" and devices[0].platform != "gpu":
+            raise RuntimeError(
+                f"the first device is {devices[0]}; install jax[cuda12] on a machine with a GPU"
+            )
+        # on a GPU the same JAX code is timed on the machine's CPU too
+        platforms = [devices[0].platform] + (["cpu"] if devices[0].platform != "cpu" else [])
+        targets = {name: jax.devices(name)[0] for name in platforms}
     except (ImportError, RuntimeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"error: JAX has no {args.device} backend here ({first})", file=sys.stderr)
@@ -103,14 +110,15 @@ def main(argv: list[str] | None = None) -> int:
         "random games": lambda k: sgj.play_random(k, config).rewards.sum(),
         "with observations": with_observations,
     }
-    compiled: dict[tuple[str, int], Any] = {}
-    for name, fn in kinds.items():
-        for b in args.batch:
-            f = jax.jit(lambda key, fn=fn, b=b: jax.vmap(fn)(jax.random.split(key, b)))
-            start = time.perf_counter()
-            jax.block_until_ready(f(jax.random.key(0)))
-            print(f"compiled JAX {name}, B = {b}: {time.perf_counter() - start:.1f} s")
-            compiled[name, b] = f
+    compiled: dict[tuple[str, int, str], Any] = {}
+    for platform, device in targets.items():
+        for name, fn in kinds.items():
+            for b in args.batch:
+                f = jax.jit(lambda key, fn=fn, b=b: jax.vmap(fn)(jax.random.split(key, b)))
+                start = time.perf_counter()
+                jax.block_until_ready(f(jax.device_put(jax.random.key(0), device)))
+                print(f"compiled JAX {name}, B = {b} on {platform}: {time.perf_counter() - start:.1f} s")
+                compiled[name, b, platform] = f
 
     numba_backend = "numba" if numba_available() else "numpy"
     chunk = args.numba_chunk if numba_backend == "numba" else 4096
@@ -118,10 +126,11 @@ def main(argv: list[str] | None = None) -> int:
 
     counter = [0]
 
-    def jax_run(name: str, b: int) -> Callable[[], int]:
+    def jax_run(name: str, b: int, platform: str) -> Callable[[], int]:
         def go() -> int:
             counter[0] += 1
-            jax.block_until_ready(compiled[name, b](jax.random.key(counter[0])))
+            key = jax.device_put(jax.random.key(counter[0]), targets[platform])
+            jax.block_until_ready(compiled[name, b, platform](key))
             return b
 
         return go
@@ -141,9 +150,10 @@ def main(argv: list[str] | None = None) -> int:
 
     results: dict[str, list[float]] = {}
     for _ in range(args.repeats):
-        for name in kinds:
-            for b in args.batch:
-                results.setdefault(f"JAX {name}, B = {b}", []).append(rate(jax_run(name, b), args.seconds))
+        for name, b, platform in compiled:
+            results.setdefault(f"JAX {name}, B = {b} ({platform})", []).append(
+                rate(jax_run(name, b, platform), args.seconds)
+            )
         results.setdefault(f"{numba_backend} batch engine, chunk {chunk}", []).append(
             rate(numba_run, args.seconds)
         )
@@ -158,9 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---:|---:|")
     for label, values in results.items():
         mean = sum(values) / len(values)
-        print(
-            f"| {label} ({backend if label.startswith('JAX') else 'cpu'}) | {mean:,.0f} | {mean / base:.2f} |"
-        )
+        print(f"| {label}{'' if label.startswith('JAX') else ' (cpu)'} | {mean:,.0f} | {mean / base:.2f} |")
     return 0
 
 
