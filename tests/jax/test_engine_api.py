@@ -144,3 +144,14 @@ def test_make_binds_a_config_with_the_sizes_a_trainer_needs() -> None:
     state = jax.jit(env.init)(jax.random.key(0))
     assert env.observation_shape == (sgj.obs_size(env.config),) == tuple(jax.jit(env.observe)(state, 0).shape)
     assert int(state.deals.size) == 3 * 4 * 8 and state.config == env.config
+
+
+@pytest.mark.parametrize("blocked", ["jax", "flax"])
+def test_without_jax_the_import_names_the_extra(blocked: str) -> None:
+    import subprocess
+    import sys
+
+    code = f"import sys; sys.modules[{blocked!r}] = None\ntry:\n    import sushigo.jax\nexcept ImportError as exc:\n    print(type(exc).__name__, exc)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    line = result.stdout.strip()
+    assert line.startswith("MissingExtraError") and blocked in line and "sushigo[jax]" in line, line + result.stderr
