@@ -155,3 +155,19 @@ def test_without_jax_the_import_names_the_extra(blocked: str) -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     line = result.stdout.strip()
     assert line.startswith("MissingExtraError") and blocked in line and "sushigo[jax]" in line, line + result.stderr
+
+
+def test_the_tables_are_the_batch_engines_read_from_the_same_card_types() -> None:
+    pytest.importorskip("gymnasium")
+    from sushigo.batch import tables as batch
+    from sushigo.jax import tables
+
+    ours = [tables.TEMPURA_SET, tables.TEMPURA_POINTS, tables.SASHIMI_SET, tables.SASHIMI_POINTS]
+    ours += [tables.DUMPLING_CAP, tables.WASABI_FACTOR, tables.MAKI_FIRST, tables.MAKI_SECOND]
+    ours += [tables.SOY_POINTS, tables.PUDDING_POINTS]
+    assert ours == [int(x) for x in batch.RULES]
+    for name in ("MAKI", "NIGIRI", "DUMPLINGS", "OWN_FIRST", "OWN_SECOND", "OWN_USES"):
+        np.testing.assert_array_equal(getattr(tables, name), getattr(batch, name), err_msg=name)
+    np.testing.assert_array_equal(tables.COLOUR_ONEHOT.argmax(axis=1), batch.COLOUR_GROUP)
+    for soy in (False, True):
+        np.testing.assert_array_equal(tables.deck(sgj.make_config(3, soy_sauce=soy)), batch.deck_array(soy))
