@@ -82,7 +82,9 @@ def test_random_actions_are_uniform_over_the_legal_picks(fns: dict[str, Any]) ->
     tableaux = np.zeros((4, 13), dtype=np.int32)
     tableaux[0, Card.CHOPSTICKS] = 1
     state = state.replace(hands=jnp.asarray(hand), tableaux=jnp.asarray(tableaux))
-    codes = np.asarray(jax.vmap(lambda k: sgj.random_actions(state, k))(jax.random.split(jax.random.key(3), 20000)))
+    codes = np.asarray(
+        jax.vmap(lambda k: sgj.random_actions(state, k))(jax.random.split(jax.random.key(3), 20000))
+    )
     legal = np.flatnonzero(np.asarray(fns["mask"](state))[0])
     assert {decode_action(int(c)).to_text() for c in legal} == {
         "tempura", "wasabi", "tempura+tempura", "tempura+wasabi", "wasabi+tempura"
@@ -110,7 +112,9 @@ def test_docstring_example() -> None:
 
 @pytest.mark.slow
 def test_the_example_of_docs_jax_md_runs() -> None:
-    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "docs/jax.md").read_text(encoding="utf-8"), flags=re.S)
+    blocks = re.findall(
+        r"```python\n(.*?)```", (ROOT / "docs/jax.md").read_text(encoding="utf-8"), flags=re.S
+    )
     assert blocks
     for block in blocks:
         scope: dict[str, Any] = {}
@@ -154,7 +158,9 @@ def test_without_jax_the_import_names_the_extra(blocked: str) -> None:
     code = f"import sys; sys.modules[{blocked!r}] = None\ntry:\n    import sushigo.jax\nexcept ImportError as exc:\n    print(type(exc).__name__, exc)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     line = result.stdout.strip()
-    assert line.startswith("MissingExtraError") and blocked in line and "sushigo[jax]" in line, line + result.stderr
+    assert line.startswith("MissingExtraError") and blocked in line and "sushigo[jax]" in line, (
+        line + result.stderr
+    )
 
 
 def test_the_tables_are_the_batch_engines_read_from_the_same_card_types() -> None:
