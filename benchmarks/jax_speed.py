@@ -65,9 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.device == "gpu":
         os.environ["JAX_PLATFORMS"] = "cuda,cpu"
     try:
-        import jax.numpy as jnp
-
         import jax
+        import jax.numpy as jnp
 
         devices = jax.devices()
         if args.device == "gpu" and devices[0].platform != "gpu":

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import jax.numpy as jnp
-
 import jax
+import jax.numpy as jnp
 
 from ..sushi_go.options import Config
 from .observe import chopsticks_ok, controller, direction, legal_action_mask, own_mask

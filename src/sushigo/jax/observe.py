@@ -9,9 +9,8 @@ core on every turn.
 
 from __future__ import annotations
 
-import jax.numpy as jnp
-
 import jax
+import jax.numpy as jnp
 
 from .score import totals
 from .state import State

@@ -6,9 +6,8 @@ core checks; here it is written for one game, and ``vmap`` makes it a batch.
 
 from __future__ import annotations
 
-import jax.numpy as jnp
-
 import jax
+import jax.numpy as jnp
 
 from ..sushi_go.options import Config
 from .state import State

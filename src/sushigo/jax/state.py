@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from flax import struct
-
 import jax
+from flax import struct
 
 from ..sushi_go.options import Config
 
