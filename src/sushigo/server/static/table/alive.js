@@ -3,7 +3,7 @@
 // notification), a few sounds made with the Web Audio API (no sound files), and notices to the player
 // (the turn timer chose for you). Motion is skipped by any click or key and absent under
 // prefers-reduced-motion (style.css turns every CSS animation off; the script starts none).
-import { $, S } from "./state.js";
+import { $, S, t } from "./state.js";
 
 const store = {
   get: (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } },
@@ -26,9 +26,9 @@ export function clearNotice() { $("notice").classList.add("hidden"); }
 
 /** The server's ack: ``by: "timer"`` says the turn timer chose ``label`` for this seat. Called with no
  *  message when the page drops its selection itself (after switching seats). */
-export function onAck(msg) {
+export function onAck(msg, label) {
   if (msg && msg.by === "timer") {
-    notice(`Time ran out: ${msg.label || msg.action} was played for you.`);
+    notice(t("Time ran out: {action} was played for you.", { action: label || msg.action }));
     play("timer");
   } else { clearNotice(); actedAt = Date.now(); }
 }
@@ -72,7 +72,7 @@ export function countUp(els) {
 
 // ---------------------------------------------------------------------------------- your turn
 
-const baseTitle = document.title;
+const baseTitle = () => t("sushigo — table");
 const baseIcon = "/static/logo.svg";
 const TURN_ICON = "data:image/svg+xml," + encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="15" fill="#d64541"/>'
@@ -81,7 +81,7 @@ let myTurn = false;
 
 function drawTurnMarks() {
   const on = myTurn && document.hidden;
-  const title = on ? "● Your turn — sushigo" : baseTitle;
+  const title = on ? "● " + t("Your turn — sushigo") : baseTitle();
   if (document.title !== title) document.title = title;
   const icon = $("favicon");
   const href = on ? TURN_ICON : baseIcon;
@@ -97,7 +97,7 @@ function turnStarted() {
   play("turn");
   try { if (navigator.vibrate && (!navigator.userActivation || navigator.userActivation.hasBeenActive)) navigator.vibrate([120, 60, 120]); } catch (e) { /* not allowed */ }
   if (document.hidden && $("notifySwitch").checked && window.Notification && Notification.permission === "granted") {
-    try { new Notification("Your turn — sushigo", { body: document.getElementById("title").textContent || "Your table", tag: "sushigo-turn", icon: baseIcon }); } catch (e) { /* not allowed here */ }
+    try { new Notification(t("Your turn — sushigo"), { body: document.getElementById("title").textContent || t("Your table"), tag: "sushigo-turn", icon: baseIcon }); } catch (e) { /* not allowed here */ }
   }
 }
 
@@ -173,13 +173,14 @@ export function setupAlive() {
     notify.onchange = async () => {
       if (notify.checked && Notification.permission !== "granted") {
         const p = await Notification.requestPermission().catch(() => "denied");
-        if (p !== "granted") { notify.checked = false; notice("The browser does not allow notifications for this page."); }
+        if (p !== "granted") { notify.checked = false; notice(t("The browser does not allow notifications for this page.")); }
       }
       store.set(NOTIFY_KEY, notify.checked ? "1" : "0");
     };
   }
   $("noticeClose").onclick = clearNotice;
   document.addEventListener("visibilitychange", drawTurnMarks);
+  window.addEventListener("sushigo:lang", drawTurnMarks);
   // Any click or key finishes the motion at once.
   document.addEventListener("pointerdown", skipMotion, true);
   document.addEventListener("keydown", skipMotion, true);

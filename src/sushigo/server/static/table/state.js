@@ -7,6 +7,32 @@ export const A = window.SushiArt;
 export const R = window.SushiRender;
 export const { esc } = A;
 
+// Every word the table shows goes through the page's catalogue (window.I18N, /static/i18n.js): `t`,
+// `tp` (with a context) and `nt` (plural) take the English text as the key and `{name}` placeholders.
+// Until the catalogue is there (or if i18n.js failed) the English text is shown, formatted the same way.
+const fill = (text, params) => String(text).replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m));
+const I = () => window.I18N;
+export const t = (msgid, params) => (I() ? I().t(msgid, params) : fill(msgid, params));
+export const tp = (ctx, msgid, params) => (I() ? I().tp(ctx, msgid, params) : fill(msgid, params));
+export const nt = (one, many, n, params) => (I() ? I().nt(one, many, n, params) : fill(n === 1 ? one : many, { n, ...params }));
+/** `t` for HTML: the translated text is escaped, the params are HTML put in as they are (`<b>Ann</b>`). */
+export function th(msgid, params = {}) { return html((p) => t(msgid, p), params); }
+/** `nt` for HTML, as `th`. */
+export function nth(one, many, n, params = {}) { return html((p) => nt(one, many, n, p), params); }
+function html(tr, params) {
+  const keys = Object.keys(params), marks = {};
+  keys.forEach((k, i) => { marks[k] = `\u0001${i}\u0002`; });
+  let out = esc(tr(marks));
+  keys.forEach((k, i) => { out = out.split(`\u0001${i}\u0002`).join(String(params[k])); });
+  return out;
+}
+/** A number as the reader's language writes it. */
+export const num = (n) => (I() ? I().num(n) : String(n));
+/** A list of names joined as the reader's language joins them ("Ann, Bob and Cy"). */
+export function list(items) {
+  try { return new Intl.ListFormat(I() ? I().lang() : "en", { type: "conjunction" }).format(items); } catch (e) { return items.join(", "); }
+}
+
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 
 /** Everything the page knows; `last` is the latest `state` message. Game-specific selection state lives
@@ -22,6 +48,7 @@ export const S = {
   logEntries: [],
   timerEnd: null,
   changeTo: null,
+  prevView: null,
 };
 
 // The seat this device holds at this table, `{token, seat, name}`, kept in localStorage. Only a token the
@@ -47,7 +74,7 @@ export function legalAction(text) { return S.last && S.last.view.legal.find((a) 
 
 /** Sends an action text the server listed as legal now. */
 export function send(text) {
-  if (!legalAction(text)) { showMsg(`That is not a legal move now (${text}).`); return; }
+  if (!legalAction(text)) { showMsg(t("That is not a legal move now.")); return; }
   S.ws.send(JSON.stringify({ type: "action", action: text, state_id: S.last.state_id }));
 }
 
@@ -62,8 +89,10 @@ export function seatNames(msg) { return R.seatNames(msg.table, msg.view); }
 
 /** "Waiting for you, Ann…" for the seats in `to_act` (always a list). */
 export function waitingFor(v, nm) {
-  const who = v.to_act.map((s) => (s === S.mySeat ? "you" : nm[s]));
-  return who.length ? `Waiting for ${who.join(", ")}…` : "";
+  if (!v.to_act.length) return "";
+  const others = v.to_act.filter((s) => s !== S.mySeat).map((s) => nm[s]);
+  if (!v.to_act.includes(S.mySeat)) return t("Waiting for {names}…", { names: list(others) });
+  return others.length ? t("Waiting for you and {names}…", { names: list(others) }) : t("Waiting for you…");
 }
 
 /** Shows the own-area (hand or belt) for a seated player while the game is on; returns whether shown. */
