@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any, Protocol, runtime_checkable
 
+from .cards.text import N_, Text, gettext, ngettext
 from .errors import InvalidActionError, OptionsError, RecordError
 
 
@@ -51,7 +52,8 @@ class GameState(Protocol):
 
 @dataclass(frozen=True)
 class Choice:
-    """One value an option may take, with the words a lobby or a table header shows for it."""
+    """One value an option may take, with the words a lobby or a table header shows for it (``label``:
+    an ``N_``-marked msgid of the ``game`` catalogue, so every language translates it)."""
 
     value: Any
     label: str
@@ -67,6 +69,7 @@ class OptionSpec:
     player counts the option may be turned on with; ``rule`` cites where the rules decide it.
     ``normalise(players, value, options)`` turns a valid value into its stored form, raising
     :class:`InvalidActionError` for one the game refuses (a menu's tiles and their player limits).
+    ``label`` and ``help`` are ``N_``-marked msgids (a client shows them translated).
     """
 
     name: str
@@ -88,14 +91,23 @@ class OptionSpec:
 
     def problem(self, value: Any) -> str | None:
         """Why ``value`` is not a value of this option (``None`` when it is), without the option's name."""
+        text = self.problem_text(value)
+        return None if text is None else str(text)
+
+    def problem_text(self, value: Any) -> Text | None:
+        """:meth:`problem` as a translatable text."""
         if self.type == "path":
-            return None if isinstance(value, str) and value else "must be the path of a file"
+            return None if isinstance(value, str) and value else gettext("must be the path of a file")
         if self.type == "menu":
             return None  # checked with the player count by ``normalise``
         values = [c.value for c in self.choices]
         if any(_same(value, v) for v in values):
             return None
-        return f"must be one of {', '.join(shown(v) for v in values)}, not {shown(value)}"
+        return gettext(
+            "must be one of {values}, not {value}",
+            values=", ".join(shown(v) for v in values),
+            value=shown(value),
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The option as ``GET /api/games`` lists it (a lobby draws its control from this)."""
@@ -114,7 +126,7 @@ class OptionSpec:
 
 def bool_option(name: str, label: str, help: str, *, default: bool = False, **more: Any) -> OptionSpec:  # noqa: A002
     """An on/off option; its choices are ``default`` first, then the other value."""
-    words = {True: "on", False: "off"}
+    words = {True: N_("on"), False: N_("off")}
     labels = more.pop("labels", words)
     choices = tuple(Choice(v, labels[v]) for v in (default, not default))
     return OptionSpec(name, "bool", default, label, help, choices=choices, **more)
@@ -161,9 +173,37 @@ class CardInfo:
     colour: str = ""
     counts: tuple[int, ...] = ()
     on_wasabi: int = 0
+    #: the same words as translatable texts (``name``, ``rule``, ``short``, ``label``), which
+    #: :mod:`sushigo.i18n.cards` renders per reader; :meth:`of` fills both from them
+    texts: CardTexts | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(
+        cls,
+        id: str,  # noqa: A002 - the catalogue's field name
+        name: Text,
+        rule: Text,
+        *,
+        short: Text | None = None,
+        label: Text | None = None,
+        **more: Any,
+    ) -> CardInfo:
+        """A card from its texts: the English fields are the texts' English, so they never differ."""
+        texts = CardTexts(name, rule, short or Text(""), label)
+        return cls(
+            id,
+            str(name),
+            str(rule),
+            short=str(texts.short),
+            label="" if label is None else str(label),
+            texts=texts,
+            **more,
+        )
 
     def to_json(self) -> dict[str, Any]:
-        """The card as JSON (``label`` is the name when it is not set)."""
+        """The card as JSON (``label`` is the name when it is not set). ``name_source`` says where the
+        name comes from: in English, the publisher's cards (:mod:`sushigo.i18n.cards` says it for the
+        other languages: their rule texts, a publisher, or this project's own translation)."""
         return {
             "id": self.id,
             "name": self.name,
@@ -174,7 +214,18 @@ class CardInfo:
             "colour": self.colour,
             "counts": list(self.counts),
             "on_wasabi": self.on_wasabi,
+            "name_source": "publisher",
         }
+
+
+@dataclass(frozen=True)
+class CardTexts:
+    """A card's words as translatable texts; ``label`` ``None`` means the name."""
+
+    name: Text
+    rule: Text
+    short: Text
+    label: Text | None = None
 
 
 @dataclass(frozen=True)
@@ -184,6 +235,13 @@ class CategoryInfo:
 
     id: str
     label: str
+    #: the label as a translatable text (by default the label itself, a catalogue msgid)
+    text: Text | None = field(default=None, compare=False)
+
+    @property
+    def label_text(self) -> Text:
+        """The label as a translatable text."""
+        return self.text if self.text is not None else Text(self.label)
 
     def to_json(self) -> dict[str, str]:
         """The category as JSON."""
@@ -200,7 +258,7 @@ class GameSpec:
     card catalogue (:meth:`cards`), the score categories with their labels (:meth:`categories`) and,
     for a game whose menu is made of tiles, each tile (card type) with its rule (:meth:`tiles`).
     ``dessert`` and ``dessert_unit`` name the end-of-game category in reports ("pudding" cards,
-    "pudding" tokens, any "dessert").
+    "pudding" tokens, any "dessert"). ``title`` is an ``N_``-marked msgid.
     """
 
     name: str
@@ -245,8 +303,19 @@ class GameSpec:
 
     def players_problem(self, players: object) -> str | None:
         """Why ``players`` is not a player count of this game (``None`` when it is)."""
+        text = self.players_problem_text(players)
+        return None if text is None else str(text)
+
+    def players_problem_text(self, players: object) -> Text | None:
+        """:meth:`players_problem` as a translatable text."""
         if isinstance(players, bool) or not isinstance(players, int) or players not in self.players:
-            return f"{self.name} is for {self.min_players} to {self.max_players} players, not {players!r}"
+            return gettext(
+                "{game} is for {low} to {high} players, not {value}",
+                game=self.name,
+                low=self.min_players,
+                high=self.max_players,
+                value=repr(players),
+            )
         return None
 
     def validate_options(
@@ -260,30 +329,34 @@ class GameSpec:
         :raises OptionsError: listing every problem, each located (``["players"]``,
             ``["options", name]``) with a message that names the allowed values.
         """
-        errors: list[dict[str, Any]] = []
-        bad_players = self.players_problem(players)
+        errors: list[tuple[list[Any], Text]] = []
+        bad_players = self.players_problem_text(players)
         if bad_players is not None:
-            errors.append({"loc": ["players"], "msg": bad_players})
+            errors.append((["players"], bad_players))
         if options is None:
             options = {}
         if not isinstance(options, Mapping):
-            raise OptionsError([*errors, {"loc": ["options"], "msg": "options must be an object"}])
+            raise options_error([*errors, (["options"], gettext("options must be an object"))])
         known = {o.name: o for o in self.options if o.server or not server}
         out: dict[str, Any] = {}
         for name, value in options.items():
             spec_ = known.get(name) if isinstance(name, str) else None
             if spec_ is None:
-                listed = f"the options are {', '.join(known)}" if known else f"{self.title} has none"
-                errors.append(
-                    {
-                        "loc": ["options", name],
-                        "msg": f"unknown option {_short(name)}: not a {self.title} option; {listed}",
-                    }
-                )
+                title = Text(self.title)
+                if known:
+                    text = gettext(
+                        "unknown option {name}: not a {game} option; the options are {options}",
+                        name=_short(name),
+                        game=title,
+                        options=", ".join(known),
+                    )
+                else:
+                    text = gettext("unknown option {name}: not a {game} option; {game} has none", name=_short(name), game=title)
+                errors.append((["options", name], text))
                 continue
-            problem = spec_.problem(value)
+            problem = spec_.problem_text(value)
             if problem is not None:
-                errors.append({"loc": ["options", name], "msg": problem})
+                errors.append((["options", name], problem))
                 continue
             out[name] = value
         for o in known.values():
@@ -294,20 +367,32 @@ class GameSpec:
                 value = out[o.name]
                 if o.players and not _same(value, o.default) and not o.players[0] <= players <= o.players[1]:
                     low, high = o.players
-                    count = f"{low}" if low == high else f"{low} to {high}"
-                    errors.append(
-                        {
-                            "loc": ["options", o.name],
-                            "msg": f"the {o.label.lower()} is for {count} players, not {players}",
-                        }
-                    )
-                elif o.normalise is not None and not any(e["loc"][-1] == o.name for e in errors):
+                    label = Text(o.label, lower=True)
+                    if low == high:
+                        text = ngettext(
+                            "the {option} is for {n} player, not {players}",
+                            "the {option} is for {n} players, not {players}",
+                            low,
+                            option=label,
+                            players=players,
+                        )
+                    else:
+                        text = gettext(
+                            "the {option} is for {low} to {high} players, not {players}",
+                            option=label,
+                            low=low,
+                            high=high,
+                            players=players,
+                        )
+                    errors.append((["options", o.name], text))
+                elif o.normalise is not None and not any(loc[-1] == o.name for loc, _ in errors):
                     try:
                         out[o.name] = o.normalise(players, value, out)
                     except InvalidActionError as exc:
-                        errors.append({"loc": ["options", o.name], "msg": str(exc)})
+                        found = getattr(exc, "text", None)
+                        errors.append((["options", o.name], found if isinstance(found, Text) else Text(str(exc))))
         if errors:
-            raise OptionsError(errors)
+            raise options_error(errors)
         return {o.name: out[o.name] for o in known.values()}
 
     def stored_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -336,6 +421,27 @@ class GameSpec:
             "categories": [c.to_json() for c in self.categories()],
             "dessert": self.dessert,
         }
+
+
+def options_error(errors: list[tuple[list[Any], Text]]) -> OptionsError:
+    """An :class:`OptionsError` (``errors``: today's located English ``msg``) that also keeps each
+    problem as a translatable text (``texts``, in the same order), so that a server, a lobby or the
+    terminal renders it in its reader's language (:func:`located_errors`)."""
+    exc = OptionsError([{"loc": loc, "msg": str(text)} for loc, text in errors])
+    exc.texts = [text for _, text in errors]  # type: ignore[attr-defined]
+    return exc
+
+
+def located_errors(exc: OptionsError) -> list[dict[str, Any]]:
+    """Each located error of ``exc`` with, beside its English ``msg``, the language-free ``msgid`` and
+    ``params`` of its text (:meth:`Text.to_json`; nested texts are such objects too) where known."""
+    texts: list[Text] = list(getattr(exc, "texts", ()))
+    out = []
+    for i, err in enumerate(exc.errors):
+        doc = dict(err)
+        doc.update((texts[i] if i < len(texts) else Text(str(err["msg"]))).to_json())
+        out.append(doc)
+    return out
 
 
 def _same(a: object, b: object) -> bool:

@@ -6,21 +6,39 @@ rules.md §1.4.2–4 and §3.4.6–13. Each class is one card's whole rule.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from ..party.table import Entry, Table
 
 from .base import CardType, RoundView
+from .text import N_, Text, gettext, ngettext
 
 #: dumpling points by count; more dumplings than the table's last count score its last entry
 DUMPLING_POINTS = (0, 1, 3, 6, 10, 15)
 
 
-def _set_words(size: int) -> str:
-    """"pair", "set of three", … for a set of ``size`` cards (a rule's text)."""
-    words = {2: "pair", 3: "set of three", 4: "set of four", 5: "set of five"}
-    return words.get(size, f"set of {size}")
+def set_rule(title: str, size: int, points: int) -> Text:
+    """"Tempura: 5 points for each pair." for a set of ``size`` cards scoring ``points``: one whole
+    sentence per set size, so that a language words each (a pair is not a set of three everywhere)."""
+    name = Text(title)
+    if size == 2:
+        return ngettext("{name}: {n} point for each pair.", "{name}: {n} points for each pair.", points, name=name)
+    if size == 3:
+        return ngettext(
+            "{name}: {n} point for each set of three.", "{name}: {n} points for each set of three.", points, name=name
+        )
+    return ngettext(
+        "{name}: {n} point for each set of {size}.", "{name}: {n} points for each set of {size}.", points,
+        name=name, size=size,
+    )
+
+
+def per_set(points: int, size: int) -> Text:
+    """A set type's face words: "5 per pair", "10 per 3"."""
+    if size == 2:
+        return gettext("{points} per pair", points=points)
+    return gettext("{points} per {size}", points=points, size=size)
 
 
 class _Counted(CardType):
@@ -55,7 +73,7 @@ class _Counted(CardType):
 
 class Tempura(_Counted):
     """5 points per complete pair."""
-    title = "Tempura"
+    title = N_("Tempura")
 
     name = category = "tempura"
     colour = "lavender"
@@ -63,12 +81,12 @@ class Tempura(_Counted):
     SET_SIZE, SET_POINTS = 2, 5
 
     @property
-    def summary(self) -> str:
-        return f"Tempura: {self.SET_POINTS} points for each {_set_words(self.SET_SIZE)}."
+    def summary_text(self) -> Text:
+        return set_rule(self.title, self.SET_SIZE, self.SET_POINTS)
 
     @property
-    def short(self) -> str:
-        return f"{self.SET_POINTS} per {'pair' if self.SET_SIZE == 2 else self.SET_SIZE}"
+    def short_text(self) -> Text:
+        return per_set(self.SET_POINTS, self.SET_SIZE)
 
     def points(self, n: int) -> int:
         return n // self.SET_SIZE * self.SET_POINTS
@@ -76,7 +94,7 @@ class Tempura(_Counted):
 
 class Sashimi(_Counted):
     """10 points per complete set of three."""
-    title = "Sashimi"
+    title = N_("Sashimi")
 
     name = category = "sashimi"
     colour = "lime_green"
@@ -84,12 +102,12 @@ class Sashimi(_Counted):
     SET_SIZE, SET_POINTS = 3, 10
 
     @property
-    def summary(self) -> str:
-        return f"Sashimi: {self.SET_POINTS} points for each {_set_words(self.SET_SIZE)}."
+    def summary_text(self) -> Text:
+        return set_rule(self.title, self.SET_SIZE, self.SET_POINTS)
 
     @property
-    def short(self) -> str:
-        return f"{self.SET_POINTS} per {self.SET_SIZE}"
+    def short_text(self) -> Text:
+        return gettext("{points} per {size}", points=self.SET_POINTS, size=self.SET_SIZE)
 
     def points(self, n: int) -> int:
         return n // self.SET_SIZE * self.SET_POINTS
@@ -97,19 +115,24 @@ class Sashimi(_Counted):
 
 class Dumpling(_Counted):
     """1/3/6/10/15 for 1/2/3/4/5+ dumplings (S2's ``max`` formula is a typo, rules.md A11)."""
-    title = "Dumpling"
+    title = N_("Dumpling")
 
     name = category = "dumpling"
     colour = "blue"
 
     @property
-    def summary(self) -> str:
+    def summary_text(self) -> Text:
         steps = DUMPLING_POINTS[1:]  # read when asked: the module's table is the one place
-        return f"Dumplings: {', '.join(map(str, steps))} points for 1 to {len(steps)} or more."
+        return ngettext(
+            "Dumplings: {points} point for 1 to {n} or more.",
+            "Dumplings: {points} points for 1 to {n} or more.",
+            len(steps),
+            points=", ".join(map(str, steps)),
+        )
 
     @property
-    def short(self) -> str:
-        return " ".join(map(str, DUMPLING_POINTS[1:]))
+    def short_text(self) -> Text:
+        return Text(" ".join(map(str, DUMPLING_POINTS[1:])))
 
     def points(self, n: int) -> int:
         return DUMPLING_POINTS[min(n, len(DUMPLING_POINTS) - 1)]
@@ -117,9 +140,9 @@ class Dumpling(_Counted):
 
 class Eel(_Counted):
     """One eel −3, two or more 7."""
-    title = "Eel"
-    summary = "Eel: one scores −3, two or more score 7."
-    short = "1: −3 · 2+: 7"
+    title = N_("Eel")
+    summary_text = Text(N_("Eel: one scores −3, two or more score 7."))
+    short_text = Text("1: −3 · 2+: 7")
 
     name = category = "eel"
     colour = "indigo"
@@ -130,9 +153,9 @@ class Eel(_Counted):
 
 class Tofu(_Counted):
     """One tofu 2, two 6, three or more 0."""
-    title = "Tofu"
-    summary = "Tofu: one scores 2, two score 6, three or more score 0."
-    short = "1: 2 · 2: 6 · 3+: 0"
+    title = N_("Tofu")
+    summary_text = Text(N_("Tofu: one scores 2, two score 6, three or more score 0."))
+    short_text = Text("1: 2 · 2: 6 · 3+: 0")
 
     name = category = "tofu"
     colour = "green"
@@ -143,9 +166,16 @@ class Tofu(_Counted):
 
 class Onigiri(CardType):
     """Sets of distinct shapes 1/4/9/16; each set takes one of every shape still left (best grouping)."""
-    title = "Onigiri"
-    summary = "Onigiri: each set of different shapes scores 1, 4, 9 or 16 for 1 to 4 shapes."
-    short = "sets of shapes"
+    title = N_("Onigiri")
+    summary_text = Text(N_("Onigiri: each set of different shapes scores 1, 4, 9 or 16 for 1 to 4 shapes."))
+    short_text = Text(N_("sets of shapes"))
+    #: each shape's card name (the variant's wire name is ``onigiri_<shape>``)
+    SHAPE_NAMES: ClassVar[dict[str, str]] = {
+        "circle": N_("Onigiri circle"),
+        "triangle": N_("Onigiri triangle"),
+        "square": N_("Onigiri square"),
+        "rectangle": N_("Onigiri rectangle"),
+    }
 
     name = category = "onigiri"
     colour = "magenta"
@@ -165,9 +195,9 @@ class Onigiri(CardType):
 
 class Edamame(CardType):
     """Each edamame: 1 per *opponent* with any edamame, at most 4 per card (rules.md §3.4.12)."""
-    title = "Edamame"
-    summary = "Edamame: 1 point for each opponent with edamame (at most 4)."
-    short = "1 per opponent's"
+    title = N_("Edamame")
+    summary_text = Text(N_("Edamame: 1 point for each opponent with edamame (at most 4)."))
+    short_text = Text(N_("1 per opponent's"))
 
     name = category = "edamame"
     colour = "purple"
@@ -184,9 +214,9 @@ class MisoSoup(CardType):
     :meth:`end_of_turn` counts every miso soup that joined a tableau this turn (copies and extra
     cards included) and discards them all when there are two or more.
     """
-    title = "Miso soup"
-    summary = "Miso soup: 3 points, but if anyone else plays miso soup the same turn, all are discarded."
-    short = "3, alone this turn"
+    title = N_("Miso soup")
+    summary_text = Text(N_("Miso soup: 3 points, but if anyone else plays miso soup the same turn, all are discarded."))
+    short_text = Text(N_("3, alone this turn"))
 
     name = category = "miso_soup"
     colour = "teal"

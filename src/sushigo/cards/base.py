@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .text import Text
+
 if TYPE_CHECKING:  # the Party table these hooks act on (Sushi Go! never calls them)
     from ..party.table import Entry, Table
 
@@ -104,21 +106,38 @@ class CardType:
     colour: str = ""
     #: whether a Party special order may copy a card of this type (not a menu or takeout box, §3.4.17)
     copyable = True
-    #: the card catalogue's text (:meth:`sushigo.game.GameSpec.cards`): display name, then the
-    #: one-line rule (:attr:`summary`) and the few words printed on the card's face (:attr:`short`)
+    #: the card catalogue's text (:meth:`sushigo.game.GameSpec.cards`): display name (an ``N_``-marked
+    #: msgid, so any language translates it), then the one-line rule (:attr:`summary_text`) and the few
+    #: words printed on the card's face (:attr:`short_text`)
     title: str = ""
 
     @property
+    def title_text(self) -> Text:
+        """The display name as a translatable text."""
+        return Text(self.title)
+
+    @property
+    def summary_text(self) -> Text:
+        """The one-line rule, as a template and its params. Where the rule states a number the type
+        owns (``SET_POINTS``, ``PLACES``…), the number is a param read from the type when asked, so
+        the rule is written once, changing the number changes the text, and a translation is one
+        msgid whatever the number."""
+        return Text("")
+
+    @property
+    def short_text(self) -> Text:
+        """The few words printed on the card's face (built like :attr:`summary_text`)."""
+        return Text("")
+
+    @property
     def summary(self) -> str:
-        """The one-line rule. A subclass sets a plain string, or, where the rule states a number the
-        type owns (``SET_POINTS``, ``PLACES``…), a property that builds it from that number, so the
-        rule is written once and changing the number changes the text."""
-        return ""
+        """The one-line rule in English."""
+        return str(self.summary_text)
 
     @property
     def short(self) -> str:
-        """The few words printed on the card's face (built like :attr:`summary`)."""
-        return ""
+        """The card face's words in English."""
+        return str(self.short_text)
 
     def count_points(self) -> tuple[int, ...]:
         """What 0, 1, 2, … cards of this type score on their own in a round, for a type scored by its

@@ -7,17 +7,19 @@ rules.md §1.4.7 and §3.4.21–23. Sushi Go!'s pudding splits ties (its score.p
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import ClassVar
 
 from .base import CardType, GameView, most_fewest_points
+from .text import N_, Text, gettext, ngettext
 
 FRUIT_POINTS = (-2, 0, 1, 3, 6, 10)
 
 
 class Pudding(CardType):
     """Party: most puddings +6, fewest (0 included) −6, full points on ties; no loss at 2 players."""
-    title = "Pudding"
-    summary = "Pudding: at the end of the game most puddings score 6, fewest lose 6."
-    short = "end of game"
+    title = N_("Pudding")
+    summary_text = Text(N_("Pudding: at the end of the game most puddings score 6, fewest lose 6."))
+    short_text = Text(N_("end of game"))
 
     name = category = "pudding"
     colour = "pink"
@@ -29,7 +31,7 @@ class Pudding(CardType):
 
 class GreenTeaIceCream(CardType):
     """12 points per complete set of four."""
-    title = "Green tea ice cream"
+    title = N_("Green tea ice cream")
 
     name = category = "green_tea_ice_cream"
     colour = "cyan"
@@ -37,12 +39,17 @@ class GreenTeaIceCream(CardType):
     SET_SIZE, SET_POINTS = 4, 12
 
     @property
-    def summary(self) -> str:
-        return f"Green tea ice cream: {self.SET_POINTS} points for each {self.SET_SIZE} at the end of the game."
+    def summary_text(self) -> Text:
+        return ngettext(
+            "Green tea ice cream: {n} point for each {size} at the end of the game.",
+            "Green tea ice cream: {n} points for each {size} at the end of the game.",
+            self.SET_POINTS,
+            size=self.SET_SIZE,
+        )
 
     @property
-    def short(self) -> str:
-        return f"{self.SET_POINTS} per {self.SET_SIZE}"
+    def short_text(self) -> Text:
+        return gettext("{points} per {size}", points=self.SET_POINTS, size=self.SET_SIZE)
 
     def score_game(self, view: GameView) -> list[int]:
         size, points = self.SET_SIZE, self.SET_POINTS
@@ -54,16 +61,20 @@ class Fruit(CardType):
 
     ``icons`` maps each variant key to its (watermelon, pineapple, orange) icons.
     """
-    title = "Fruit"
-    short = "fruit"
+    title = N_("Fruit")
+    short_text = Text(N_("fruit"))
+    #: the three kinds' words, in icon order (a fruit card's name and rule name them)
+    KIND_WORDS: ClassVar[dict[str, str]] = {"w": N_("watermelon"), "p": N_("pineapple"), "o": N_("orange")}
+    #: a card with two icons of one kind ("2 watermelon"): one msgid each, since a count agrees with its word
+    PAIR_WORDS: ClassVar[dict[str, str]] = {"w": N_("2 watermelon"), "p": N_("2 pineapple"), "o": N_("2 orange")}
 
     @property
-    def summary(self) -> str:
+    def summary_text(self) -> Text:
         last = len(FRUIT_POINTS) - 1
         steps = ", ".join(
             f"{n}{'+' * (n == last)}→{str(p).replace('-', '−')}" for n, p in enumerate(FRUIT_POINTS)
         )
-        return f"Fruit: at the end of the game each fruit kind scores by its count: {steps}."
+        return gettext("Fruit: at the end of the game each fruit kind scores by its count: {steps}.", steps=steps)
 
     name = category = "fruit"
     colour = "coral"

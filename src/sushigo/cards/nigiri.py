@@ -9,9 +9,16 @@ if TYPE_CHECKING:
     from ..party.table import Entry, Table
 
 from .base import CardType, RoundView
+from .text import N_, Text, gettext
 
 #: the nigiri kinds, cheapest first (both games' nigiri are egg, salmon and squid)
 NIGIRI_KINDS = ("egg", "salmon", "squid")
+#: each kind's card name (a msgid: the catalogue names a nigiri card with it)
+NIGIRI_NAMES: dict[str, str] = {
+    "egg": N_("Egg nigiri"),
+    "salmon": N_("Salmon nigiri"),
+    "squid": N_("Squid nigiri"),
+}
 
 
 class Nigiri(CardType):
@@ -21,7 +28,7 @@ class Nigiri(CardType):
     tableau goes onto the earliest free wasabi (:meth:`reveal`); Sushi Go!'s rules.py does the same
     at its reveal (with its strict-wasabi option).
     """
-    title = "Nigiri"
+    title = N_("Nigiri")
 
     name = "nigiri"
     category = "nigiri"
@@ -34,13 +41,18 @@ class Nigiri(CardType):
         self.values = dict(values)
 
     @property
-    def summary(self) -> str:
-        faces = ", ".join(f"{kind} {v}" for kind, v in zip(NIGIRI_KINDS, sorted(self.values.values())))
-        return f"Nigiri: {faces} (×{self.WASABI_FACTOR} on a wasabi)."
+    def summary_text(self) -> Text:
+        # the kinds are words of the template (each language names them), their values params
+        values = dict(zip(NIGIRI_KINDS, sorted(self.values.values())))
+        return gettext(
+            "Nigiri: egg {egg}, salmon {salmon}, squid {squid} (×{factor} on a wasabi).",
+            **values,
+            factor=self.WASABI_FACTOR,
+        )
 
     @property
-    def short(self) -> str:
-        return " ".join(str(v) for v in sorted(self.values.values()))
+    def short_text(self) -> Text:
+        return Text(" ".join(str(v) for v in sorted(self.values.values())))
 
     def reveal(self, table: Table, seat: int, entry: Entry) -> None:
         """Puts the nigiri onto a free wasabi (a special-order copy may decline with ``wasabi: false``)."""
@@ -65,15 +77,15 @@ class Nigiri(CardType):
 
 class Wasabi(CardType):
     """No effect and no points of its own: it triples the next nigiri (see :class:`Nigiri`)."""
-    title = "Wasabi"
+    title = N_("Wasabi")
 
     @property
-    def summary(self) -> str:
-        return f"Wasabi: the next nigiri you play scores ×{Nigiri.WASABI_FACTOR}."
+    def summary_text(self) -> Text:
+        return gettext("Wasabi: the next nigiri you play scores ×{factor}.", factor=Nigiri.WASABI_FACTOR)
 
     @property
-    def short(self) -> str:
-        return f"×{Nigiri.WASABI_FACTOR} next nigiri"
+    def short_text(self) -> Text:
+        return gettext("×{factor} next nigiri", factor=Nigiri.WASABI_FACTOR)
 
     name = "wasabi"
     colour = "yellow"  # shares nigiri's colour (rules.md §3.1: the tea example)

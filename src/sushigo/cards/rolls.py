@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
 from ..scoring import majority_points
 from .base import CardType, RoundView, most_fewest_points, place_points
+from .text import N_, Text, gettext
 
 
 class Maki(CardType):
@@ -17,8 +18,8 @@ class Maki(CardType):
 
     Party pays 6/4/2 at 6–8 players (``places_many``). Only seats with at least one icon take part.
     """
-    title = "Maki"
-    short = "most rolls"
+    title = N_("Maki")
+    short_text = Text(N_("most rolls"))
 
     name = "maki"
     category = "maki"
@@ -35,12 +36,20 @@ class Maki(CardType):
         self.places_many = places_many
 
     @property
-    def summary(self) -> str:
+    def summary_text(self) -> Text:
         first, second = self.PLACES
         many = self.places_many
-        also = f" ({'/'.join(map(str, many))} for first to third at 6 to 8 players)" if many else ""
-        ties = "ties split the points" if self.ties == "split" else "ties score in full"
-        return f"Maki: most icons score {first}, second {second}{also}; {ties}."
+        if many:
+            return gettext(
+                "Maki: most icons score {first}, second {second} ({many} for first to third at 6 to 8 "
+                "players); ties score in full.",
+                first=first,
+                second=second,
+                many="/".join(map(str, many)),
+            )
+        if self.ties == "split":
+            return gettext("Maki: most icons score {first}, second {second}; ties split the points.", first=first, second=second)
+        return gettext("Maki: most icons score {first}, second {second}; ties score in full.", first=first, second=second)
 
     def icon_totals(self, view: RoundView) -> list[int]:
         """Maki icons per seat."""
@@ -65,9 +74,9 @@ class Maki(CardType):
 
 class Temaki(CardType):
     """Party: most temaki cards +4, fewest (0 included) −4; no loss at 2 players; option ``all_tied``."""
-    title = "Temaki"
-    summary = "Temaki: most temaki score 4, fewest lose 4 (with 2 players nobody loses)."
-    short = "most +4, fewest −4"
+    title = N_("Temaki")
+    summary_text = Text(N_("Temaki: most temaki score 4, fewest lose 4 (with 2 players nobody loses)."))
+    short_text = Text(N_("most +4, fewest −4"))
 
     name = "temaki"
     category = "temaki"
@@ -86,7 +95,7 @@ class Uramaki(CardType):
     (copies included) are discarded; once the three places are gone the race stops. At round end the
     most icons left (≥1) take the next unclaimed place, ties in full.
     """
-    title = "Uramaki"
+    title = N_("Uramaki")
 
     name = "uramaki"
     category = "uramaki"
@@ -100,14 +109,28 @@ class Uramaki(CardType):
         self.icons = dict(icons)
 
     @property
-    def summary(self) -> str:
+    def summary_text(self) -> Text:
         first, *rest = self.PLACES
-        then = "".join(f", then {p}" for p in rest)
-        return f"Uramaki: at the end of each turn the first to {self.GOAL} icons scores {first}{then}."
+        then = "".join(f", {p}" for p in rest)  # "8, 5, 2": numbers only, the words are the template's
+        if len(rest) == 2:
+            return gettext(
+                "Uramaki: at the end of each turn the first to {goal} icons scores {first}, then {second}, "
+                "then {third}.",
+                goal=self.GOAL,
+                first=first,
+                second=rest[0],
+                third=rest[1],
+            )
+        return gettext(
+            "Uramaki: at the end of each turn the first to {goal} icons scores {first}{then}.",
+            goal=self.GOAL,
+            first=first,
+            then=then,
+        )
 
     @property
-    def short(self) -> str:
-        return f"race to {self.GOAL}"
+    def short_text(self) -> Text:
+        return gettext("race to {goal}", goal=self.GOAL)
 
     def seat_icons(self, table: Table, seat: int) -> int:
         """Uramaki icons in ``seat``'s tableau now (face-down cards have none)."""

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .base import CardType, RoundView
+from .text import N_, Text
 
 if TYPE_CHECKING:  # the Party engine imports these card types: only the type checker looks back
     from ..party.actions import Action, Ask, Flip, Give, Play
@@ -95,9 +96,9 @@ class ActionCard(CardType):
 class Chopsticks(ActionCard):
     """Bonus action (declared with the pick, from the turn after it was played): at its number, play a
     second card chosen *now* from the hand, then put the chopsticks card into that hand (§3.4.14)."""
-    title = "Chopsticks"
-    summary = "Chopsticks: on a later turn, play an extra card from your hand; the chopsticks go back into the hand."
-    short = "take 2 later"
+    title = N_("Chopsticks")
+    summary_text = Text(N_("Chopsticks: on a later turn, play an extra card from your hand; the chopsticks go back into the hand."))
+    short_text = Text(N_("take 2 later"))
 
     name = "chopsticks"
     colour = "pale_aqua"
@@ -135,9 +136,9 @@ class Spoon(ActionCard):
     §3.4.15, this project's decision), ``"place"`` (the owner says how to play what came, when there
     is a choice).
     """
-    title = "Spoon"
-    summary = "Spoon: on a later turn, name a card; the first player to your left with it in hand gives it to you and takes the spoon."
-    short = "ask for a card"
+    title = N_("Spoon")
+    summary_text = Text(N_("Spoon: on a later turn, name a card; the first player to your left with it in hand gives it to you and takes the spoon."))
+    short_text = Text(N_("ask for a card"))
 
     name = "spoon"
     colour = "dark_grey"
@@ -266,9 +267,9 @@ class Spoon(ActionCard):
 class Menu(ActionCard):
     """When played, at its number: draw 4, play 1 of them (not a menu), shuffle the other 3 back;
     the menu is discarded (§3.4.16). Only its player sees the four cards."""
-    title = "Menu"
-    summary = "Menu: draw 4 cards from the deck, play 1, shuffle the rest back. Only you see the 4."
-    short = "draw 4, keep 1"
+    title = N_("Menu")
+    summary_text = Text(N_("Menu: draw 4 cards from the deck, play 1, shuffle the rest back. Only you see the 4."))
+    short_text = Text(N_("draw 4, keep 1"))
 
     name = "menu"
     colour = "pale_yellow"
@@ -318,9 +319,9 @@ class TakeoutBox(ActionCard):
     """When played, at its number: turn any of the cards played on earlier turns this round face down
     (2 points each, no colour, no other property); the box is discarded (§3.4.18). Its cards score in
     the ``face_down`` category (:attr:`adds_category`)."""
-    title = "Takeout box"
-    summary = "Takeout box: turn any of your earlier cards face down; each face-down card scores 2."
-    short = "turn over cards"
+    title = N_("Takeout box")
+    summary_text = Text(N_("Takeout box: turn any of your earlier cards face down; each face-down card scores 2."))
+    short_text = Text(N_("turn over cards"))
 
     name = "takeout_box"
     colour = "tan"
@@ -392,9 +393,9 @@ class SpecialOrder(CardType):
     """Copies a card its player played this round that is still in the tableau, and *is* that card:
     icons, number, colour (option), scoring and effects. With nothing to copy it is discarded
     (§3.4.17). The engine checks the target; :meth:`reveal` applies it."""
-    title = "Special order"
-    summary = "Special order: copies a card you already have (its colour and number too)."
-    short = "copies a card"
+    title = N_("Special order")
+    summary_text = Text(N_("Special order: copies a card you already have (its colour and number too)."))
+    short_text = Text(N_("copies a card"))
 
     name = "special_order"
     colour = "rainbow"
@@ -410,9 +411,9 @@ class SpecialOrder(CardType):
 
 class FaceDown(CardType):
     """A card turned face down by a takeout box: 2 points, nothing else (category ``face_down``)."""
-    title = "Face-down card"
-    summary = "Face-down card: scores 2 points and counts as nothing else."
-    short = "2 points"
+    title = N_("Face-down card")
+    summary_text = Text(N_("Face-down card: scores 2 points and counts as nothing else."))
+    short_text = Text(N_("2 points"))
 
     name = category = "face_down"
     colour = ""
@@ -428,9 +429,9 @@ class SoySaucePromo(CardType):
     A player without soy sauce who ties for most colours neither scores nor reduces the share; a player
     who has more colours than every soy player leaves them with nothing.
     """
-    title = "Soy sauce"
-    summary = "Soy sauce: 4 points if you have the most colours this round."
-    short = "4 for most colours"
+    title = N_("Soy sauce")
+    summary_text = Text(N_("Soy sauce: 4 points if you have the most colours this round."))
+    short_text = Text(N_("4 for most colours"))
 
     name = category = "soy_sauce"
     colour = "soy"
@@ -448,9 +449,9 @@ class SoySaucePromo(CardType):
 class SoySauce(CardType):
     """Party: 4 per soy sauce card to every soy player whose colour count is the most (ties included)
     among *all* players; this round's desserts count; the soy sauce is a colour (§3.4.20)."""
-    title = "Soy sauce"
-    summary = "Soy sauce: 4 points if you have the most colours this round (ties score too)."
-    short = "4 for most colours"
+    title = N_("Soy sauce")
+    summary_text = Text(N_("Soy sauce: 4 points if you have the most colours this round (ties score too)."))
+    short_text = Text(N_("4 for most colours"))
 
     name = category = "soy_sauce"
     colour = "orange"
@@ -464,9 +465,9 @@ class SoySauce(CardType):
 class Tea(CardType):
     """Party: each tea scores 1 per card in its player's largest single-colour group, itself included
     (nigiri and wasabi share yellow; face-down cards have no colour) (§3.4.19)."""
-    title = "Tea"
-    summary = "Tea: 1 point per card of your biggest colour group."
-    short = "1 per card of your biggest colour"
+    title = N_("Tea")
+    summary_text = Text(N_("Tea: 1 point per card of your biggest colour group."))
+    short_text = Text(N_("1 per card of your biggest colour"))
 
     name = category = "tea"
     colour = "dark_red"

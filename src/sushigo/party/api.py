@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..cards.nigiri import Nigiri
+from ..cards.appetizers import Onigiri
+from ..cards.desserts import Fruit
+from ..cards.nigiri import NIGIRI_NAMES, Nigiri
+from ..cards.text import N_, Text, gettext, ngettext, pgettext
 from ..game import Capabilities, CardInfo, CategoryInfo, GameSpec
 from .actions import parse_action
 from .cards import FACE_DOWN_TYPE, KEY_NAMES, NIGIRI_VALUE, NUMBER, TYPES, PCard, type_of
@@ -14,36 +17,42 @@ from .record import load_record
 from .rules import new_game
 from .scoring_input import score_input
 
-_FRUIT = {"w": "watermelon", "p": "pineapple", "o": "orange"}
-
 
 def _card(key: int) -> CardInfo:
     """One variant (or the face-down identity) as the catalogue lists it, from its card type's text."""
     kind = type_of(key)
     wire = KEY_NAMES[key]
-    name, rule, short = kind.title, kind.summary, kind.short
-    label = ""
-    if kind.name == "nigiri" or kind.name == "onigiri":  # each variant has a name of its own
-        name = wire.replace("_", " ").capitalize()
+    title = kind.title_text
+    name, rule, short = title, kind.summary_text, kind.short_text
+    label: Text | None = None
+    if kind.name == "nigiri":  # each variant has a name of its own
+        name = Text(NIGIRI_NAMES[wire.split("_")[0]])
+    elif kind.name == "onigiri":
+        name = Text(Onigiri.SHAPE_NAMES[wire.split("_", 1)[1]])
     if key in NUMBER:  # the name tells the variants apart: "Spoon 5", "Maki 2", "Fruit (2 orange)"
-        name = f"{name} {NUMBER[key]}"
-        rule += f" Number {NUMBER[key]}."
-        label = f"{kind.title} #{NUMBER[key]}"
+        name = pgettext("number", "{name} {number}", name=title, number=NUMBER[key])
+        rule = gettext("{rule} Number {number}.", rule=rule, number=NUMBER[key])
+        label = gettext("{name} #{number}", name=title, number=NUMBER[key])
     elif kind.name in ("maki", "uramaki"):
         icons = int(wire.rsplit("_", 1)[1])
-        name = f"{name} {icons}"
-        short = f"{icons} icon{'s' * (icons > 1)}" if kind.name == "maki" else short
-        rule += f" {icons} icon{'s' * (icons > 1)}."
-        label = f"{kind.title} ×{icons}"
+        if kind.name == "maki":
+            name = pgettext("maki", "{name} {icons}", name=title, icons=icons)
+            short = ngettext("{n} icon", "{n} icons", icons)
+            label = pgettext("maki", "{name} ×{icons}", name=title, icons=icons)
+        else:
+            name = pgettext("uramaki", "{name} {icons}", name=title, icons=icons)
+            label = gettext("{name} ×{icons}", name=title, icons=icons)
+        rule = ngettext("{rule} {n} icon.", "{rule} {n} icons.", icons, rule=rule)
     elif kind.name == "fruit":
-        a, b = (_FRUIT[c] for c in wire.rsplit("_", 1)[1])
-        short = f"2 {a}" if a == b else f"{a} + {b}"
-        name = f"{name} ({short})"
-        rule += f" This card: {a} and {b}."
+        a, b = tuple(wire.rsplit("_", 1)[1])
+        word_a, word_b = Text(Fruit.KIND_WORDS[a]), Text(Fruit.KIND_WORDS[b])
+        short = Text(Fruit.PAIR_WORDS[a]) if a == b else gettext("{a} + {b}", a=word_a, b=word_b)
+        name = gettext("{name} ({short})", name=title, short=short)
+        rule = gettext("{rule} This card: {a} and {b}.", rule=rule, a=word_a, b=word_b)
         label = name
     elif kind.name == "nigiri":
-        short = str(NIGIRI_VALUE[key])
-    return CardInfo(
+        short = Text(str(NIGIRI_VALUE[key]))
+    return CardInfo.of(
         wire,
         name,
         rule,
@@ -67,7 +76,7 @@ def cards() -> tuple[CardInfo, ...]:
 def tiles() -> tuple[CardInfo, ...]:
     """Every card type a menu may list, with its title, rule and colour (a spoon may name one)."""
     return tuple(
-        CardInfo(t.name, t.title, t.summary, kind=t.name, short=t.short, colour=t.colour)
+        CardInfo.of(t.name, t.title_text, t.summary_text, kind=t.name, short=t.short_text, colour=t.colour)
         for t in TYPES.values()
     )
 
@@ -87,7 +96,7 @@ SPEC = GameSpec(
     parse_action=parse_action,
     load_record=load_record,
     score_input=score_input,
-    title="Sushi Go Party!",
+    title=N_("Sushi Go Party!"),
     min_players=min(HAND_SIZE),
     max_players=max(HAND_SIZE),
     options=OPTIONS,

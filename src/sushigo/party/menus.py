@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..cards.text import N_, Text, TextError, gettext, ngettext
 from ..errors import InvalidActionError
 from .cards import APPETIZERS, DESSERTS, ROLLS, SPECIALS
 
@@ -22,31 +23,31 @@ class SuggestedMenu:
 SUGGESTED: dict[str, SuggestedMenu] = {
     m.id: m
     for m in (
-        SuggestedMenu("my_first_meal", "My First Meal",
+        SuggestedMenu("my_first_meal", N_("My First Meal"),
                       ("maki", "tempura", "sashimi", "miso_soup", "wasabi", "tea", "green_tea_ice_cream"),
-                      "first-time players"),
-        SuggestedMenu("sushi_go", "Sushi Go!",
+                      N_("first-time players")),
+        SuggestedMenu("sushi_go", N_("Sushi Go!"),
                       ("maki", "tempura", "sashimi", "dumpling", "chopsticks", "wasabi", "pudding"),
-                      "the classic menu of the original game, with Party rules"),
-        SuggestedMenu("party_sampler", "Party Sampler",
+                      N_("the classic menu of the original game, with Party rules")),
+        SuggestedMenu("party_sampler", N_("Party Sampler"),
                       ("temaki", "tempura", "dumpling", "tofu", "wasabi", "menu", "green_tea_ice_cream"),
-                      "what's new in Party"),
-        SuggestedMenu("master_menu", "Master Menu",
+                      N_("what's new in Party")),
+        SuggestedMenu("master_menu", N_("Master Menu"),
                       ("temaki", "onigiri", "tofu", "sashimi", "spoon", "takeout_box", "fruit"),
-                      "seasoned players"),
-        SuggestedMenu("points_platter", "Points Platter",
+                      N_("seasoned players")),
+        SuggestedMenu("points_platter", N_("Points Platter"),
                       ("uramaki", "onigiri", "dumpling", "edamame", "special_order", "tea",
                        "green_tea_ice_cream"),
-                      "score big points"),
-        SuggestedMenu("cutthroat_combo", "Cutthroat Combo",
+                      N_("score big points")),
+        SuggestedMenu("cutthroat_combo", N_("Cutthroat Combo"),
                       ("temaki", "eel", "tofu", "miso_soup", "spoon", "soy_sauce", "pudding"),
-                      "interactive"),
-        SuggestedMenu("big_banquet", "Big Banquet",
+                      N_("interactive")),
+        SuggestedMenu("big_banquet", N_("Big Banquet"),
                       ("maki", "tempura", "dumpling", "eel", "spoon", "chopsticks", "green_tea_ice_cream"),
-                      "works well with 6-8 players"),
-        SuggestedMenu("dinner_for_two", "Dinner for Two",
+                      N_("works well with 6-8 players")),
+        SuggestedMenu("dinner_for_two", N_("Dinner for Two"),
                       ("uramaki", "onigiri", "tofu", "miso_soup", "menu", "special_order", "fruit"),
-                      "works well with 2 players"),
+                      N_("works well with 2 players")),
     )
 }  # fmt: skip
 
@@ -59,6 +60,19 @@ LIMITS: dict[str, tuple[int, int]] = {
 }
 
 
+def _group_count(word: str, need: int, count: int) -> Text:
+    """"a menu has 3 appetizers, not 1": one counted sentence per group (a count agrees with its noun)."""
+    if word == "roll":
+        return ngettext("a menu has {n} roll, not {count}", "a menu has {n} rolls, not {count}", need, count=count)
+    if word == "appetizer":
+        return ngettext(
+            "a menu has {n} appetizer, not {count}", "a menu has {n} appetizers, not {count}", need, count=count
+        )
+    if word == "special":
+        return ngettext("a menu has {n} special, not {count}", "a menu has {n} specials, not {count}", need, count=count)
+    return ngettext("a menu has {n} dessert, not {count}", "a menu has {n} desserts, not {count}", need, count=count)
+
+
 def resolve_menu(menu: object) -> tuple[str, ...]:
     """Returns the 8 tile names of a menu id or tile list, in slot order: nigiri, the roll, three
     appetizers (as given), two specials, the dessert.
@@ -68,35 +82,32 @@ def resolve_menu(menu: object) -> tuple[str, ...]:
     if isinstance(menu, str):
         found = SUGGESTED.get(menu)
         if found is None:
-            raise InvalidActionError(f"unknown menu {menu!r}; the suggested menus are {', '.join(SUGGESTED)}")
+            raise TextError(
+                gettext("unknown menu {menu}; the suggested menus are {menus}", menu=repr(menu), menus=", ".join(SUGGESTED))
+            )
         tiles: Sequence[object] = found.tiles
     elif isinstance(menu, list | tuple):
         tiles = [t for t in menu if t != "nigiri"]
     else:
-        raise InvalidActionError("a menu is a suggested-menu id or a list of 7 tile names")
+        raise TextError(gettext("a menu is a suggested-menu id or a list of 7 tile names"))
     if not all(isinstance(t, str) for t in tiles):
-        raise InvalidActionError("menu tiles must be names")
+        raise TextError(gettext("menu tiles must be names"))
     names = [str(t) for t in tiles]
     if len(set(names)) != len(names):
-        raise InvalidActionError(f"a menu lists each tile once: {', '.join(names)}")
+        raise TextError(gettext("a menu lists each tile once: {tiles}", tiles=", ".join(names)))
     known = set(ROLLS) | set(APPETIZERS) | set(SPECIALS) | set(DESSERTS)
     for t in names:
         if t not in known:
-            raise InvalidActionError(f"unknown menu tile {t!r}")
-    groups = (
-        ("roll", ROLLS, 1),
-        ("appetizer", APPETIZERS, 3),
-        ("special", SPECIALS, 2),
-        ("dessert", DESSERTS, 1),
-    )
+            raise TextError(gettext("unknown menu tile {tile}", tile=repr(t)))
+    groups = (("roll", ROLLS, 1), ("appetizer", APPETIZERS, 3), ("special", SPECIALS, 2), ("dessert", DESSERTS, 1))
     out = ["nigiri"]
     for word, group, need in groups:
         chosen = [t for t in names if t in group]
         if len(chosen) != need:
-            raise InvalidActionError(
-                f"a menu has {need} {word}{'s' if need > 1 else ''}, not {len(chosen)}"
-                + (f" ({', '.join(chosen)})" if chosen else "")
-            )
+            text = _group_count(word, need, len(chosen))
+            if chosen:  # the tiles are ids, the same in every language
+                text = gettext("{problem} ({tiles})", problem=text, tiles=", ".join(chosen))
+            raise TextError(text)
         out.extend(chosen)
     return tuple(out)
 
@@ -114,12 +125,20 @@ def check_players(tiles: Sequence[str], players: int, *, player_limits: bool = T
         if player_limits:
             low, high = LIMITS.get(t, (2, 8))
             if not low <= players <= high:
-                raise InvalidActionError(f"{t} is for {low} to {high} players, not {players}")
+                raise TextError(
+                    gettext("{tile} is for {low} to {high} players, not {players}", tile=t, low=low, high=high, players=players)
+                )
         low, high = DECK_LIMITS.get(t, (2, 8))
         if not low <= players <= high:
-            raise InvalidActionError(
-                f"{t} is for {low} to {high} players, not {players}, even with player_limits off: "
-                "the deck would run short of the 56 cards a round deals"
+            raise TextError(
+                gettext(
+                        "{tile} is for {low} to {high} players, not {players}, even with player_limits off: "
+                        "the deck would run short of the 56 cards a round deals",
+                    tile=t,
+                    low=low,
+                    high=high,
+                    players=players,
+                )
             )
 
 

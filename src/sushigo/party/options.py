@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..cards.text import N_
 from ..errors import InvalidActionError
 from ..game import Choice, OptionSpec, bool_option
 from .menus import check_players, resolve_menu
@@ -101,7 +102,7 @@ def _menu(players: int, value: Any, options: Mapping[str, Any]) -> list[str]:
 
 
 def _yes_no(name: str, label: str, help: str, rule: str, **words: str) -> OptionSpec:  # noqa: A002
-    labels = {True: words.get("yes", "yes"), False: words.get("no", "no")}
+    labels = {True: words.get("yes", N_("yes")), False: words.get("no", N_("no"))}
     return bool_option(name, label, help, default=DEFAULTS[name], labels=labels, rule=rule)
 
 
@@ -112,8 +113,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "menu",
         "menu",
         "sushi_go",
-        "Menu",
-        "A suggested menu's id, or 7 tiles besides nigiri: 1 roll, 3 appetizers, 2 specials, 1 dessert.",
+        N_("Menu"),
+        N_("A suggested menu's id, or 7 tiles besides nigiri: 1 roll, 3 appetizers, 2 specials, 1 dessert."),
         rule="§3.2",
         normalise=_menu,
     ),
@@ -121,68 +122,72 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "all_tied",
         "choice",
         "none",
-        "Everyone tied for temaki or pudding",
-        "When every player has the same number of temaki (or puddings), does anybody score?",
-        choices=(Choice("none", "nobody scores"), Choice("full", "everyone scores most and fewest")),
+        N_("Everyone tied for temaki or pudding"),
+        N_("When every player has the same number of temaki (or puddings), does anybody score?"),
+        choices=(Choice("none", N_("nobody scores")), Choice("full", N_("everyone scores most and fewest"))),
         rule="P1",
     ),
     OptionSpec(
         "special_order_colour",
         "choice",
         "copied",
-        "Special order's colour",
-        "The colour a special order counts as for soy sauce and tea.",
-        choices=(Choice("copied", "the copied card's"), Choice("own", "its own (rainbow)")),
+        N_("Special order's colour"),
+        N_("The colour a special order counts as for soy sauce and tea."),
+        choices=(Choice("copied", N_("the copied card's")), Choice("own", N_("its own (rainbow)"))),
         rule="P2",
     ),
     OptionSpec(
         "face_down_colour",
         "choice",
         "none",
-        "Face-down cards' colour",
-        "The colour of cards a takeout box turned over, for soy sauce and tea.",
-        choices=(Choice("none", "no colour"), Choice("back", "one shared colour (the back)")),
+        N_("Face-down cards' colour"),
+        N_("The colour of cards a takeout box turned over, for soy sauce and tea."),
+        choices=(Choice("none", N_("no colour")), Choice("back", N_("one shared colour (the back)"))),
         rule="P3",
     ),
     _yes_no(
         "tea_counts_desserts",
-        "Tea counts this round's desserts",
-        "Whether desserts played this round count in tea's largest colour group.",
+        N_("Tea counts this round's desserts"),
+        N_("Whether desserts played this round count in tea's largest colour group."),
         "P4",
     ),
     OptionSpec(
         "max_bonus_per_turn",
         "int",
         1,
-        "Bonus actions per turn",
-        "How many chopsticks and spoons one player may use in a single turn.",
+        N_("Bonus actions per turn"),
+        N_("How many chopsticks and spoons one player may use in a single turn."),
         choices=tuple(Choice(n, str(n)) for n in (1, 2, 3)),
         range=(1, 3),
         rule="P5",
     ),
     _yes_no(
         "so_copy_this_turn",
-        "Extra special order copies this turn's cards",
-        "A special order played as an extra card (chopsticks, spoon, menu) may copy cards placed "
-        "earlier in the same turn.",
+        N_("Extra special order copies this turn's cards"),
+        N_(
+            "A special order played as an extra card (chopsticks, spoon, menu) may copy cards placed "
+            "earlier in the same turn."
+        ),
         "P6",
     ),
     _yes_no(
         "player_limits",
-        "Player limits for menu, special order, spoon, edamame",
-        "Menu and special order are for 2 to 6 players, spoon and edamame for 3 to 8; off, any menu "
-        "may be played (at 7 or 8 players a menu can empty the deck) except special order at 7 or 8, "
-        "which would leave too few cards to deal.",
+        N_("Player limits for menu, special order, spoon, edamame"),
+        N_(
+            "Menu and special order are for 2 to 6 players, spoon and edamame for 3 to 8; off, any menu "
+            "may be played (at 7 or 8 players a menu can empty the deck) except special order at 7 or 8, "
+            "which would leave too few cards to deal."
+        ),
         "P7",
-        yes="enforced",
-        no="off",
+        yes=N_("enforced"),
+        no=N_("off"),
     ),
     _yes_no(
         "pass_both_ways",
-        "Pass both ways",
-        "Round 2 passes hands to the right instead of the left (the spoon still asks to the left).",
+        N_("Pass both ways"),
+        N_("Round 2 passes hands to the right instead of the left (the spoon still asks to the left)."),
         "P18",
-        yes="yes, round 2 passes right",
+        yes=N_("yes, round 2 passes right"),
     ),
 )
 #: The §3.10 rule options by name (everything but the menu).

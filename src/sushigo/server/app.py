@@ -24,6 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
@@ -31,12 +32,15 @@ from urllib.parse import quote
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..bots import bot_names
-from ..game import games
+from ..game import games, spec
+from ..i18n import LANGUAGES, N_, translator
+from ..i18n.negotiate import canonical
+from . import i18n_routes
 from .client import hash_token
 from .limits import BodyLimit, Limits, RateLimiter, RequestRate, client_address
 from .party_menus import PartyMenus, party_menus
@@ -128,10 +132,65 @@ async def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@api.get("/games", response_model=GamesResponse)
-async def games_list() -> GamesResponse:
-    """Lists every game as its spec describes it (title, players, options, capabilities, cards) and its bots."""
-    return GamesResponse(games=[GameInfo.of(g.name, bot_names(g.name)) for g in games()])
+def _translate_spec(doc: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A spec's JSON with its names, rules and option texts in ``lang`` (English until the card
+    catalogue's translations exist)."""
+    try:
+        from ..i18n.cards import translate_spec_json
+    except ImportError:
+        return doc
+    translated: dict[str, Any] = translate_spec_json(doc, lang)
+    return translated
+
+
+def _game_info(name: str, lang: str) -> dict[str, Any]:
+    """One game of ``GET /api/games`` in ``lang``: the documented model, plus where each card's name
+    in that language comes from (``name_source``) when the catalogue says it."""
+    doc = _translate_spec(spec(name).to_json(), lang)
+    info = GameInfo.model_validate(
+        {
+            **doc,
+            "options": [o["name"] for o in doc["options"]],
+            "option_details": doc["options"],
+            "bots": bot_names(name),
+        }
+    ).model_dump(mode="json")
+    for field in ("cards", "tiles"):
+        for entry, source in zip(info.get(field, []), doc.get(field, [])):
+            if isinstance(source, dict) and "name_source" in source:
+                entry["name_source"] = source["name_source"]
+    return info
+
+
+@lru_cache(maxsize=16)
+def _games_json(lang: str) -> bytes:
+    """``GET /api/games?lang=`` once per language (the specs never change while the server runs)."""
+    return _dumps({"games": [_game_info(g.name, lang) for g in games()]})
+
+
+#: The languages whose ``/api/games`` is ready (the first answer, a few hundred ms, is built off the loop).
+_GAMES_READY: set[str] = set()
+
+
+@api.get("/games", response_model=GamesResponse, responses={422: {"model": ValidationErrorBody}})
+async def games_list(
+    lang: str | None = Query(
+        None, max_length=40, description="A language code (en, ru, fr, es, zh-Hans): the texts in it."
+    ),
+) -> Response:
+    """Lists every game as its spec describes it (title, players, options, capabilities, cards) and its bots.
+
+    Names, rules and option texts are in ``lang`` (English by default).
+    """
+    code = canonical(lang, pseudo=True) if lang else "en"
+    if code is None:
+        raise HTTPException(422, detail=f"request/invalid: query.lang: must be one of {', '.join(LANGUAGES)}")
+    if code in _GAMES_READY:
+        body = _games_json(code)
+    else:
+        body = await asyncio.to_thread(_games_json, code)
+        _GAMES_READY.add(code)
+    return Response(body, media_type="application/json")
 
 
 @api.get("/party/menus", response_model=PartyMenus)
@@ -462,12 +521,19 @@ _PAGE = string.Template((STATIC / "error.html").read_text(encoding="utf-8"))
 
 #: Plain words for each status a page may answer (the fallback names the status).
 _WORDS: dict[int, tuple[str, str]] = {
-    404: ("Page not found", "There is no page at this address. The link may be mistyped or out of date."),
-    405: ("Not available", "This address cannot be opened this way."),
-    500: ("Something went wrong", "The server could not show this page. Please try again in a moment."),
+    404: (
+        N_("Page not found"),
+        N_("There is no page at this address. The link may be mistyped or out of date."),
+    ),
+    405: (N_("Not available"), N_("This address cannot be opened this way.")),
+    500: (
+        N_("Something went wrong"),
+        N_("The server could not show this page. Please try again in a moment."),
+    ),
 }
+_OTHER = N_("The server answered with error {status}.")
 
-_LOBBY = (("/", "Back to the lobby"),)
+_LOBBY = (("/", N_("Back to the lobby")),)
 
 
 def _wants_json(path: str) -> bool:
@@ -480,20 +546,28 @@ def error_page(
     message: str | None = None,
     links: tuple[tuple[str, str], ...] = _LOBBY,
     headers: Mapping[str, str] | None = None,
+    lang: str = "en",
 ) -> HTMLResponse:
-    """An HTML error page (static/error.html): a title, a sentence in plain words and links back."""
-    words = _WORDS.get(status, ("Something went wrong", f"The server answered with error {status}."))
+    """An HTML error page (static/error.html) in ``lang``: a title, a sentence in plain words and links
+    back. ``title``, ``message`` and the links' labels are English msgids (marked with ``N_``)."""
+    tr = translator(lang)
+    words = _WORDS.get(status, (N_("Something went wrong"), _OTHER))
     buttons = " ".join(
-        f'<a class="btn{"" if i == 0 else " secondary"}" href="{html.escape(href)}">{html.escape(label)}</a>'
+        f'<a class="btn{"" if i == 0 else " secondary"}" href="{html.escape(href)}">'
+        f"{html.escape(tr.gettext(label))}</a>"
         for i, (href, label) in enumerate(links)
     )
     body = _PAGE.substitute(
-        title=html.escape(title or words[0]),
-        message=html.escape(message or words[1]),
+        title=html.escape(tr.gettext(title or words[0])),
+        message=html.escape(tr.gettext(message or words[1], status=status)),
         links=buttons,
         status=status,
     )
-    return HTMLResponse(body, status_code=status, headers=headers)
+    return HTMLResponse(
+        i18n_routes.set_lang(body, lang),
+        status_code=status,
+        headers={**(headers or {}), **i18n_routes.language_headers(lang)},
+    )
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -501,14 +575,18 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     if _wants_json(request.url.path):
         return await http_exception_handler(request, exc)
-    return error_page(exc.status_code, headers=exc.headers)
+    return error_page(exc.status_code, headers=exc.headers, lang=i18n_routes.request_lang(request))
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
     """An unexpected failure (the exception is still logged): a page for a browser, text for the API."""
     if _wants_json(request.url.path):
         return PlainTextResponse("Internal Server Error", status_code=500)
-    return error_page(500)
+    try:
+        lang = i18n_routes.request_lang(request)
+    except Exception:  # the failure page itself must not fail
+        lang = "en"
+    return error_page(500, lang=lang)
 
 
 def _table_link(table_id: str) -> str:
@@ -563,6 +641,7 @@ def create_app(
     # The table WebSocket (/ws/tables/{id}, docs/protocol.md) is served there, ahead of the routes.
     app.add_middleware(TableSockets)
     app.include_router(api)
+    app.include_router(i18n_routes.router)
 
     @app.get(
         "/healthz", response_model=HealthResponse, tags=["ops"], responses={503: {"model": HealthResponse}}
@@ -582,44 +661,52 @@ def create_app(
         )
         return JSONResponse(body.model_dump(), status_code=200 if ok else 503)
 
-    @app.get("/", include_in_schema=True, response_class=FileResponse, tags=["pages"])
-    async def lobby_page() -> FileResponse:
+    @app.get("/", include_in_schema=True, response_class=HTMLResponse, tags=["pages"])
+    async def lobby_page(request: Request) -> HTMLResponse:
         """The lobby: create a table, join one, watch, or open a finished game."""
-        return FileResponse(STATIC / "index.html")
+        return i18n_routes.page(request, STATIC / "index.html")
 
-    @app.get("/t/{table_id}", response_class=FileResponse, tags=["pages"])
+    @app.get("/t/{table_id}", response_class=HTMLResponse, tags=["pages"])
     async def table_page(table_id: str, request: Request) -> Response:
         """The table page (also the invite link)."""
+        lang = i18n_routes.request_lang(request)
         if await _hub(request).load_row(table_id) is None:
             return error_page(
                 404,
-                "No such table",
-                "There is no table at this address. The link may be mistyped or out of date.",
+                N_("No such table"),
+                N_("There is no table at this address. The link may be mistyped or out of date."),
+                lang=lang,
             )
-        return FileResponse(STATIC / "table.html")
+        return i18n_routes.page(request, STATIC / "table.html")
 
-    @app.get("/replay/{table_id}", response_class=FileResponse, tags=["pages"])
+    @app.get("/replay/{table_id}", response_class=HTMLResponse, tags=["pages"])
     async def replay_page(table_id: str, request: Request) -> Response:
         """The replay viewer of a finished game."""
+        lang = i18n_routes.request_lang(request)
         row = await _hub(request).load_row(table_id)
         if row is None:
             return error_page(
                 404,
-                "No such game",
-                "There is no game at this address to replay. The link may be mistyped or out of date.",
+                N_("No such game"),
+                N_("There is no game at this address to replay. The link may be mistyped or out of date."),
+                lang=lang,
             )
         if row.status == "abandoned":
             return error_page(
-                409, "No replay", "This game was abandoned before its end, so it has no replay."
+                409,
+                N_("No replay"),
+                N_("This game was abandoned before its end, so it has no replay."),
+                lang=lang,
             )
         if row.status != "finished":
             return error_page(
                 409,
-                "This game is not over yet",
-                "Its replay opens when the game ends. Meanwhile you can watch it live at its table.",
-                ((_table_link(row.id), "Watch the table"), *_LOBBY),
+                N_("This game is not over yet"),
+                N_("Its replay opens when the game ends. Meanwhile you can watch it live at its table."),
+                ((_table_link(row.id), N_("Watch the table")), *_LOBBY),
+                lang=lang,
             )
-        return FileResponse(STATIC / "replay.html")
+        return i18n_routes.page(request, STATIC / "replay.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..cards.nigiri import Nigiri
+from ..cards.nigiri import NIGIRI_NAMES, Nigiri
+from ..cards.text import N_, Text, ngettext, pgettext
 from ..game import Capabilities, CardInfo, CategoryInfo, GameSpec
 from .actions import parse_action
 from .cards import COLOUR, HAND_SIZE, MAKI_ICONS, NIGIRI_VALUE, TYPE_OF, Card
@@ -20,15 +21,16 @@ def _card(card: Card) -> CardInfo:
     """One card as the catalogue lists it, from its card type's text (the rule is written once, on the
     type in :mod:`sushigo.cards`); maki and nigiri name their variant, a maki's label counts its rolls."""
     kind = TYPE_OF[card]
-    name, rule, short, label, on_wasabi = kind.title, kind.summary, kind.short, "", 0
+    name, rule, short, label, on_wasabi = kind.title_text, kind.summary_text, kind.short_text, None, 0
     if MAKI_ICONS[card]:
         icons = MAKI_ICONS[card]
-        name, short = f"{name} {icons}", f"{icons} roll{'s' * (icons > 1)}"  # one rule for every maki
-        label = f"{kind.title} ×{icons}"
+        name = pgettext("maki", "{name} {icons}", name=kind.title_text, icons=icons)
+        short = ngettext("{n} roll", "{n} rolls", icons)  # one rule for every maki
+        label = pgettext("maki", "{name} ×{icons}", name=kind.title_text, icons=icons)
     elif NIGIRI_VALUE[card]:
-        name, short = card.wire.replace("_", " ").capitalize(), str(NIGIRI_VALUE[card])
+        name, short = Text(NIGIRI_NAMES[card.wire.split("_")[0]]), Text(str(NIGIRI_VALUE[card]))
         on_wasabi = NIGIRI_VALUE[card] * Nigiri.WASABI_FACTOR
-    return CardInfo(
+    return CardInfo.of(
         card.wire,
         name,
         rule,
@@ -59,7 +61,7 @@ SPEC = GameSpec(
     parse_action=parse_action,
     load_record=load_record,
     score_input=score_input,
-    title="Sushi Go!",
+    title=N_("Sushi Go!"),
     min_players=min(HAND_SIZE),
     max_players=max(HAND_SIZE),
     options=OPTIONS,

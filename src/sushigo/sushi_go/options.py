@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ..cards.text import N_
 from ..errors import InvalidActionError
 from ..game import OptionSpec, bool_option
 from .cards import HAND_SIZE
@@ -86,28 +87,28 @@ _OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Config) if f.name 
 #: The options' schema for clients (:attr:`sushigo.game.GameSpec.options`): :class:`Config`'s fields,
 #: in its order, with their words; a test checks that they are the same names.
 OPTIONS: tuple[OptionSpec, ...] = (
-    bool_option("pass_both_ways", "Pass both ways", "Round 2 passes hands to the right instead of the left."),
+    bool_option("pass_both_ways", N_("Pass both ways"), N_("Round 2 passes hands to the right instead of the left.")),
     bool_option(
         "soy_sauce",
-        "Soy sauce promo",
-        "Adds the four soy sauce promo cards: 4 points to the soy players with the most colours.",
+        N_("Soy sauce promo"),
+        N_("Adds the four soy sauce promo cards: 4 points to the soy players with the most colours."),
     ),
     bool_option(
         "dummy",
-        "Dummy variant",
-        "Two players feed a third, dummy tableau in turn; it scores but cannot win.",
+        N_("Dummy variant"),
+        N_("Two players feed a third, dummy tableau in turn; it scores but cannot win."),
         players=(2, 2),
     ),
     bool_option(
         "strict_wasabi",
-        "Strict wasabi",
-        "A wasabi taken with chopsticks does not take a nigiri taken in the same turn.",
+        N_("Strict wasabi"),
+        N_("A wasabi taken with chopsticks does not take a nigiri taken in the same turn."),
         rule="A1",
     ),
     bool_option(
         "dummy_outside_majorities",
-        "Dummy outside the majorities",
-        "In the dummy variant the dummy's tableau is scored but leaves the maki and pudding races.",
+        N_("Dummy outside the majorities"),
+        N_("In the dummy variant the dummy's tableau is scored but leaves the maki and pudding races."),
         rule="A2",
     ),
 )

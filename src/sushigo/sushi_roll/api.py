@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..cards.text import N_, Text, gettext
 from ..errors import InvalidActionError
 from ..game import Capabilities, CardInfo, CategoryInfo, GameSpec, OptionSpec
 from .actions import (
@@ -25,7 +26,7 @@ from .actions import (
     parse_action,
 )
 from .dice import DiceSet, DiceSetError, default_dice_set, load_dice_set, parse_dice_set, resolve_dice
-from .faces import DIE_TYPES, FAMILIES, MAX_ICONS, MULTI_ICON, SYMBOL_TEXT, Face, face_title, parse_face
+from .faces import DIE_TYPES, FAMILIES, MAX_ICONS, MULTI_ICON, SYMBOL_TEXT, Face, face_title_text, parse_face
 from .observation import Observation
 from .players import MAX_PLAYERS, MIN_PLAYERS, players_problem
 from .record import load_record
@@ -110,8 +111,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "dice",
         "path",
         None,
-        "Dice set",
-        "A sushi-roll-dice/1 file (JSON or TOML) with the dice faces; the provisional set by default.",
+        N_("Dice set"),
+        N_("A sushi-roll-dice/1 file (JSON or TOML) with the dice faces; the provisional set by default."),
         server=False,
     ),
 )
@@ -130,9 +131,9 @@ def cards() -> tuple[CardInfo, ...]:
     out = []
     for name in names:
         face = parse_face(name)
-        rule = SYMBOL_TEXT[face.symbol][1]
-        title = face_title(face)
-        out.append(CardInfo(name, title, f"{title}: {rule}.", kind=face.symbol, colour=face.die_type))
+        title = face_title_text(face)
+        rule = gettext("{title}: {rule}.", title=title, rule=Text(SYMBOL_TEXT[face.symbol][1]))
+        out.append(CardInfo.of(name, title, rule, kind=face.symbol, colour=face.die_type))
     return tuple(out)
 
 
@@ -151,7 +152,7 @@ SPEC = GameSpec(
     parse_action=parse_action,
     load_record=load_record,
     score_input=score_input,
-    title="Sushi Roll",
+    title=N_("Sushi Roll"),
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     options=OPTIONS,

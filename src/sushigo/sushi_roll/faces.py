@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from ..cards.text import N_, Text, gettext, pgettext
+
 #: The five die types, in the order the dice are numbered and listed everywhere.
 DIE_TYPES: tuple[str, ...] = ("appetizer", "maki", "nigiri", "special", "pudding")
 
@@ -88,21 +90,28 @@ def parse_face(name: str) -> Face:
 
 #: Each symbol's display name and rule (what a face of it scores or gives), for the card catalogue.
 SYMBOL_TEXT: dict[str, tuple[str, str]] = {
-    "maki": ("Maki", "most maki icons score 6, second most 3"),
-    "tempura": ("Tempura", "1, 5, 10 points for 1, 2, 3 icons (sets of three repeat)"),
-    "sashimi": ("Sashimi", "0, 6, 13 points for 1, 2, 3 icons (sets of three repeat)"),
-    "dumpling": ("Dumpling", "2, 4, 8 points for 1, 2, 3 icons (sets of three repeat)"),
-    "egg_nigiri": ("Egg nigiri", "1 point, 3 on a wasabi"),
-    "salmon_nigiri": ("Salmon nigiri", "2 points, 6 on a wasabi"),
-    "squid_nigiri": ("Squid nigiri", "3 points, 9 on a wasabi"),
-    "wasabi": ("Wasabi", "triples the next nigiri you take this round"),
-    "menu": ("Menu", "gives a menu token, for re-rolling dice on your belt"),
-    "chopsticks": ("Chopsticks", "gives a chopsticks token, for swapping a die with another belt"),
-    "pudding": ("Pudding", "gives pudding tokens: most at the end score 6, fewest lose 6"),
+    "maki": (N_("Maki"), N_("most maki icons score 6, second most 3")),
+    "tempura": (N_("Tempura"), N_("1, 5, 10 points for 1, 2, 3 icons (sets of three repeat)")),
+    "sashimi": (N_("Sashimi"), N_("0, 6, 13 points for 1, 2, 3 icons (sets of three repeat)")),
+    "dumpling": (N_("Dumpling"), N_("2, 4, 8 points for 1, 2, 3 icons (sets of three repeat)")),
+    "egg_nigiri": (N_("Egg nigiri"), N_("1 point, 3 on a wasabi")),
+    "salmon_nigiri": (N_("Salmon nigiri"), N_("2 points, 6 on a wasabi")),
+    "squid_nigiri": (N_("Squid nigiri"), N_("3 points, 9 on a wasabi")),
+    "wasabi": (N_("Wasabi"), N_("triples the next nigiri you take this round")),
+    "menu": (N_("Menu"), N_("gives a menu token, for re-rolling dice on your belt")),
+    "chopsticks": (N_("Chopsticks"), N_("gives a chopsticks token, for swapping a die with another belt")),
+    "pudding": (N_("Pudding"), N_("gives pudding tokens: most at the end score 6, fewest lose 6")),
 }
 
 
 def face_title(face: Face) -> str:
     """A face's display name: the symbol's, with its icon count when it shows several (``Maki ×2``)."""
-    title = SYMBOL_TEXT[face.symbol][0]
-    return f"{title} ×{face.icons}" if face.symbol == "maki" or face.icons != 1 else title
+    return str(face_title_text(face))
+
+
+def face_title_text(face: Face) -> Text:
+    """:func:`face_title` as a translatable text."""
+    title = Text(SYMBOL_TEXT[face.symbol][0])
+    if face.symbol == "maki":  # a language may word a count of rolls its own way (1个寿司卷)
+        return pgettext("maki", "{name} ×{icons}", name=title, icons=face.icons)
+    return gettext("{name} ×{icons}", name=title, icons=face.icons) if face.icons != 1 else title

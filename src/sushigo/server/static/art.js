@@ -106,19 +106,39 @@ function partyIcon(name) {
 const catalogues = {}, specs = {};
 let game = null;
 const catalogueListeners = [];
-const gamesDoc = fetch("/api/games").then((r) => (r.ok ? r.json() : Promise.reject(new Error(`GET /api/games: ${r.status}`)))).then((doc) => {
+const I18N = window.I18N;
+const t = (msgid, params) => (I18N ? I18N.t(msgid, params) : String(msgid).replace(/\{(\w+)\}/g, (all, k) => (params && k in params ? String(params[k]) : all)));
+/** GET /api/games in the page's language; again on every language switch, after which the window's
+ *  ``sushigo:catalogue`` event tells the pages to draw the cards' new names (the first load fires it too). */
+function fetchGames(lang) {
+  const q = lang && lang !== "en" ? `?lang=${encodeURIComponent(lang)}` : "";
+  return fetch(`/api/games${q}`).then((r) => (r.ok ? r.json() : Promise.reject(new Error(`GET /api/games: ${r.status}`))));
+}
+function useDoc(doc) {
+  for (const k of Object.keys(specs)) delete specs[k];
+  for (const k of Object.keys(catalogues)) delete catalogues[k];
   for (const g of doc.games || []) {
     specs[g.game] = g;
     catalogues[g.game] = {
       cards: new Map((g.cards || []).map((c) => [c.id, c])),
-      tiles: new Map((g.tiles || []).map((t) => [t.id, t])),
+      tiles: new Map((g.tiles || []).map((x) => [x.id, x])),
       categories: new Map((g.categories || []).map((c) => [c.id, c])),
     };
   }
   catalogueListeners.splice(0).forEach((f) => f());
+  window.dispatchEvent(new CustomEvent("sushigo:catalogue", { detail: { lang: I18N ? I18N.lang() : "en" } }));
   return doc;
-});
+}
+let gamesDoc = fetchGames(I18N ? I18N.lang() : "en").then(useDoc);
 gamesDoc.catch(() => {});
+let asked = I18N ? I18N.lang() : "en";
+window.addEventListener("sushigo:lang", (e) => {
+  const lang = e.detail.lang;
+  if (lang === asked) return;
+  asked = lang;
+  const next = fetchGames(lang).then((doc) => (asked === lang ? useDoc(doc) : doc));
+  next.then((doc) => { gamesDoc = Promise.resolve(doc); }, () => {});
+});
 /** Settles when the catalogues are here, or after ``ms`` milliseconds (the page then draws without). */
 function ready(ms = 4000) {
   return Promise.race([gamesDoc.then(() => true, () => false), new Promise((res) => setTimeout(() => res(false), ms))]);
@@ -147,7 +167,7 @@ function plain(id) { const s = String(id).replace(/_/g, " "); return s.charAt(0)
 /** A card's name that tells it apart (``Maki ×2``, ``Spoon #5``), for log lines and notes. */
 function cardLabel(id) { const c = cardInfo(id); return c ? c.label : plain(id); }
 /** A tile's title (``Green tea ice cream``). */
-function tileTitle(id) { const t = tileInfo(id); return t ? t.name : plain(id); }
+function tileTitle(id) { const x = tileInfo(id); return x ? x.name : plain(id); }
 /** The type (Party: the tile) a card counts for: ``spoon_4`` → ``spoon``, ``salmon_nigiri`` → ``nigiri``. */
 function tileOf(id) { const c = cardInfo(id); return c && c.kind ? c.kind : id; }
 /** The current game's card types in its catalogue's order (Party: the menu's, then ``face_down``):
@@ -204,7 +224,8 @@ function cardHTML(name, extra = {}) {
   const count = /^(uramaki|maki)_\d$/.test(name) ? Number(name.slice(-1)) : num ? Number(num[2]) : 0;
   const cls = ["card", colour, extra.small ? "small" : "", extra.selected ? "selected" : "", extra.picked ? "picked" : "", extra.onWasabi ? "on-wasabi" : "", extra.cls || ""].join(" ");
   const badge = extra.badge ? `<span class="badge" aria-hidden="true">${esc(extra.badge)}</span>` : "";
-  const label = cardRule(name) + (extra.note ? ` (${extra.note}).` : "") + (extra.onWasabi ? " On a wasabi." : "") + (extra.selected ? " Selected." : "") + (extra.picked ? " Your pick." : "");
+  const label = [cardRule(name), extra.note ? t("({note}).", { note: extra.note }) : "", extra.onWasabi ? t("On a wasabi.") : "",
+    extra.selected ? t("Selected.") : "", extra.picked ? t("Your pick.") : ""].filter(Boolean).join(" ");
   // A numbered card's number (its place in the resolution order) sits in a corner, readable even small.
   const mark = !count || num ? "" : ` <span class="n">×${count}</span>`;
   const corner = num ? `<span class="num" aria-hidden="true">${count}</span>` : "";
@@ -235,7 +256,7 @@ function dieHTML(face, extra = {}) {
   if (symbol === "maki") art = iconFor("maki_" + count, count);
   else art = iconFor(symbol, 1);
   const times = symbol !== "maki" && count > 1 ? `<span class="die-count" aria-hidden="true">×${count}</span>` : "";
-  const label = dieRule(face) + (extra.selected ? " Selected." : "");
+  const label = dieRule(face) + (extra.selected ? " " + t("Selected.") : "");
   if (extra.static) return `<span class="${cls}" role="img" tabindex="0" data-face="${esc(face)}" data-tip="${esc(label)}" aria-label="${esc(label)}">${art}${times}</span>`;
   return `<button type="button" class="${cls}" data-face="${esc(face)}" ${extra.pos !== undefined ? `data-pos="${extra.pos}"` : ""} ${extra.belt !== undefined ? `data-belt="${extra.belt}"` : ""} ${extra.disabled ? "disabled" : ""} data-tip="${esc(label)}" aria-label="${esc(label)}" aria-pressed="${extra.selected ? "true" : "false"}">${art}${times}</button>`;
 }

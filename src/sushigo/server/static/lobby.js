@@ -1,7 +1,13 @@
-// The lobby: create a table, list open, running and finished tables.
+// The lobby: create a table, list open, running and finished tables. Every word goes through the
+// message catalogue (i18n.js: t, tp, nt), every number and date through Intl; a language switch redraws
+// the page in place, keeping what the player has chosen.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const esc = window.SushiArt.esc;
+const { t, tp, nt } = window.I18N;
+const num = (n) => window.I18N.num(n);
+/** "A, B and C" as the language joins a list. */
+const listWords = (items) => window.I18N.list(items);
 // Every game as GET /api/games describes it (its spec): title, player range, options, bots. The lobby
 // draws the game list, player counts and option controls from it and keeps no list of its own.
 let GAMES = [];
@@ -9,7 +15,29 @@ const gameInfo = (name) => GAMES.find((g) => g.game === name);
 // Menus and tiles for a "menu" option, as GET /api/party/menus gives them (the server's own rules).
 let MENUS = null;
 let custom = new Set();
-const GROUP_TITLE = { roll: "Roll (1)", appetizer: "Appetizers (3)", special: "Specials (2)", dessert: "Dessert (1)" };
+// The menu's groups in words: their order in the picker, a legend with the count to choose, and what is
+// still missing ("3 appetizers"); the counts themselves come from the server (MENUS.groups).
+const GROUPS = ["roll", "appetizer", "special", "dessert"];
+function groupTitle(g, n) {
+  const words = { roll: () => nt("Roll ({n})", "Rolls ({n})", n), appetizer: () => nt("Appetizer ({n})", "Appetizers ({n})", n),
+    special: () => nt("Special ({n})", "Specials ({n})", n), dessert: () => nt("Dessert ({n})", "Desserts ({n})", n) };
+  return words[g] ? words[g]() : `${g} (${num(n)})`;
+}
+function groupMissing(g, n) {
+  const words = { roll: () => nt("{n} roll", "{n} rolls", n), appetizer: () => nt("{n} appetizer", "{n} appetizers", n),
+    special: () => nt("{n} special", "{n} specials", n), dessert: () => nt("{n} dessert", "{n} desserts", n) };
+  return words[g] ? words[g]() : `${num(n)} ${g}`;
+}
+/** A bot's kind in words, for the seat choice ("Bot: greedy"); a kind this list lacks keeps its id. */
+function botWords(b) {
+  const kinds = { random: () => tp("bot", "random"), greedy: () => tp("bot", "greedy"), heuristic: () => tp("bot", "heuristic"),
+    mcts: () => tp("bot", "tree search"), alpha: () => tp("bot", "AlphaZero"), neural: () => tp("bot", "neural network"),
+    "roll-greedy": () => tp("bot", "greedy (Roll)"), "roll-mcts": () => tp("bot", "tree search (Roll)") };
+  return t("Bot: {kind}", { kind: kinds[b] ? kinds[b]() : b });
+}
+/** A suggested menu's title and description: the game domain's words (sushigo.party.menus marks them). */
+const menuTitle = (m) => t(m.title);
+const menuDescription = (m) => t(m.description);
 // A tile's title from Party's card catalogue (art.js reads GET /api/games once, for this page too).
 const tileTitle = (t) => window.SushiArt.tileTitle(t);
 
@@ -49,10 +77,10 @@ function tileMin(t) { return limitsOn() ? t.min_players : 2; }
 
 /** Why a tile cannot be on the menu now (player count, group full), or "" when it can. */
 function tileProblem(tile, n) {
-  if (n < tileMin(tile) || n > tileMax(tile)) return `${tileMin(tile)}–${tileMax(tile)} players`;
+  if (n < tileMin(tile) || n > tileMax(tile)) return playersRange(tileMin(tile), tileMax(tile));
   if (custom.has(tile.tile)) return "";
-  const inGroup = MENUS.tiles.filter((t) => t.group === tile.group && custom.has(t.tile)).length;
-  return inGroup >= MENUS.groups[tile.group] ? "group full" : "";
+  const inGroup = MENUS.tiles.filter((x) => x.group === tile.group && custom.has(x.tile)).length;
+  return inGroup >= MENUS.groups[tile.group] ? t("group full") : "";
 }
 
 /** Draws the menu picker when the chosen game has a menu option. */
@@ -62,22 +90,22 @@ function drawMenu() {
   if (!has || !MENUS) return;
   const n = Number($("players").value);
   const sel = $("menuSelect"), was = sel.value || menuOption().default;
-  sel.innerHTML = MENUS.menus.map((m) => `<option value="${esc(m.id)}" ${menuFits(m, n) ? "" : "disabled"}>${esc(m.title)}${menuFits(m, n) ? "" : ` (${menuCounts(m)[0]}–${menuCounts(m).at(-1)} players)`}</option>`).join("") + `<option value="custom">Custom menu…</option>`;
+  sel.innerHTML = MENUS.menus.map((m) => `<option value="${esc(m.id)}" ${menuFits(m, n) ? "" : "disabled"}>${esc(menuTitle(m))}${menuFits(m, n) ? "" : ` (${esc(playersRange(menuCounts(m)[0], menuCounts(m).at(-1)))})`}</option>`).join("") + `<option value="custom">${esc(t("Custom menu…"))}</option>`;
   const ok = (id) => id === "custom" || MENUS.menus.some((m) => m.id === id && menuFits(m, n));
   sel.value = ok(was) ? was : (MENUS.menus.find((m) => menuFits(m, n)) || { id: "custom" }).id;
   const isCustom = sel.value === "custom";
   $("tilePicker").classList.toggle("hidden", !isCustom);
   if (!isCustom) {
     const m = MENUS.menus.find((x) => x.id === sel.value);
-    $("menuInfo").textContent = `${m.description}: ${m.tiles.map(tileTitle).join(", ")}`;
+    $("menuInfo").textContent = t("{description}: {tiles}", { description: menuDescription(m), tiles: listWords(m.tiles.map(tileTitle)) });
     $("menuMsg").textContent = "";
     return;
   }
   for (const t of MENUS.tiles) if (custom.has(t.tile) && (n < tileMin(t) || n > tileMax(t))) custom.delete(t.tile);
-  $("menuInfo").textContent = "Nigiri is always on the menu. Choose 1 roll, 3 appetizers, 2 specials and 1 dessert.";
+  $("menuInfo").textContent = t("Nigiri is always on the menu. Choose {groups}.", { groups: listWords(GROUPS.map((g) => groupMissing(g, MENUS.groups[g]))) });
   let html = "";
-  for (const g of Object.keys(GROUP_TITLE)) {
-    html += `<fieldset data-group="${g}"><legend>${GROUP_TITLE[g]}</legend>`;
+  for (const g of GROUPS) {
+    html += `<fieldset data-group="${g}"><legend>${esc(groupTitle(g, MENUS.groups[g]))}</legend>`;
     for (const t of MENUS.tiles.filter((x) => x.group === g)) {
       const why = tileProblem(t, n);
       const limited = n < tileMin(t) || n > tileMax(t);
@@ -86,8 +114,8 @@ function drawMenu() {
     html += "</fieldset>";
   }
   $("tilePicker").innerHTML = html;
-  const missing = Object.keys(GROUP_TITLE).map((g) => [g, MENUS.groups[g] - MENUS.tiles.filter((t) => t.group === g && custom.has(t.tile)).length]).filter(([, k]) => k > 0);
-  $("menuMsg").textContent = missing.length ? "Still to choose: " + missing.map(([g, k]) => `${k} ${g}${k > 1 ? "s" : ""}`).join(", ") : "";
+  const missing = GROUPS.map((g) => [g, MENUS.groups[g] - MENUS.tiles.filter((x) => x.group === g && custom.has(x.tile)).length]).filter(([, k]) => k > 0);
+  $("menuMsg").textContent = missing.length ? t("Still to choose: {groups}", { groups: listWords(missing.map(([g, k]) => groupMissing(g, k))) }) : "";
 }
 
 const isSwitch = (o) => o.type === "bool";
@@ -100,21 +128,33 @@ function optionControl(o, withTip) {
     const box = `<input type="checkbox" id="${id}" data-option="${esc(o.name)}" ${described} ${o.default ? "checked" : ""}> ${esc(o.label)}`;
     return withTip ? `<div class="opt"><label class="switch">${box}</label>${tip}</div>` : `<label>${box}</label>`;
   }
-  const opts = o.choices.map((c, i) => `<option value="${i}" ${c.value === o.default ? "selected" : ""}>${esc(c.label)}${c.value === o.default ? " (recommended)" : ""}</option>`).join("");
+  const opts = o.choices.map((c, i) => `<option value="${i}" ${c.value === o.default ? "selected" : ""}>${esc(c.value === o.default ? t("{choice} (recommended)", { choice: c.label }) : c.label)}</option>`).join("");
   const sel = `<label>${esc(o.label)} <select id="${id}" data-option="${esc(o.name)}" ${described}>${opts}</select></label>`;
   return withTip ? `<div class="opt">${sel}${tip}</div>` : sel;
 }
 
 /** Draws the chosen game's variants (in a row) and house rules (folded, with a tip each). */
-function drawOptions() {
+function drawOptions(again = false) {
   const game = $("game").value;
-  if ($("variants").dataset.game === game) return;  // drawn already: keep the player's choices
+  if ($("variants").dataset.game === game && !again) return;  // drawn already: keep the player's choices
+  const keep = $("variants").dataset.game === game ? optionValues() : null;
   $("variants").dataset.game = game;
   $("variants").innerHTML = variants().map((o) => optionControl(o, false)).join("");
   const rules = houseRules();
   $("houseRules").classList.toggle("hidden", !rules.length);
   $("houseOptions").innerHTML = rules.map((o) => optionControl(o, true)).join("");
+  if (keep) setOptionValues(keep);  // drawn again in another language: the same choices
   syncRulesSummary();
+}
+
+/** Puts chosen values back into the option controls (after they were drawn again). */
+function setOptionValues(values) {
+  for (const o of current().option_details) {
+    const el = $("opt-" + o.name);
+    if (!el || !(o.name in values)) continue;
+    if (isSwitch(o)) el.checked = values[o.name];
+    else { const i = o.choices.findIndex((c) => c.value === values[o.name]); if (i >= 0) el.value = String(i); }
+  }
 }
 
 /** Options with a player range (the dummy: 2 players) are off outside it. */
@@ -156,22 +196,22 @@ function changedOptions() {
 function optionWords(game, name, value) {
   const o = ((gameInfo(game) || {}).option_details || []).find((x) => x.name === name);
   if (!o) return name.replace(/_/g, " ") + (value === true ? "" : `: ${value}`);
-  if (isSwitch(o) && !o.rule) return value ? o.label : `${o.label}: off`;
+  if (isSwitch(o) && !o.rule) return value ? o.label : t("{option}: off", { option: o.label });
   const c = o.choices.find((x) => x.value === value);
-  return `${o.label}: ${c ? c.label : value}`;
+  return t("{option}: {value}", { option: o.label, value: c ? c.label : value });
 }
 
 function syncRulesSummary() {
   const names = new Set(houseRules().map((o) => o.name));
   const n = Object.keys(changedOptions()).filter((k) => names.has(k)).length;
-  $("rulesSummary").textContent = n ? `(${n} changed)` : "(recommended)";
+  $("rulesSummary").textContent = n ? nt("({n} changed)", "({n} changed)", n) : t("(recommended)");
 }
 
 /** The menu to send: a suggested id, or the 7 chosen tiles (null while a custom menu is incomplete). */
 function chosenMenu() {
   const id = $("menuSelect").value;
   if (id !== "custom") return id;
-  const tiles = MENUS.tiles.filter((t) => custom.has(t.tile)).map((t) => t.tile);
+  const tiles = MENUS.tiles.filter((x) => custom.has(x.tile)).map((x) => x.tile);
   return tiles.length === 7 ? tiles : null;
 }
 
@@ -185,23 +225,25 @@ function seatRows() {
   let html = "";
   for (let i = 0; i < n; i++) {
     const def = i === 0 ? "me" : old[i] && old[i] !== "me" ? old[i] : "bot:" + (bots.includes("greedy") ? "greedy" : bots[0]);
-    const opts = [["me", "You"], ["human", "Human (invite)"], ...bots.map((b) => ["bot:" + b, "Bot: " + b])];
-    html += `<div class="seatrow"><span class="pill">Seat ${i + 1}</span><select data-seat="${i}">${opts
-      .map(([v, t]) => `<option value="${v}" ${v === def ? "selected" : ""} ${v === "me" && i !== 0 ? "disabled" : ""}>${t}</option>`)
+    const opts = [["me", t("You")], ["human", t("Human (invite)")], ...bots.map((b) => ["bot:" + b, botWords(b)])];
+    const seat = t("Seat {n}", { n: num(i + 1) });
+    html += `<div class="seatrow"><span class="pill" id="seat-${i}-label">${esc(seat)}</span><select data-seat="${i}" aria-labelledby="seat-${i}-label">${opts
+      .map(([v, words]) => `<option value="${esc(v)}" ${v === def ? "selected" : ""} ${v === "me" && i !== 0 ? "disabled" : ""}>${esc(words)}</option>`)
       .join("")}</select></div>`;
   }
   $("seats").innerHTML = html;
   drawMenu();
 }
 
+/** "2–5 players" (the range a menu or tile allows). */
+function playersRange(lo, hi) { return nt("{lo}–{hi} player", "{lo}–{hi} players", hi, { lo: num(lo), hi: num(hi) }); }
+
+/** The game list and its words from GET /api/games (in the page's language; again after a switch). */
 async function loadGames() {
   try {
     GAMES = (await window.SushiArt.games()).games;
-    const sel = $("game"), was = sel.value;
-    sel.innerHTML = GAMES.map((g) => `<option value="${esc(g.game)}">${esc(g.title)}</option>`).join("");
-    if (gameInfo(was)) sel.value = was;
-    $("sub").textContent = GAMES.map((g) => g.title).join(", ").replace(/, ([^,]*)$/, " and $1") + " with friends and bots";
-    if (GAMES.some((g) => g.option_details.some((o) => o.type === "menu"))) {
+    drawGames();
+    if (!MENUS && GAMES.some((g) => g.option_details.some((o) => o.type === "menu"))) {
       const p = await fetch("/api/party/menus");
       if (p.ok) MENUS = await p.json();
     }
@@ -210,29 +252,89 @@ async function loadGames() {
   refresh();
 }
 
-function when(ts) {
-  if (!ts) return "";
-  const d = new Date(ts * 1000);
-  return d.toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" }) + " " + d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+function drawGames() {
+  const sel = $("game"), was = sel.value;
+  sel.innerHTML = GAMES.map((g) => `<option value="${esc(g.game)}">${esc(g.title)}</option>`).join("");
+  if (gameInfo(was)) sel.value = was;
+  $("sub").textContent = GAMES.length ? t("{games} with friends and bots", { games: listWords(GAMES.map((g) => g.title)) }) : t("with friends and bots");
+  drawHowTo();
+  drawRulesLinks();
 }
 
-function tableRow(t, kind) {
-  const seats = t.seats.map((s) => (s.kind === "bot" ? `${esc(s.name)} <span class="tag">bot</span>` : s.taken ? esc(s.name) : "<i>free</i>")).join(", ");
-  const game = esc((gameInfo(t.game) || { title: t.game }).title);
-  const menu = t.menu ? " · " + esc(t.menu.slice(1).map(tileTitle).join(", ")) : "";
-  const o = t.options || {};
-  const opts = Object.keys(o).map((k) => optionWords(t.game, k, o[k])).join("; ");
-  const id = encodeURIComponent(t.id);
+/** Each game's "How to play" page (``/rules/{game}``) in the page's language: the chosen game's beside
+ *  the game list, every game's at the foot of the page. */
+const rulesHref = (game) => `/rules/${encodeURIComponent(game)}?lang=${encodeURIComponent(window.I18N.lang())}`;
+function drawRulesLinks() {
+  const links = GAMES.map((g) => `<a href="${esc(rulesHref(g.game))}">${esc(g.title)}</a>`);
+  $("rulesLinks").innerHTML = links.length ? window.I18N.fill(esc(t("How to play: {games}")), { games: links.join(" · ") }) : "";
+}
+function drawHowTo() {
+  const game = $("game").value;
+  const a = $("howTo");
+  a.classList.toggle("hidden", !game);
+  a.href = rulesHref(game);
+  const title = (gameInfo(game) || { title: game }).title;
+  a.setAttribute("aria-label", t("How to play {game}", { game: title }));
+}
+
+/** The turn timer's choices: off, or seconds. */
+function drawTimer() {
+  const sel = $("timer"), was = sel.value;
+  sel.innerHTML = `<option value="">${esc(t("off"))}</option>` + [30, 60, 120].map((s) => `<option value="${s}">${esc(nt("{n} second", "{n} seconds", s))}</option>`).join("");
+  sel.value = was;
+}
+
+/** A finished game's date and time as the language writes them. */
+function when(ts) {
+  if (!ts) return "";
+  return window.I18N.date(ts * 1000, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
+/** A refusal from the server in the reader's language: its code (``table/limit: ...``) picks the words;
+ *  a code this page does not know shows the server's own sentence. */
+function serverError(body, fallback) {
+  const detail = String((body && body.detail) || "");
+  const code = (body && body.code) || (/^([a-z_]+\/[a-z_]+): /.exec(detail) || [])[1];
+  const words = {
+    "table/limit": () => t("You have too many tables open or playing; finish one first."),
+    "rate/limited": () => t("Too many requests; wait a minute and try again."),
+    "server/busy": () => t("The server is running as many tables as it can; try again later."),
+    "table/full": () => t("Every seat at this table is taken."),
+    "table/closed": () => t("This table is no longer open."),
+    "seat/taken": () => t("This seat is already taken."),
+    "seat/invalid": () => t("This seat cannot be taken."),
+    "name/invalid": () => t("A name needs at least one visible character."),
+    "name/reserved": () => t("This name would pass for a bot; choose another name."),
+    "name/taken": () => t("Someone at this table already has this name."),
+    "table/not_found": () => t("There is no such table."),
+    "request/invalid": () => t("The server could not accept these settings."),
+    "table/invalid": () => t("The server could not accept these settings."),
+  };
+  if (code && words[code]) return words[code]();
+  return detail ? t("The server refused: {reason}", { reason: detail.replace(/^[a-z_]+\/[a-z_]+: /, "") }) : fallback;
+}
+
+function tableRow(tb, kind) {
+  const seats = tb.seats.map((s) => (s.kind === "bot" ? `${esc(s.name)} <span class="tag">${esc(t("bot"))}</span>` : s.taken ? esc(s.name) : `<i>${esc(tp("seat", "free"))}</i>`)).join(esc(t(", ")));
+  const title = (gameInfo(tb.game) || { title: tb.game }).title;
+  const game = esc(title);
+  const menu = tb.menu ? " · " + esc(listWords(tb.menu.slice(1).map(tileTitle))) : "";
+  const o = tb.options || {};
+  const opts = Object.keys(o).map((k) => optionWords(tb.game, k, o[k])).join(t("; "));
+  const id = encodeURIComponent(tb.id);
+  const named = (words) => esc(words) + `<span class="sr-only"> — ${esc(tb.name)}</span>`;
   let action = "", extra = "";
-  if (kind === "open") action = `<a class="btn" href="/t/${id}">Join</a>`;
-  else if (kind === "playing") action = `<a class="btn" href="/t/${id}">Watch</a>`;
+  if (kind === "open") action = `<a class="btn" href="/t/${id}">${named(t("Join"))}</a>`;
+  else if (kind === "playing") action = `<a class="btn" href="/t/${id}">${named(t("Watch"))}</a>`;
   else {
-    const names = t.winner_names || (t.winners || []).map((s) => t.seats[s] && t.seats[s].name);
-    const win = names && names.length ? `Winner: <b>${esc(names.join(" and "))}</b>` : t.status === "abandoned" ? "Abandoned" : "";
-    extra = `<br><span class="muted">${win}${t.totals ? " · " + esc(t.totals.join(" / ")) : ""} · ${esc(when(t.finished_at || t.created_at))}</span>`;
-    action = t.status === "finished" ? `<a class="btn" href="/replay/${id}">Replay</a> <a class="btn" href="/api/tables/${id}/record" download>Record</a>` : "";
+    const names = tb.winner_names || (tb.winners || []).map((s) => tb.seats[s] && tb.seats[s].name);
+    const win = names && names.length ? window.I18N.fill(esc(nt("Winner: {names}", "Winners: {names}", names.length)), { names: `<b>${esc(listWords(names))}</b>` })
+      : tb.status === "abandoned" ? esc(t("Abandoned")) : "";
+    const totals = tb.totals ? " · " + esc(tb.totals.map(num).join(" / ")) : "";
+    extra = `<br><span class="muted">${win}${totals} · <time>${esc(when(tb.finished_at || tb.created_at))}</time></span>`;
+    action = tb.status === "finished" ? `<a class="btn" href="/replay/${id}">${named(t("Replay"))}</a> <a class="btn" href="/api/tables/${id}/record" download>${named(t("Record"))}</a>` : "";
   }
-  return `<tr><td><b>${esc(t.name)}</b><br><span class="muted">${game}${opts ? " · " + esc(opts) : ""}${menu}</span>${extra}</td><td>${seats}</td><td class="actions">${action}</td></tr>`;
+  return `<tr><td><b>${esc(tb.name)}</b><br><span class="muted">${game}${opts ? " · " + esc(opts) : ""}${menu}</span>${extra}</td><td>${seats}</td><td class="actions">${action}</td></tr>`;
 }
 
 // Finished games come a page at a time, newest first; ``pages`` holds the cursors of the pages seen.
@@ -242,7 +344,7 @@ async function fetchPage(status, cursor, limit) {
   const q = new URLSearchParams({ status, limit: String(limit) });
   if (cursor) q.set("cursor", cursor);
   const r = await fetch(`/api/tables?${q}`);
-  if (!r.ok) throw new Error("cannot list tables");
+  if (!r.ok) throw new Error(`GET /api/tables: ${r.status}`);
   return r.json();
 }
 
@@ -250,7 +352,7 @@ async function refresh() {
   try {
     for (const kind of ["open", "playing"]) {
       const data = await fetchPage(kind, null, 20);
-      $(kind).innerHTML = data.tables.map((t) => tableRow(t, kind)).join("") || `<tr><td class="muted">None yet.</td></tr>`;
+      $(kind).innerHTML = data.tables.map((tb) => tableRow(tb, kind)).join("") || `<tr><td class="muted">${esc(t("None yet."))}</td></tr>`;
     }
     await refreshFinished();
   } catch (e) { /* try again later */ }
@@ -258,11 +360,11 @@ async function refresh() {
 
 async function refreshFinished() {
   const data = await fetchPage("finished", pages[page], 10);
-  $("finished").innerHTML = data.tables.map((t) => tableRow(t, "finished")).join("") || `<tr><td class="muted">None yet.</td></tr>`;
+  $("finished").innerHTML = data.tables.map((tb) => tableRow(tb, "finished")).join("") || `<tr><td class="muted">${esc(t("None yet."))}</td></tr>`;
   pages[page + 1] = data.next;
   $("newer").disabled = page === 0;
   $("older").disabled = !data.next;
-  $("pageNo").textContent = `Page ${page + 1}`;
+  $("pageNo").textContent = t("Page {n}", { n: num(page + 1) });
 }
 
 $("older").addEventListener("click", () => { if (pages[page + 1]) { page += 1; refreshFinished(); } });
@@ -270,32 +372,34 @@ $("newer").addEventListener("click", () => { if (page > 0) { page -= 1; refreshF
 
 async function create() {
   const game = $("game").value;
-  const name = $("myname").value.trim() || "Me";
+  const name = $("myname").value.trim() || t("Me");
   const picks = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   const seats = picks.map((v) => (v.startsWith("bot:") ? { kind: "bot", bot: v.slice(4) } : { kind: "human" }));
-  const body = { game, seats, options: changedOptions() };
+  // The table's name is its creator's, in the creator's language, like a player's name.
+  const title = (gameInfo(game) || { title: game }).title;
+  const body = { game, seats, options: changedOptions(), name: t("{game} for {n}", { game: title, n: num(seats.length) }).slice(0, 40) };
   if (menuOption()) {
-    if (!MENUS) { $("createMsg").textContent = "The menus could not be loaded; reload the page."; return; }
+    if (!MENUS) { $("createMsg").textContent = t("The menus could not be loaded; reload the page."); return; }
     const menu = chosenMenu();
-    if (!menu) { $("createMsg").textContent = "Finish the custom menu first: " + $("menuMsg").textContent; return; }
+    if (!menu) { $("createMsg").textContent = t("Finish the custom menu first: {missing}", { missing: $("menuMsg").textContent }); return; }
     body.menu = menu;
   }
   if ($("timer").value) body.turn_timer = Number($("timer").value);
   $("createBtn").disabled = true;
   try {
     const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    const t = await r.json();
-    if (!r.ok) throw new Error(t.detail || "cannot create the table");
+    const tb = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(serverError(tb, t("The table could not be created.")));
     const mine = picks.indexOf("me");
     if (mine >= 0) {
-      const j = await fetch(`/api/tables/${t.id}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat: mine }) });
-      const seat = await j.json();
-      if (!j.ok) throw new Error(seat.detail || "cannot join");
-      localStorage.setItem("sushigo:" + t.id, JSON.stringify({ seat: seat.seat, token: seat.token, name }));
+      const j = await fetch(`/api/tables/${tb.id}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat: mine }) });
+      const seat = await j.json().catch(() => ({}));
+      if (!j.ok) throw new Error(serverError(seat, t("You could not take your seat.")));
+      localStorage.setItem("sushigo:" + tb.id, JSON.stringify({ seat: seat.seat, token: seat.token, name }));
     }
-    location.href = `/t/${t.id}`;
+    location.href = `/t/${tb.id}`;
   } catch (e) {
-    $("createMsg").textContent = String(e.message || e);
+    $("createMsg").textContent = e instanceof TypeError ? t("The server cannot be reached; try again.") : String(e.message || e);
     $("createBtn").disabled = false;
   }
 }
@@ -312,9 +416,26 @@ $("tilePicker").addEventListener("change", (e) => {
   if (box.checked) custom.add(box.dataset.tile); else custom.delete(box.dataset.tile);
   drawMenu();
 });
-$("game").addEventListener("change", seatRows);
+$("game").addEventListener("change", () => { seatRows(); drawHowTo(); });
 $("createBtn").addEventListener("click", create);
 $("myname").value = localStorage.getItem("sushigo:name") || "";
 $("myname").addEventListener("change", () => localStorage.setItem("sushigo:name", $("myname").value));
-loadGames();
+window.I18N.mountSwitch($("nav"));
+
+/** Draws every word again in the new language, keeping the game, the seats, the options and the menu
+ *  the player has chosen (the seat selects and option controls are drawn anew with the same values). */
+function redraw() {
+  drawGames();
+  drawTimer();
+  const seatsWas = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+  drawOptions(true);
+  seatRows();
+  document.querySelectorAll("#seats select").forEach((s, i) => { if (seatsWas[i]) s.value = seatsWas[i]; });
+  if ($("createMsg").textContent) $("createMsg").textContent = "";
+  refresh();
+}
+// The words change at once; the card and game names when GET /api/games?lang= has answered.
+window.addEventListener("sushigo:lang", redraw);
+window.addEventListener("sushigo:catalogue", () => { window.SushiArt.games().then((doc) => { GAMES = doc.games; redraw(); }, () => {}); });
+window.I18N.ready.then(() => { drawTimer(); drawGames(); loadGames(); });
 setInterval(refresh, 4000);

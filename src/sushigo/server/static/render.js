@@ -4,22 +4,30 @@
 (function () {
 "use strict";
 const { cardHTML, dieHTML, esc, tileOf, typeOrder, cardInfo, cardLabel, tileTitle, categoryLabel } = window.SushiArt;
+// Every word below goes through the message catalogue (i18n.js, loaded first by every page); numbers
+// through I18N.num. A page without it (an older page) gets the English words.
+const fill = (s, p) => String(s).replace(/\{(\w+)\}/g, (all, k) => (p && k in p ? String(p[k]) : all));
+const I18N = window.I18N || { t: fill, tp: (c, m, p) => fill(m, p), nt: (one, many, n, p) => fill(n === 1 ? one : many, { n, ...(p || {}) }), num: String };
+const t = (msgid, params) => I18N.t(msgid, params);
+const tp = (ctx, msgid, params) => I18N.tp(ctx, msgid, params);
+const nt = (singular, plural, n, params) => I18N.nt(singular, plural, n, params);
+const num = (n) => I18N.num(n);
 
 // ------------------------------------------------------------------------------------------ names
 // Every name comes from the game's card catalogue (art.js, from GET /api/games).
 
 /** A card as a log line names it (``Maki ×2``, ``Spoon #5``). */
-function cardName(c) { return c == null ? "nothing" : cardLabel(c); }
+function cardName(c) { return c == null ? t("nothing") : cardLabel(c); }
 /** A card or type name as a spoon may name it (``maki`` is any maki, ``maki_2`` that card). */
-function askName(x) { return cardInfo(x) ? cardName(x) : `any ${tileTitle(x)}`; }
+function askName(x) { return cardInfo(x) ? cardName(x) : t("any {card}", { card: tileTitle(x) }); }
 /** A die face's name (``Maki ×2``, ``Pudding ×3``). */
 function faceName(f) { return cardLabel(f); }
 /** Seat names, and a name for every further column of the view (Sushi Go!'s dummy is the third tableau
  *  of a two-player game). */
 function seatNames(table, view) {
-  const nm = table.seats.map((s, i) => s.name || `Seat ${i + 1}`);
+  const nm = table.seats.map((s, i) => s.name || t("Seat {n}", { n: i + 1 }));
   const columns = view && view.tableaux ? view.tableaux.length : nm.length;
-  for (let i = nm.length; i < columns; i++) nm.push("Dummy");
+  for (let i = nm.length; i < columns; i++) nm.push(t("Dummy"));
   return nm;
 }
 
@@ -81,7 +89,9 @@ function groupTableau(cards, marks, fresh = new Set()) {
     if (c === "wasabi" && pairs.has(i)) {
       const n = pairs.get(i), nf = fresh.has(n);
       const pts = (cardInfo(cards[n]) || {}).on_wasabi || 0;
-      add("wasabi_pair", `<span class="stack pair" title="${esc(cardName(cards[n]))} on wasabi: ${pts} points">${cardHTML("wasabi", { small: true, static: true, cls: f ? "fresh" : "" })}${cardHTML(cards[n], { small: true, static: true, onWasabi: true, cls: nf ? "fresh" : "" })}<span class="cap">${pts}</span></span>`, f || nf);
+      // (messages stay outside template literals: Babel's extractor misses a t() nested in one)
+      const title = nt("{card} on wasabi: {n} point", "{card} on wasabi: {n} points", pts, { card: cardName(cards[n]) });
+      add("wasabi_pair", `<span class="stack pair" title="${esc(title)}">${cardHTML("wasabi", { small: true, static: true, cls: f ? "fresh" : "" })}${cardHTML(cards[n], { small: true, static: true, onWasabi: true, cls: nf ? "fresh" : "" })}<span class="cap">${pts}</span></span>`, f || nf);
       return;
     }
     if (c.startsWith("maki_")) makiIcons += Number(c.slice(5));
@@ -89,10 +99,10 @@ function groupTableau(cards, marks, fresh = new Set()) {
     add(kind, cardHTML(c, { small: true, static: true, cls: f ? "fresh" : "" }), f);
   });
   const caption = (kind, n) => {
-    if (kind === "maki") return `${makiIcons} maki`;
+    if (kind === "maki") return nt("{n} maki", "{n} maki", makiIcons);
     const counts = (cardInfo(kind) || {}).counts || [];  // tempura, sashimi, dumpling: from the catalogue
-    if (counts.length) return `×${n} · ${counts[Math.min(n, counts.length - 1)]} pts`;
-    if (kind === "wasabi") return "free";
+    if (counts.length) return "×" + num(n) + " · " + nt("{n} pt", "{n} pts", counts[Math.min(n, counts.length - 1)]);
+    if (kind === "wasabi") return tp("wasabi", "free");
     return n > 1 ? `×${n}` : "";
   };
   return ORDER.filter((k) => groups[k]).map((k) => {
@@ -118,7 +128,7 @@ function partyTableau(cards, fresh = new Set(), refs = null, flip = null) {
     g.ids.add(id);
     if (/^(maki|uramaki)_\d$/.test(id)) g.icons += Number(id.slice(-1));
     let note = "";
-    if (c.face_down) note = "was " + cardName(c.copies || c.card);
+    if (c.face_down) note = t("was {card}", { card: cardName(c.copies || c.card) });
     else if (c.copies) note = "= " + cardName(c.copies);
     const shown = c.face_down ? "face_down" : c.card;
     const opts = { small: true, static: true, note, onWasabi: !!c.on_wasabi, cls: fresh.has(i) ? "fresh" : "" };
@@ -129,14 +139,14 @@ function partyTableau(cards, fresh = new Set(), refs = null, flip = null) {
   });
   const caption = (tile, g) => {
     const n = g.cards.length;
-    if (tile === "maki" || tile === "uramaki") return `${g.icons} icon${g.icons === 1 ? "" : "s"}`;
+    if (tile === "maki" || tile === "uramaki") return nt("{n} icon", "{n} icons", g.icons);
     if (tile === "wasabi") {
       const used = cards.filter((c) => c.on_wasabi && !c.face_down).length;
-      return `${Math.max(0, n - used)} free`;
+      return nt("{n} free", "{n} free", Math.max(0, n - used));
     }
     // "×4" only for four copies of one card; mixed cards of a type (egg, salmon, squid nigiri) are
     // counted by the type's name instead, so the stack never reads as copies of its top card.
-    if (n > 1 && g.ids.size > 1) return `${n} ${tileTitle(tile).toLowerCase()}`;
+    if (n > 1 && g.ids.size > 1) return t("{n} × {card}", { n: num(n), card: tileTitle(tile) });
     return n > 1 ? `×${n}` : "";
   };
   // Types in the catalogue's order (the menu's), then any other (before the catalogue came).
@@ -152,17 +162,18 @@ function partyTableau(cards, fresh = new Set(), refs = null, flip = null) {
  *  a menu or a takeout box added. */
 function partyPlay(p, nm) {
   const bits = p.items.map((it, k) => {
-    const card = it.card == null ? null : cardName(it.card) + (it.copies ? ` copying ${cardName(it.copies)}` : "");
+    const card = it.card == null ? null : it.copies ? t("{card} copying {copied}", { card: cardName(it.card), copied: cardName(it.copies) }) : cardName(it.card);
     let text;
-    if (!it.via) text = k === 0 ? `played ${card}` : `added ${card}`;
+    if (!it.via) text = k === 0 ? t("played {card}", { card }) : t("added {card}", { card });
     else if (it.via.startsWith("spoon")) {
-      text = `${cardName(it.via)} asked for ${askName(it.ask)}: ` + (it.card == null ? "nobody had it" : `got ${card} from ${nm[it.from] ?? "?"}`);
-    } else if (it.via.startsWith("menu")) text = `${cardName(it.via)} → ${card} (drew 4, kept 1)`;
+      const asked = { spoon: cardName(it.via), ask: askName(it.ask) };
+      text = it.card == null ? t("{spoon} asked for {ask}: nobody had it", asked) : t("{spoon} asked for {ask}: got {card} from {player}", { ...asked, card, player: nm[it.from] ?? "?" });
+    } else if (it.via.startsWith("menu")) text = t("{via} → {card} (drew 4, kept 1)", { via: cardName(it.via), card });
     else text = `${cardName(it.via)} → ${card}`;
-    if (it.flip) text += it.flip.length ? `, turned ${it.flip.length} card${it.flip.length > 1 ? "s" : ""} face down` : ", turned nothing over";
+    if (it.flip) text += t(", ") + (it.flip.length ? nt("turned {n} card face down", "turned {n} cards face down", it.flip.length) : t("turned nothing over"));
     return text;
   });
-  return `<b>${esc(nm[p.seat])}</b> ${esc(bits.join("; "))}`;
+  return `<b>${esc(nm[p.seat])}</b> ${esc(bits.join(t("; ")))}`;
 }
 
 /** A Sushi Roll tray: faces in the order taken, each nigiri drawn on the wasabi it sits on. ``marks[i]``
@@ -177,7 +188,8 @@ function trayHTML(faces, marks, fresh = new Set()) {
     const cls = fresh.has(i) ? "fresh" : "";
     if (pairs.has(i)) {
       const n = pairs.get(i);
-      html += `<span class="stack pair die-pair" title="${esc(faceName(faces[n]))} on wasabi (×3)">${dieHTML(f, { small: true, static: true, cls })}${dieHTML(faces[n], { small: true, static: true, cls: fresh.has(n) ? "fresh" : "" })}</span>`;
+      const title = t("{face} on wasabi (×3)", { face: faceName(faces[n]) });
+      html += `<span class="stack pair die-pair" title="${esc(title)}">${dieHTML(f, { small: true, static: true, cls })}${dieHTML(faces[n], { small: true, static: true, cls: fresh.has(n) ? "fresh" : "" })}</span>`;
     } else html += dieHTML(f, { small: true, static: true, cls });
   });
   return html;
@@ -188,14 +200,14 @@ function trayHTML(faces, marks, fresh = new Set()) {
 /** The menu as a strip of tiles, each with its rule as a tip (the table's bar and the replay). */
 function menuStrip(menu) {
   const rule = (t) => { const info = window.SushiArt.tileInfo(t); return info ? info.rule : tileTitle(t); };
-  return `<span class="menu-strip" id="menuStrip">${(menu || []).map((t) => `<span class="tile" data-tile="${esc(t)}" data-tip="${esc(rule(t))}" tabindex="0">${esc(tileTitle(t))}</span>`).join("")}</span>`;
+  return `<span class="menu-strip" id="menuStrip">${(menu || []).map((x) => `<span class="tile" data-tile="${esc(x)}" data-tip="${esc(rule(x))}" tabindex="0">${esc(tileTitle(x))}</span>`).join("")}</span>`;
 }
 
 // ------------------------------------------------------------------------------------------- log
 
 /** A round's end in the log (every game). */
 function endLine(e, nm) {
-  return `<li class="log-end"><b>Round ${e.round + 1} ends:</b> ${e.totals.map((t, s) => `${esc(nm[s] || "Dummy")} ${t}`).join(", ")}</li>`;
+  return `<li class="log-end"><b>${esc(t("Round {n} ends:", { n: num(e.round + 1) }))}</b> ${e.totals.map((p, s) => `${esc(nm[s] || t("Dummy"))} ${num(p)}`).join(t(", "))}</li>`;
 }
 
 // ---------------------------------------------------------------------------------------- scores
@@ -211,18 +223,19 @@ function categoryTable(points, labels, cats) {
   let html = `<div class="scroll-x"><table class="scores">${head(labels)}`;
   for (const c of cats) {
     if (!points.some((p) => p[c])) continue;
-    html += `<tr><td>${catLabel(c)}</td>${points.map((p) => `<td>${p[c] || 0}</td>`).join("")}</tr>`;
+    html += `<tr><td>${esc(catLabel(c))}</td>${points.map((p) => `<td>${num(p[c] || 0)}</td>`).join("")}</tr>`;
   }
-  return html + `<tr class="total"><th scope="row">Round total</th>${points.map((p) => `<th>${p.total}</th>`).join("")}</tr></table></div>`;
+  return html + `<tr class="total"><th scope="row">${esc(t("Round total"))}</th>${points.map((p) => `<th>${num(p.total)}</th>`).join("")}</tr></table></div>`;
 }
 
 /** The final table: a row per round, pudding points, token points (Sushi Roll), the total. */
 function finalTable(final, labels) {
   let html = `<div class="scroll-x"><table class="scores final-table">${head(labels)}`;
-  final.rounds.forEach((r, i) => { html += `<tr data-row="round"><td>Round ${i + 1}</td>${r.map((p) => `<td>${p}</td>`).join("")}</tr>`; });
-  html += `<tr data-row="pudding"><td>${final.dessert ? `${esc(tileTitle(final.dessert))} <span class="muted">(kept)</span>` : "Puddings"}</td>${final.pudding_points.map((p, s) => `<td>${p} <span class="muted">(${final.pudding_counts[s]})</span></td>`).join("")}</tr>`;
-  if (final.token_points) html += `<tr data-row="tokens"><td>Leftover tokens</td>${final.token_points.map((p) => `<td>${p}</td>`).join("")}</tr>`;
-  return html + `<tr class="total" data-row="total"><th scope="row">Total</th>${final.totals.map((t) => `<th>${t}</th>`).join("")}</tr></table></div>`;
+  final.rounds.forEach((r, i) => { html += `<tr data-row="round"><td>${esc(t("Round {n}", { n: num(i + 1) }))}</td>${r.map((p) => `<td>${num(p)}</td>`).join("")}</tr>`; });
+  const kept = t("(kept)"), puddings = t("Puddings");
+  html += `<tr data-row="pudding"><td>${final.dessert ? `${esc(tileTitle(final.dessert))} <span class="muted">${esc(kept)}</span>` : esc(puddings)}</td>${final.pudding_points.map((p, s) => `<td>${num(p)} <span class="muted">(${num(final.pudding_counts[s])})</span></td>`).join("")}</tr>`;
+  if (final.token_points) html += `<tr data-row="tokens"><td>${esc(t("Leftover tokens"))}</td>${final.token_points.map((p) => `<td>${num(p)}</td>`).join("")}</tr>`;
+  return html + `<tr class="total" data-row="total"><th scope="row">${esc(t("Total"))}</th>${final.totals.map((p) => `<th>${num(p)}</th>`).join("")}</tr></table></div>`;
 }
 
 /** The categories a round's sheets name, in order of first appearance (Party: the menu's). */
@@ -234,8 +247,8 @@ function sheetCats(points) {
 
 /** One seat of a round-end view: its name, points, final tableau (``body``) and points per category. */
 function endSeat(s, label, p, count, body, parts) {
-  return `<div class="seat end-seat" data-seat="${s}" data-count="${count}"><h3><span>${esc(label)}</span><span class="pill">${p.total} pts</span></h3>
-    <div class="tableau">${body || '<span class="muted">nothing</span>'}</div><div class="muted">${esc(parts.join(" · ") || "no points")}</div></div>`;
+  return `<div class="seat end-seat" data-seat="${s}" data-count="${count}"><h3><span>${esc(label)}</span><span class="pill">${esc(nt("{n} pt", "{n} pts", p.total))}</span></h3>
+    <div class="tableau">${body || `<span class="muted">${esc(t("nothing"))}</span>`}</div><div class="muted">${esc(parts.join(" · ") || t("no points"))}</div></div>`;
 }
 
 window.SushiRender = { tileTitle, menuStrip, askName, partyTableau, partyPlay, partyIdentity, cardName, faceName, seatNames, setHTML, patchList, keyed, groupTableau, trayHTML, endLine, catLabel, categoryTable, finalTable, sheetCats, endSeat, head };
