@@ -2,7 +2,7 @@
 // bonus, a spoon's request or gift, a menu's draw, chopsticks' extra card, a takeout box's flips),
 // scores, log lines, round end and replay seats. Decisions come from the view's structured `legal`
 // actions ({kind, label, card, copies, bonus, name, refs}); nothing here reads an action's text.
-import { $, A, R, S, esc, send, withdraw, waitingFor, showMine, t, th, nt, num } from "../table/state.js";
+import { $, A, R, S, esc, send, withdraw, waitingFor, showMine, t, fillHTML, nt, num } from "../table/state.js";
 import { seatBox, signed } from "../table/seats.js";
 
 // Selection: the card chosen, the action chosen for it, the cards chosen to turn face down.
@@ -15,7 +15,7 @@ export function choice() { return pchoice && pchoice.text; }
 
 export function info(msg) {
   const v = msg.view;
-  const bits = [`<b>${esc(title())}</b> · ${th("Menu: {menu}", { menu: R.menuStrip(v.menu) })}`];
+  const bits = [`<b>${esc(title())}</b> · ${fillHTML(t("Menu: {menu}"), { menu: R.menuStrip(v.menu) })}`];
   if (!v.is_over) {
     const right = v.options && v.options.pass_both_ways && v.round === 1;
     const round = num(v.round + 1);
@@ -61,11 +61,12 @@ export function rulesLine(options, onWords) {
   // The catalogue in the reader's language once art.js has it (it is fetched again when the language changes).
   const spec = A.gameSpec("sushi-go-party");
   const details = (spec && spec.option_details) || optionInfo;
-  return t("House rules: {rules}", { rules: keys.map((k) => {
+  const rules = keys.map((k) => {
     const o = details.find((x) => x.name === k);
     const c = o && o.choices.find((x) => x.value === options[k]);
-    return o ? `${o.label}: ${c ? c.label : options[k]}` : `${k.replace(/_/g, " ")}: ${options[k]}`;
-  }).join(" · ") });
+    return o ? o.label + ": " + (c ? c.label : options[k]) : k.replace(/_/g, " ") + ": " + options[k];
+  }).join(" · ");
+  return t("House rules: {rules}", { rules });
 }
 
 export const seatsClass = "party-seats";
@@ -85,9 +86,10 @@ export function seats(msg, nm) {
     (v.tableaux[s] || []).forEach((c, i) => { if (c.turn === at) marks.add(i); });
     const body = R.partyTableau(v.tableaux[s] || [], marks);
     let line = t("Hand {n} · {dessert} kept {kept}", { n: num(v.hand_sizes[s] ?? 0), dessert, kept: num(v.desserts[s].length) });
-    if (v.uramaki_race && v.uramaki_race[s]) line += " · " + t("{uramaki} {n} pts", { uramaki: R.tileTitle("uramaki"), n: num(v.uramaki_race[s]) });
+    if (v.uramaki_race && v.uramaki_race[s]) line += " · " + nt("{card} {n} pt", "{card} {n} pts", v.uramaki_race[s], { card: R.tileTitle("uramaki"), n: num(v.uramaki_race[s]) });
+    const named = t("{name}'s table", { name: nm[s] });
     return { key: "s" + s, html: seatBox(msg, s, nm, { acting, status, body: `<div class="muted">${esc(line)}</div>
-        <div class="tableau" aria-label="${esc(t("{name}'s table", { name: nm[s] }))}">${body || `<span class="muted">${esc(t("No cards yet"))}</span>`}</div>` }) };
+        <div class="tableau" aria-label="${esc(named)}">${body || `<span class="muted">${esc(t("No cards yet"))}</span>`}</div>` }) };
   });
 }
 
@@ -152,7 +154,9 @@ function drawHand(msg) {
       A.cardHTML(R.partyIdentity(card) === "face_down" ? "face_down" : card.card, { small: true, index: r, selected: flipSel.has(r), note: card.copies ? "= " + R.cardName(card.copies) : "", cls: "flippable" }));
     c += `<div class="decision" id="decision"><div class="cards" id="flipCards">${cards.join("")}</div></div>`;
     const flip = flipAction(msg);
-    c += `<button class="btn" id="confirmFlip" ${flip ? "" : "disabled"}>${esc(t("Confirm: {choice}", { choice: flip ? label(flip) : t("that set cannot be turned over") }))}</button>`;
+    const none = t("that set cannot be turned over");
+    const confirm = t("Confirm: {choice}", { choice: flip ? label(flip) : none });
+    c += `<button class="btn" id="confirmFlip" ${flip ? "" : "disabled"}>${esc(confirm)}</button>`;
   } else if (naming) {
     c += `<div class="decision" id="decision"><div class="choice-list">${legal.map((a) => button(a, null)).join("")}</div></div>`;
   } else if (psel) {
@@ -219,7 +223,7 @@ export function scores(msg, labels) {
   const v = msg.view, rep = v.scores, run = msg.running, n = labels.length;
   const row = (kind, text, cells, quiet = false) => `<tr data-row="${kind}"${quiet ? ' style="color:var(--muted)"' : ""}><td>${esc(text)}</td>${cells.map((c) => `<td>${typeof c === "number" ? num(c) : c}</td>`).join("")}</tr>`;
   let html = `<table class="scores party-scores"><tr><th></th>${labels.map((l) => `<th scope="col">${esc(l)}</th>`).join("")}</tr>`;
-  rep.rounds.forEach((r, i) => { html += row("round", t("Round {round}", { round: num(i + 1) }), r); });
+  rep.rounds.forEach((r, i) => { html += row("round", t("Round {n}", { n: num(i + 1) }), r); });
   html += `<tr class="total" data-row="total"><th scope="row">${esc(t("Total"))}</th>${rep.totals.map((x) => `<th>${num(x)}</th>`).join("")}</tr>`;
   if (run && run.length === n) {
     const round = num(v.round + 1);
@@ -251,7 +255,7 @@ export function replaySeat(f, v, s, nm) {
   const hand = (f.hands && f.hands[s]) || [];
   const marks = new Set();
   (v.tableaux[s] || []).forEach((c, i) => { if (last && last.plays && c.turn === last.turn) marks.add(i); });
-  return `<div class="seat" data-seat="${s}"><h3><span>${esc(nm[s])}</span><span class="pill">${esc(t("{points} pts", { points: num(v.scores.totals[s]) }))}</span></h3>
+  return `<div class="seat" data-seat="${s}"><h3><span>${esc(nm[s])}</span><span class="pill">${esc(nt("{n} pt", "{n} pts", v.scores.totals[s], { n: num(v.scores.totals[s]) }))}</span></h3>
         <div class="muted">${esc(t("Hand"))}</div><div class="cards">${hand.map((c) => A.cardHTML(c, { small: true, static: true })).join("") || '<span class="muted">—</span>'}</div>
         <div class="muted">${esc(t("Table · {dessert} kept {n}", { dessert: R.tileTitle(v.menu[v.menu.length - 1]), n: num(v.desserts[s].length) }))}</div><div class="tableau">${R.partyTableau(v.tableaux[s] || [], marks) || '<span class="muted">—</span>'}</div></div>`;
 }
@@ -263,7 +267,7 @@ export function replayWhen(v) { return t("Round {round}, turn {turn}.", { round:
 /** Replay: the menu and house rules above the frames. */
 export function replayInfo(table, frames, redraw) {
   const menu = table.menu || (frames[0] && frames[0].view.menu) || [];
-  return `<div><b>${esc(title())}</b> · ${th("Menu: {menu}", { menu: R.menuStrip(menu) })}</div><div id="partyRules">${esc(rulesLine(table.options || {}, redraw))}</div>`;
+  return `<div><b>${esc(title())}</b> · ${fillHTML(t("Menu: {menu}"), { menu: R.menuStrip(menu) })}</div><div id="partyRules">${esc(rulesLine(table.options || {}, redraw))}</div>`;
 }
 
 export function redraw() { if (S.last) drawHand(S.last); }

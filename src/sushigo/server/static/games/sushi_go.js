@@ -1,7 +1,7 @@
 // Sushi Go!: the table's info line, seats, hand and pick, scores, log lines, round end and replay seats.
 // Picks come from the view's structured `legal` actions ({text, label, cards, dummy}); nothing here reads
 // an action's text.
-import { $, A, R, S, esc, send, changePick, withdraw, waitingFor, showMine, t, th, nt, num, list } from "../table/state.js";
+import { $, A, R, S, esc, send, changePick, withdraw, waitingFor, showMine, t, fillHTML, nt, num, list } from "../table/state.js";
 import { seatBox } from "../table/seats.js";
 import { basicScores } from "../table/scores.js";
 
@@ -58,8 +58,10 @@ export function seats(msg, nm) {
     const acting = !dummy && v.to_act.includes(s);
     const status = dummy ? (v.dummy_controller != null ? t("controlled by {name}", { name: nm[v.dummy_controller] }) : "") : v.is_over ? "" : acting ? t("picking…") : t("picked ✓");
     const body = R.groupTableau(tab, v.on_wasabi[s], marks[s]);
-    return { key: "s" + s, html: seatBox(msg, s, nm, { acting, status, extra: { column: dummy }, body: `<div class="muted">${esc(t("Hand {n} · Puddings {puddings}", { n: num(v.hand_sizes[s] ?? 0), puddings: num(v.puddings[s]) }))}</div>
-        <div class="tableau" aria-label="${esc(t("{name}'s table", { name: nm[s] }))}">${body || `<span class="muted">${esc(t("No cards yet"))}</span>`}</div>` }) };
+    const line = t("Hand {n} · Puddings {puddings}", { n: num(v.hand_sizes[s] ?? 0), puddings: num(v.puddings[s]) });
+    const named = t("{name}'s table", { name: nm[s] });
+    return { key: "s" + s, html: seatBox(msg, s, nm, { acting, status, extra: { column: dummy }, body: `<div class="muted">${esc(line)}</div>
+        <div class="tableau" aria-label="${esc(named)}">${body || `<span class="muted">${esc(t("No cards yet"))}</span>`}</div>` }) };
   });
 }
 
@@ -182,14 +184,14 @@ export function freshRound(v) { return v.turn === 0 && v.tableaux.every((x) => x
 function play_(p, nm) {
   const cards = p.cards.map((c, i) => (p.on_wasabi[i] ? t("{card} on wasabi", { card: R.cardName(c) }) : R.cardName(c))).join(" + ");
   const who = `<b>${esc(nm[p.seat])}</b>`;
-  return p.chopsticks ? th("{name} used chopsticks: {cards}", { name: who, cards: esc(cards) }) : th("{name} took {cards}", { name: who, cards: esc(cards) });
+  return p.chopsticks ? fillHTML(t("{name} used chopsticks: {cards}"), { name: who, cards: esc(cards) }) : fillHTML(t("{name} took {cards}"), { name: who, cards: esc(cards) });
 }
 
 export function logLine(e, nm) {
   const parts = e.plays.map((p) => play_(p, nm));
   if (e.dummy) {
     const card = R.cardName(e.dummy.card);
-    parts.push(th("{dummy} got {card} (chosen by {name})", { dummy: `<b>${esc(nm[2] || t("Dummy"))}</b>`, card: esc(e.dummy.on_wasabi ? t("{card} on wasabi", { card }) : card), name: esc(nm[e.dummy.by]) }));
+    parts.push(fillHTML(t("{dummy} got {card} (chosen by {name})"), { dummy: `<b>${esc(nm[2] || t("Dummy"))}</b>`, card: esc(e.dummy.on_wasabi ? t("{card} on wasabi", { card }) : card), name: esc(nm[e.dummy.by]) }));
   }
   const when = t("R{round} T{turn}", { round: num(e.round + 1), turn: num(e.turn + 1) }) + (e.forced ? " · " + t("last card") : "");
   return `<li><span class="log-when">${esc(when)}</span> ${parts.join(" · ")}</li>`;
@@ -216,7 +218,7 @@ export function replaySeat(f, v, s, nm) {
     for (let i = v.tableaux[s].length - n; i < v.tableaux[s].length; i++) marks.add(i);
   }
   const hand = (f.hands && f.hands[s]) || [];
-  return `<div class="seat" data-seat="${s}"><h3><span>${esc(nm[s])}</span><span class="pill">${esc(t("{points} pts", { points: num(v.scores.totals[s]) }))}</span></h3>
+  return `<div class="seat" data-seat="${s}"><h3><span>${esc(nm[s])}</span><span class="pill">${esc(nt("{n} pt", "{n} pts", v.scores.totals[s], { n: num(v.scores.totals[s]) }))}</span></h3>
         <div class="muted">${esc(t("Hand"))}</div><div class="cards">${hand.map((c) => A.cardHTML(c, { small: true, static: true })).join("") || '<span class="muted">—</span>'}</div>
         <div class="muted">${esc(t("Table · Puddings {n}", { n: num(v.puddings[s]) }))}</div><div class="tableau">${R.groupTableau(v.tableaux[s], v.on_wasabi[s], marks) || '<span class="muted">—</span>'}</div></div>`;
 }

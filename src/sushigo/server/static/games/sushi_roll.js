@@ -2,12 +2,15 @@
 // swap, scores, log lines, round end and replay seats. The buttons match the selection to the view's
 // structured `legal` actions ({kind, positions, other_seat, other}); trays show nigiri on wasabi from
 // the view's `on_wasabi` (the core's placement), never from a rule of their own.
-import { $, A, R, S, esc, send, waitingFor, showMine, t, th, nt, num } from "../table/state.js";
+import { $, A, R, S, esc, send, waitingFor, showMine, t, fillHTML, nt, num } from "../table/state.js";
 import { seatBox } from "../table/seats.js";
 import { basicScores } from "../table/scores.js";
 
 const CATS = ["maki", "nigiri", "dumpling", "tempura", "sashimi"];
-const RED = () => ` <span class="redbelt" role="img" aria-label="${esc(t("red belt"))}"></span>`;
+function RED() {
+  const name = t("red belt");
+  return ` <span class="redbelt" role="img" aria-label="${esc(name)}"></span>`;
+}
 
 // Selection: positions on the own belt, a die on another belt ([seat, position]).
 let rsel = [], other = null, beltKey = "";
@@ -20,8 +23,10 @@ export function info(msg, nm) {
   const v = msg.view;
   const order = [...Array(v.players).keys()].map((i) => (v.red_belt + i) % v.players);
   const spec = A.gameSpec(v.game), title = (spec && spec.title) || "Sushi Roll";
+  const red = fillHTML(t("red belt (starts this cycle): {who}"), { who: '<span class="redbelt"></span> ' + esc(nm[v.red_belt]) });
+  const turns = t("turn order: {order}", { order: order.map((s) => nm[s]).join(" → ") });
   return [
-    `<b>${esc(title)}</b> · ${th("red belt (starts this cycle): {who}", { who: `<span class="redbelt"></span> ${esc(nm[v.red_belt])}` })} · ${esc(t("turn order: {order}", { order: order.map((s) => nm[s]).join(" → ") }))}`,
+    `<b>${esc(title)}</b> · ${red} · ${esc(turns)}`,
     esc(t("Supply: menu {menu}, chopsticks {chopsticks}, pudding {pudding}", { menu: num(v.supply_menu), chopsticks: num(v.supply_chopsticks), pudding: num(v.supply_pudding) })),
   ];
 }
@@ -53,7 +58,7 @@ export function seats(msg, nm) {
 /** A seat's tokens: "Menu 1 · Chopsticks 0 · Pudding 2" (the numbers bold on the table). */
 function tokens(v, s, bold) {
   const b = (x) => (bold ? `<b>${num(x)}</b>` : num(x));
-  return th("Menu {menu} · Chopsticks {chopsticks} · Pudding {pudding}", { menu: b(v.menu[s]), chopsticks: b(v.chopsticks[s]), pudding: b(v.pudding[s]) });
+  return fillHTML(t("Menu {menu} · Chopsticks {chopsticks} · Pudding {pudding}"), { menu: b(v.menu[s]), chopsticks: b(v.chopsticks[s]), pudding: b(v.pudding[s]) });
 }
 
 export function mine(msg, nm) {
@@ -136,14 +141,14 @@ const TOKEN = { menu: () => t("menu"), chopsticks: () => t("chopsticks"), puddin
 export function logLine(e, nm) {
   const who = `<b>${esc(nm[e.seat])}</b>`;
   let what;
-  if (e.reroll) what = th("{name} re-rolled {before} → {after} (menu)", { name: who, before: esc(e.before.map(R.faceName).join(", ")), after: `<b>${esc(e.after.map(R.faceName).join(", "))}</b>` });
-  else if (e.swap) what = th("{name} swapped {mine} for {other}'s {theirs} (chopsticks)", { name: who, mine: esc(R.faceName(e.swap)), other: esc(nm[e.with_seat]), theirs: esc(R.faceName(e.got)) });
+  if (e.reroll) what = fillHTML(t("{name} re-rolled {before} → {after} (menu)"), { name: who, before: esc(e.before.map(R.faceName).join(", ")), after: `<b>${esc(e.after.map(R.faceName).join(", "))}</b>` });
+  else if (e.swap) what = fillHTML(t("{name} swapped {mine} for {other}'s {theirs} (chopsticks)"), { name: who, mine: esc(R.faceName(e.swap)), other: esc(nm[e.with_seat]), theirs: esc(R.faceName(e.got)) });
   else {
     const gained = Object.entries(e.gained || {});
     const n = gained.reduce((a, [, x]) => a + x, 0);
     const g = gained.map(([k, x]) => `+${num(x)} ${TOKEN[k] ? TOKEN[k]() : k}`).join(", ");
-    what = g ? th("{name} took {face}", { name: who, face: esc(R.faceName(e.take)) }) + " " + esc(nt("({tokens} token)", "({tokens} tokens)", n, { tokens: g, n: num(n) }))
-      : th("{name} took {face}", { name: who, face: esc(R.faceName(e.take)) });
+    what = g ? fillHTML(t("{name} took {face}"), { name: who, face: esc(R.faceName(e.take)) }) + " " + esc(nt("({tokens} token)", "({tokens} tokens)", n, { tokens: g, n: num(n) }))
+      : fillHTML(t("{name} took {face}"), { name: who, face: esc(R.faceName(e.take)) });
   }
   return `<li><span class="log-when">${esc(t("R{round}", { round: num(e.round + 1) }))}</span> ${what}</li>`;
 }
@@ -161,7 +166,7 @@ export function replaySeat(f, v, s, nm) {
   const last = f.log.find((e) => !e.end);
   const marks = new Set();
   if (last && last.seat === s && last.take !== undefined && v.trays[s].length) marks.add(v.trays[s].length - 1);
-  return `<div class="seat" data-seat="${s}"><h3><span>${esc(nm[s])}${v.red_belt === s ? RED() : ""}</span><span class="pill">${esc(t("{points} pts", { points: num(v.scores.totals[s]) }))}</span></h3>
+  return `<div class="seat" data-seat="${s}"><h3><span>${esc(nm[s])}${v.red_belt === s ? RED() : ""}</span><span class="pill">${esc(nt("{n} pt", "{n} pts", v.scores.totals[s], { n: num(v.scores.totals[s]) }))}</span></h3>
         <div class="tokens">${tokens(v, s, false)}</div>
         <div class="muted">${esc(t("Belt"))}</div><div class="dice">${v.belts[s].map((d) => A.dieHTML(d, { small: true, static: true })).join("") || '<span class="muted">—</span>'}</div>
         <div class="muted">${esc(t("Tray"))}</div><div class="dice tray">${R.trayHTML(v.trays[s] || [], v.on_wasabi[s], marks) || '<span class="muted">—</span>'}</div></div>`;

@@ -24,7 +24,7 @@ export function maybeRoundEnd(msg, game, nm) {
 let left = 0;
 
 function drawRoundEnd(lr, game, nm) {
-  $("roundEndBody").innerHTML = `<div class="bar"><h2 id="roundEndTitle">${esc(t("Round {round} is over", { round: num(lr.round + 1) }))}</h2><button class="btn" id="continueBtn">${esc(t("Continue"))} <span id="endCount">(${num(Math.max(left, 0))})</span></button></div>${game.roundEnd(lr, nm)}`;
+  $("roundEndBody").innerHTML = `<div class="bar"><h2 id="roundEndTitle">${esc(t("Round {n} is over", { n: num(lr.round + 1) }))}</h2><button class="btn" id="continueBtn">${esc(t("Continue"))} <span id="endCount">(${num(Math.max(left, 0))})</span></button></div>${game.roundEnd(lr, nm)}`;
   $("continueBtn").onclick = closeRoundEnd;
 }
 

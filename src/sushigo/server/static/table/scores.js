@@ -6,7 +6,7 @@ import { R, esc, num, t } from "./state.js";
 export function basicScores(msg, labels, rows = []) {
   const v = msg.view, rep = v.scores;
   let html = `<table class="scores"><tr><th></th>${labels.map((l) => `<th>${esc(l)}</th>`).join("")}</tr>`;
-  rep.rounds.forEach((r, i) => { html += `<tr><td>${esc(t("Round {round}", { round: num(i + 1) }))}</td>${r.map((p) => `<td>${num(p)}</td>`).join("")}</tr>`; });
+  rep.rounds.forEach((r, i) => { html += `<tr><td>${esc(t("Round {n}", { n: num(i + 1) }))}</td>${r.map((p) => `<td>${num(p)}</td>`).join("")}</tr>`; });
   if (msg.running) html += `<tr class="muted"><td>${esc(t("Round {round} so far", { round: num(Math.min(v.round, 2) + 1) }))}</td>${msg.running.map((p) => `<td>${num(p)}</td>`).join("")}</tr>`;
   for (const [label, cells] of rows) html += `<tr><td>${esc(label)}</td>${cells.map((c) => `<td>${num(c)}</td>`).join("")}</tr>`;
   return html + `<tr class="total"><th>${esc(t("Total"))}</th>${rep.totals.map((x) => `<th>${num(x)}</th>`).join("")}</tr></table>`;

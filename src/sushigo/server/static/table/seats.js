@@ -1,17 +1,19 @@
 // The parts of a seat's box that every game shares: the header (name, online dot or bot tag, stand-in,
 // points and the "+N now" pill) and the frame around the game's own body.
-import { S, esc, num, t } from "./state.js";
+import { S, esc, nt, num, t } from "./state.js";
 
 /** A seat's header. `extra.badge` is HTML after the name (Sushi Roll's red belt); `extra.column`
  *  marks a column that is no seat of the table (Sushi Go!'s dummy). */
 export function seatHeader(msg, s, nm, pts, running, extra = {}) {
   const info = extra.column ? null : msg.table.seats[s];
-  const who = !info ? "" : info.kind === "bot" ? `<span class="tag">${esc(t("bot"))}</span>` : `<span class="dot ${info.connected ? "on" : ""}" role="img" aria-label="${esc(info.connected ? t("online") : t("offline"))}"></span>`;
+  const online = info && info.connected ? t("online") : t("offline");
+  const who = !info ? "" : info.kind === "bot" ? `<span class="tag">${esc(t("bot"))}</span>` : `<span class="dot ${info.connected ? "on" : ""}" role="img" aria-label="${esc(online)}"></span>`;
   const standin = info && info.standin ? ` <span class="muted">${esc(t("(bot playing)"))}</span>` : "";
   // Party's estimate can be negative (eel, temaki's fewest): "−3 now", not "+-3 now".
-  const run = running != null ? `<span class="pill run" title="${esc(t("points if the round ended now"))}">${esc(t("{points} now", { points: signed(running) }))}</span>` : "";
+  const ifEnded = t("points if the round ended now");
+  const run = running != null ? `<span class="pill run" title="${esc(ifEnded)}">${esc(t("{points} now", { points: signed(running) }))}</span>` : "";
   const you = s === S.mySeat ? " " + esc(t("(you)")) : "";
-  return `<h3><span class="who">${who} ${esc(nm[s])}${you}${extra.badge || ""}${standin}</span><span class="pts">${run}<span class="pill">${esc(t("{points} pts", { points: num(pts) }))}</span></span></h3>`;
+  return `<h3><span class="who">${who} ${esc(nm[s])}${you}${extra.badge || ""}${standin}</span><span class="pts">${run}<span class="pill">${esc(nt("{n} pt", "{n} pts", pts, { n: num(pts) }))}</span></span></h3>`;
 }
 
 /** A score during the round, signed as the "+N now" pill writes it ("−3", not "-3"). */

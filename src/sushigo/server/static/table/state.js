@@ -15,21 +15,16 @@ const I = () => window.I18N;
 export const t = (msgid, params) => (I() ? I().t(msgid, params) : fill(msgid, params));
 export const tp = (ctx, msgid, params) => (I() ? I().tp(ctx, msgid, params) : fill(msgid, params));
 export const nt = (one, many, n, params) => (I() ? I().nt(one, many, n, params) : fill(n === 1 ? one : many, { n, ...params }));
-/** `t` for HTML: the translated text is escaped, the params are HTML put in as they are (`<b>Ann</b>`). */
-export function th(msgid, params = {}) { return html((p) => t(msgid, p), params); }
-/** `nt` for HTML, as `th`. */
-export function nth(one, many, n, params = {}) { return html((p) => nt(one, many, n, p), params); }
-function html(tr, params) {
-  const keys = Object.keys(params), marks = {};
-  keys.forEach((k, i) => { marks[k] = `\u0001${i}\u0002`; });
-  let out = esc(tr(marks));
-  keys.forEach((k, i) => { out = out.split(`\u0001${i}\u0002`).join(String(params[k])); });
-  return out;
+/** A translated template (`t("{name} took {cards}")`, unfilled) as HTML: its words escaped, each
+ *  `{placeholder}` replaced by the HTML given for it (`<b>Ann</b>`). */
+export function fillHTML(template, params) {
+  return esc(template).replace(/\{(\w+)\}/g, (m, k) => (Object.prototype.hasOwnProperty.call(params, k) ? String(params[k]) : m));
 }
 /** A number as the reader's language writes it. */
 export const num = (n) => (I() ? I().num(n) : String(n));
 /** A list of names joined as the reader's language joins them ("Ann, Bob and Cy"). */
 export function list(items) {
+  if (I() && I().list) return I().list(items);
   try { return new Intl.ListFormat(I() ? I().lang() : "en", { type: "conjunction" }).format(items); } catch (e) { return items.join(", "); }
 }
 
