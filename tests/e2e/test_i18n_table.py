@@ -63,7 +63,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield proc
 
 
-def open_table(server: ServerProcess, browser: Any, game: str, lang: str, size: tuple[int, int] = LAPTOP) -> Any:
+def open_table(
+    server: ServerProcess, browser: Any, game: str, lang: str, size: tuple[int, int] = LAPTOP
+) -> Any:
     """A new table of ``game`` (the page's seat and a random bot) opened in ``lang`` through its seat link."""
     body = {**GAMES[game], "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}
     table = create_table(server.base, body)
@@ -212,13 +214,15 @@ ROUND_WORD = {"ru": "Раунд", "zh-Hans": "轮", "fr": "Manche", "es": "Ronda
 
 
 @pytest.mark.parametrize("lang", ["ru", "zh-Hans"])
-def test_a_whole_game_of_each_title_fits_a_phone_and_a_laptop(server: ServerProcess, browser: Any, lang: str) -> None:
+def test_a_whole_game_of_each_title_fits_a_phone_and_a_laptop(
+    server: ServerProcess, browser: Any, lang: str
+) -> None:
     for game in GAMES:
         page = open_table(server, browser, game, lang, PHONE)
         assert page.evaluate("document.documentElement.lang") == lang
         assert ROUND_WORD[lang] in page.inner_text("#roundPill")
 
-        def check(page: Any, moment: str) -> None:
+        def check(page: Any, moment: str, game: str = game) -> None:
             fits(page)
             if moment == "first":
                 shot(page, f"i18n-{lang}-{game}")
@@ -238,7 +242,9 @@ def test_the_pseudo_locale_leaves_no_text_outside_the_catalogue(server: ServerPr
         def check(page: Any, moment: str, game: str = game) -> None:
             bad = page.evaluate(PSEUDO_JS)
             if bad:
-                found.setdefault(f"{game} ({moment})", []).extend(b for b in bad if b not in found.get(f"{game} ({moment})", []))
+                found.setdefault(f"{game} ({moment})", []).extend(
+                    b for b in bad if b not in found.get(f"{game} ({moment})", [])
+                )
 
         seen = play(page, check)
         assert seen["final"] == 1 and seen["roundend"] >= 1, seen
@@ -247,7 +253,9 @@ def test_the_pseudo_locale_leaves_no_text_outside_the_catalogue(server: ServerPr
     assert not found, f"text outside the catalogue: {found}"
 
 
-def test_switching_the_language_keeps_the_seat_the_pick_and_the_log(server: ServerProcess, browser: Any) -> None:
+def test_switching_the_language_keeps_the_seat_the_pick_and_the_log(
+    server: ServerProcess, browser: Any
+) -> None:
     page = open_table(server, browser, "sushi-go", "en", LAPTOP)
     # Play two turns so the log has lines, then choose a card without playing it.
     for _ in range(40):

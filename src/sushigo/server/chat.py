@@ -113,7 +113,9 @@ class TableChat:
             total, spectators = await self._count_chat()
             if total >= limits.chat_lines:
                 raise RoomError(
-                    "chat/full", f"this table's chat is full ({limits.chat_lines} lines)", lines=limits.chat_lines
+                    "chat/full",
+                    f"this table's chat is full ({limits.chat_lines} lines)",
+                    lines=limits.chat_lines,
                 )
             if seat is None and spectators >= limits.chat_spectator_lines:
                 raise RoomError(

@@ -173,7 +173,13 @@ class BotDriver:
             legal = observation.to_json().get("legal", [])
             choice = next((a for a in legal if a.get("text") == text), None)
             label = choice["label"] if choice else text
-        msg: dict[str, Any] = {"type": "ack", "state_id": state_id, "action": text, "by": "timer", "label": label}
+        msg: dict[str, Any] = {
+            "type": "ack",
+            "state_id": state_id,
+            "action": text,
+            "by": "timer",
+            "label": label,
+        }
         if choice is not None:
             msg["choice"] = choice
         for client in list(self.clients):
