@@ -150,11 +150,33 @@ def play(page: Any, check: Any, timeout: float = 120.0) -> dict[str, int]:
 
 # ------------------------------------------------------------------------------------------ checks
 
-#: Every card label (name, rule, group caption) fits its card; every button and pill fits the page.
-LABELS_JS = """() => [...document.querySelectorAll('.card-name, .card-rule, .cap, .card .badge, .pill, .btn, .tile')]
-  .filter((e) => e.offsetParent && (e.scrollWidth > e.clientWidth + 1
-    || e.getBoundingClientRect().right > document.documentElement.clientWidth + 1))
-  .map((e) => e.className + ': ' + e.textContent)"""
+#: Every card label (name, rule, group caption, badge) keeps its letters inside its box, and every pill,
+#: button and menu tile inside the page. Letters, not boxes: a space hanging at a line's end is no overflow.
+LABELS_JS = """() => {
+  const out = [];
+  const page = document.documentElement.clientWidth + 1;
+  for (const e of document.querySelectorAll('.card-name, .card-rule, .cap, .card .badge, .pill, .btn, .tile')) {
+    if (!e.offsetParent) continue;
+    const box = e.getBoundingClientRect();
+    const clip = getComputedStyle(e).overflow !== 'visible' || e.matches('.card-name, .card-rule, .cap');
+    const walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      if (!n.parentElement.offsetParent && n.parentElement !== e) continue;
+      for (const m of n.textContent.matchAll(/\\S+/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        for (const q of r.getClientRects()) {
+          if (q.width === 0) continue;
+          if ((clip && (q.left < box.left - 1 || q.right > box.right + 1)) || q.right > page) {
+            out.push(e.className + ': ' + e.textContent + ' [' + m[0] + ']');
+          }
+        }
+      }
+    }
+  }
+  return [...new Set(out)];
+}"""
+
 
 #: Visible text (the page's rendered text, and the accessible names and placeholders of visible elements)
 #: outside ⟦ ⟧ once player and table names, numbers and punctuation are taken out. A name split over
@@ -189,13 +211,16 @@ PSEUDO_JS = r"""() => {
 }"""
 
 
-def fits(page: Any) -> None:
-    """No horizontal overflow and every label inside its card, at a phone's and a laptop's width."""
+def fits(page: Any, name: str | None = None) -> None:
+    """No horizontal overflow and every label inside its card, at a phone's and a laptop's width (with a
+    screenshot at each when ``name`` is given)."""
     for size in (PHONE, LAPTOP):
         page.set_viewport_size({"width": size[0], "height": size[1]})
         no_overflow(page)
         bad = page.evaluate(LABELS_JS)
         assert not bad, f"{size}: labels overflow: {bad[:6]}"
+        if name:
+            shot(page, f"{name}-{size[0]}")
 
 
 def shot(page: Any, name: str, doc: bool = False) -> None:
@@ -223,9 +248,7 @@ def test_a_whole_game_of_each_title_fits_a_phone_and_a_laptop(
         assert ROUND_WORD[lang] in page.inner_text("#roundPill")
 
         def check(page: Any, moment: str, game: str = game) -> None:
-            fits(page)
-            if moment == "first":
-                shot(page, f"i18n-{lang}-{game}")
+            fits(page, f"i18n-{lang}-{game}-{moment}" if moment in ("first", "roundend") else None)
 
         seen = play(page, check)
         assert seen["final"] == 1 and seen["roundend"] >= 1, seen

@@ -3,7 +3,7 @@
 // notification), a few sounds made with the Web Audio API (no sound files), and notices to the player
 // (the turn timer chose for you). Motion is skipped by any click or key and absent under
 // prefers-reduced-motion (style.css turns every CSS animation off; the script starts none).
-import { $, S, t } from "./state.js";
+import { $, S, nt, num, t } from "./state.js";
 
 const store = {
   get: (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } },
@@ -54,19 +54,24 @@ function slideIn(el, from = -48) {
 export function countUp(els) {
   if (reduced()) return;
   const items = [...els].map((el) => {
-    const m = /^(-?\d+)(.*)$/s.exec(el.textContent.trim());
-    return m ? { el, to: Number(m[1]), rest: m[2] } : null;
+    const text = el.textContent.trim();
+    const m = /^(-?\d+)(.*)$/s.exec(text);
+    if (!m) return null;
+    const to = Number(m[1]);
+    // "7 очков" but "1 очко": a points pill is written afresh for every number it shows on the way up.
+    const pts = text === nt("{n} pt", "{n} pts", to, { n: num(to) });
+    return { el, to, text: (n) => (pts ? nt("{n} pt", "{n} pts", n, { n: num(n) }) : num(n) + m[2]) };
   }).filter((x) => x && x.to > 0);
   if (!items.length) return;
-  for (const it of items) { it.el.dataset.countTo = it.to + it.rest; counting.add(it.el); }
+  for (const it of items) { it.el.dataset.countTo = it.text(it.to); counting.add(it.el); }
   const t0 = performance.now();
   const step = (now) => {
     const k = Math.min(1, (now - t0) / 400);
-    for (const it of items) if (counting.has(it.el)) it.el.textContent = Math.round(it.to * k) + it.rest;
+    for (const it of items) if (counting.has(it.el)) it.el.textContent = it.text(Math.round(it.to * k));
     if (k < 1 && items.some((it) => counting.has(it.el))) requestAnimationFrame(step);
     else for (const it of items) counting.delete(it.el);
   };
-  for (const it of items) it.el.textContent = "0" + it.rest;
+  for (const it of items) it.el.textContent = it.text(0);
   requestAnimationFrame(step);
 }
 
