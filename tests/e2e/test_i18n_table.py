@@ -53,6 +53,12 @@ GAMES: dict[str, dict[str, Any]] = {
     "sushi-roll": {"game": "sushi-roll"},
     "sushi-go-party": {"game": "sushi-go-party", "menu": "dinner_for_two"},
 }
+#: The pseudo-locale also plays Party's other decisions: a spoon's request and gift, a takeout box's flips
+#: (a spoon needs three players).
+SPECIALS = {
+    "game": "sushi-go-party",
+    "menu": ["maki", "tempura", "eel", "edamame", "spoon", "takeout_box", "pudding"],
+}
 
 
 @pytest.fixture(scope="module")
@@ -64,10 +70,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 def open_table(
-    server: ServerProcess, browser: Any, game: str, lang: str, size: tuple[int, int] = LAPTOP
+    server: ServerProcess,
+    browser: Any,
+    game: str,
+    lang: str,
+    size: tuple[int, int] = LAPTOP,
+    body: dict[str, Any] | None = None,
+    bots: int = 1,
 ) -> Any:
-    """A new table of ``game`` (the page's seat and a random bot) opened in ``lang`` through its seat link."""
-    body = {**GAMES[game], "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}
+    """A new table of ``game`` (the page's seat and random bots) opened in ``lang`` through its seat link."""
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * bots
+    body = {**(body or GAMES[game]), "seats": seats}
     table = create_table(server.base, body)
     token = join(server.base, table["id"], "Аня" if lang == "ru" else "Ann", 0)["token"]
     page = new_page(browser, *size)
@@ -124,7 +137,7 @@ def step(page: Any) -> str:
 def play(page: Any, check: Any, timeout: float = 120.0) -> dict[str, int]:
     """Plays the page's seat to the end, calling ``check(page, moment)`` at the first move, every fifth
     move, each round's end and the final table. Returns how often each moment was checked."""
-    seen = {"first": 0, "turn": 0, "roundend": 0, "final": 0}
+    seen = {"first": 0, "turn": 0, "decision": 0, "roundend": 0, "final": 0}
     moves = 0
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -138,7 +151,8 @@ def play(page: Any, check: Any, timeout: float = 120.0) -> dict[str, int]:
             check(page, "roundend")
             seen["roundend"] += 1
         elif mode == "act":
-            moment = "first" if moves == 0 else "turn" if moves % 5 == 0 else None
+            decision = page.evaluate("!!(last.view.resolving && last.view.phase === 'resolve')")
+            moment = "first" if moves == 0 else "decision" if decision else "turn" if moves % 5 == 0 else None
             if moment:
                 check(page, moment)
                 seen[moment] += 1
@@ -259,8 +273,9 @@ def test_a_whole_game_of_each_title_fits_a_phone_and_a_laptop(
 
 def test_the_pseudo_locale_leaves_no_text_outside_the_catalogue(server: ServerProcess, browser: Any) -> None:
     found: dict[str, list[str]] = {}
-    for game in GAMES:
-        page = open_table(server, browser, game, "qps", LAPTOP)
+    decisions = 0
+    for game, body, bots in [*((g, GAMES[g], 1) for g in GAMES), ("sushi-go-party", SPECIALS, 2)]:
+        page = open_table(server, browser, game, "qps", LAPTOP, body, bots)
 
         def check(page: Any, moment: str, game: str = game) -> None:
             bad = page.evaluate(PSEUDO_JS)
@@ -270,9 +285,11 @@ def test_the_pseudo_locale_leaves_no_text_outside_the_catalogue(server: ServerPr
                 )
 
         seen = play(page, check)
+        decisions += seen["decision"]
         assert seen["final"] == 1 and seen["roundend"] >= 1, seen
         assert not page.js_errors, page.js_errors
         page.context.close()
+    assert decisions > 0, "no Party decision was checked"
     assert not found, f"text outside the catalogue: {found}"
 
 

@@ -79,8 +79,18 @@ export function withdraw() { S.ws.send(JSON.stringify({ type: "action", action: 
 /** Replaces the pending pick: take it back, then (on that ack) send the new one. */
 export function changePick(text) { S.changeTo = text; withdraw(); }
 
-/** Seat names as the table shows them (a game may rename a column, e.g. Sushi Go!'s dummy). */
-export function seatNames(msg) { return R.seatNames(msg.table, msg.view); }
+/** Seat names as the table shows them (a game may rename a column, e.g. Sushi Go!'s dummy). A bot the
+ *  server named itself ("Random bot 2", its kind and seat) is called "Bot 2" in the reader's language. */
+export function seatNames(msg) {
+  return R.seatNames(msg.table, msg.view).map((n, i) => botName(msg.table.seats[i], i) || n);
+}
+
+/** Python's ``str.title()``: the server's default bot name ("mcts" → "Mcts bot 2"). */
+const title = (w) => w.toLowerCase().replace(/(^|[^a-z])([a-z])/g, (m, a, b) => a + b.toUpperCase());
+function botName(seat, i) {
+  if (!seat || seat.kind !== "bot" || !seat.bot || seat.name !== `${title(seat.bot)} bot ${i + 1}`) return null;
+  return t("Bot {n}", { n: num(i + 1) });
+}
 
 /** "Waiting for you, Ann…" for the seats in `to_act` (always a list). */
 export function waitingFor(v, nm) {
