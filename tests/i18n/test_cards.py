@@ -360,3 +360,61 @@ def test_wire_labels_and_the_pseudo_locale() -> None:
     for game, card in _all_cards():
         shown = card_name(game, card.id, "qps")
         assert not LETTERS.search(re.sub(r"⟦[^⟧]*⟧", "", shown)), (game, card.id, shown)
+
+
+# ------------------------------------------------------------------------------------------ action labels
+
+
+def _translated_everywhere(text: Text) -> None:
+    for lang in OTHER:
+        tr = translator(lang)
+        for ctx, msgid in _msgids(text):
+            if LETTERS.search(re.sub(r"\{\w+\}", "", msgid)):
+                assert tr.has(ctx, msgid), (lang, ctx, msgid)
+        shown = render(text, lang)
+        assert shown and "{" not in shown
+        if lang in OTHER_SCRIPT:
+            assert shown != str(text), (lang, shown)
+
+
+def test_action_labels_render_per_reader() -> None:
+    """The words of every legal action (a seat's buttons) are one text each: English as the envelope's
+    ``label`` always was, and every language from the catalogue."""
+    import random
+
+    from sushigo.game import new_game
+    from sushigo.party import actions as party_actions
+    from sushigo.sushi_go import actions as go_actions
+    from sushigo.sushi_roll.actions import Reroll, Swap, Take
+    from sushigo.sushi_roll.actions import action_json as roll_json
+    from sushigo.sushi_roll.actions import label_text as roll_label
+
+    seen = 0
+    for game, module, options in (
+        ("sushi-go", go_actions, {"dummy": True}),
+        ("sushi-go-party", party_actions, {"menu": "master_menu"}),
+        ("sushi-go-party", party_actions, {"menu": "party_sampler"}),
+        ("sushi-go-party", party_actions, {"menu": "points_platter"}),
+    ):
+        players = 2 if options.get("dummy") else 4
+        state = new_game(game, players, seed=3, **spec(game).validate_options(players, options))
+        rng = random.Random(3)
+        while not state.is_over():
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            entries = state.observe(seat).to_json()["legal"]
+            for action, entry in zip(legal, entries):
+                text = module.label_text(action)
+                assert str(text) == entry["label"], entry
+                _translated_everywhere(text)
+                seen += 1
+            state.submit(seat, rng.choice(legal))
+    assert seen > 100
+    belts = [["tempura", "maki_2", "egg_nigiri"], ["pudding_2", "wasabi"]]
+    for action in (Take(1), Reroll((0, 2)), Swap(0, 1, 1)):
+        text = roll_label(action, 0, belts)
+        assert str(text) == roll_json(action, 2, 0, belts)["label"]
+        _translated_everywhere(text)
+    assert render(roll_label(Reroll((0, 2)), 0, belts), "ru") == "Перебросить: Темпура, Яйцо нигири"
+    assert render(roll_label(Take(1), 0, belts), "zh-Hans") == "拿取2个寿司卷"
+    assert str(roll_label(Swap(0, 1, 1), 0, belts)) == "Swap your Tempura for seat 2's Wasabi"

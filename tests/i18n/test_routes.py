@@ -182,8 +182,7 @@ def test_games_are_translated_through_the_card_catalogue(
     fake = types.ModuleType("sushigo.i18n.cards")
     fake.translate_spec_json = translate_spec_json  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "sushigo.i18n.cards", fake)
-    app_module._games_json.cache_clear()
-    app_module._GAMES_READY.clear()
+    app_module.forget_translated_games()
     try:
         games_ru = client.get("/api/games?lang=ru").json()["games"]
         assert games_ru[0]["title"].startswith("ru:")
@@ -192,8 +191,7 @@ def test_games_are_translated_through_the_card_catalogue(
         )
     finally:
         monkeypatch.undo()
-        app_module._games_json.cache_clear()
-        app_module._GAMES_READY.clear()
+        app_module.forget_translated_games()
 
 
 def test_games_with_an_unknown_language_is_a_located_422(client: TestClient) -> None:

@@ -18,8 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..cards.text import Text, gettext, ngettext
 from ..errors import InvalidActionError
-from ..labels import card_label, words
+from ..labels import card_label_text, words
 from .cards import KEY_NAMES, WIRE, PCard
 
 _KEY_BY_NAME = {n: i for i, n in enumerate(KEY_NAMES)}
@@ -95,7 +96,12 @@ Action = Play | Ask | Give | Flip
 
 def ask_label(name: str) -> str:
     """A spoon's request in words: a card (``maki_2``: "Maki ×2") or a whole type (``maki``: "any Maki")."""
-    return card_label(name) if name in _KEY_BY_NAME else f"any {words(name)}"
+    return str(ask_label_text(name))
+
+
+def ask_label_text(name: str) -> Text:
+    """:func:`ask_label` as a translatable text."""
+    return card_label_text(name) if name in _KEY_BY_NAME else gettext("any {name}", name=Text(words(name)))
 
 
 def action_json(action: Action, index: int) -> dict[str, Any]:
@@ -109,27 +115,44 @@ def action_json(action: Action, index: int) -> dict[str, Any]:
     'Eel, and use Chopsticks #1 this turn'
     """
     out: dict[str, Any] = {"id": index, "text": action.to_text()}
+    label = str(label_text(action))
     if isinstance(action, Play):
         card = WIRE[action.card]
         copies = None if action.copies is None else KEY_NAMES[action.copies]
         bonus = [WIRE[b] for b in action.bonus]
-        label = card_label(card)
-        if copies is not None:
-            label += f" copying {card_label(copies)}"
-        if not action.wasabi:
-            label += " (not on your wasabi)"
-        if bonus:
-            label += ", and use " + " and ".join(card_label(b) for b in bonus) + " this turn"
         out.update(kind="play", label=label, card=card, copies=copies, wasabi=action.wasabi, bonus=bonus)
     elif isinstance(action, Ask):
-        out.update(kind="ask", label=f"Ask for {ask_label(action.name)}", name=action.name)
+        out.update(kind="ask", label=label, name=action.name)
     elif isinstance(action, Give):
-        out.update(kind="give", label=f"Give {card_label(WIRE[action.card])}", card=WIRE[action.card])
+        out.update(kind="give", label=label, card=WIRE[action.card])
     else:
-        n = len(action.refs)
-        label = f"Turn {n} face down" if n else "Turn nothing over"
         out.update(kind="flip", label=label, refs=list(action.refs))
     return out
+
+
+def label_text(action: Action) -> Text:
+    """:func:`action_json`'s ``label`` as a translatable text (a client renders it per reader)."""
+    if isinstance(action, Play):
+        text = card_label_text(WIRE[action.card])
+        if action.copies is not None:
+            text = gettext("{card} copying {copied}", card=text, copied=card_label_text(KEY_NAMES[action.copies]))
+        if not action.wasabi:
+            text = gettext("{card} (not on your wasabi)", card=text)
+        if action.bonus:
+            names = [card_label_text(WIRE[b]) for b in action.bonus]
+            used = names[0]
+            for more in names[1:]:
+                used = gettext("{a} and {b}", a=used, b=more)
+            text = gettext("{card}, and use {bonus} this turn", card=text, bonus=used)
+        return text
+    if isinstance(action, Ask):
+        return gettext("Ask for {card}", card=ask_label_text(action.name))
+    if isinstance(action, Give):
+        return gettext("Give {card}", card=card_label_text(WIRE[action.card]))
+    n = len(action.refs)
+    if n:
+        return ngettext("Turn {n} face down", "Turn {n} face down", n)
+    return gettext("Turn nothing over")
 
 
 def parse_key(text: str) -> int:

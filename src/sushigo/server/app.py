@@ -172,6 +172,12 @@ def _games_json(lang: str) -> bytes:
 _GAMES_READY: set[str] = set()
 
 
+def forget_translated_games() -> None:
+    """Drops the cached ``/api/games?lang=`` answers (after the card catalogue or a .po file changed)."""
+    _games_json.cache_clear()
+    _GAMES_READY.clear()
+
+
 @api.get("/games", response_model=GamesResponse, responses={422: {"model": ValidationErrorBody}})
 async def games_list(
     lang: str | None = Query(

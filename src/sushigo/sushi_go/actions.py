@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..cards.text import Text, gettext
 from ..errors import InvalidActionError
-from ..labels import card_label
+from ..labels import card_label_text
 from .cards import N_KINDS, WIRE_NAMES, Card
 
 
@@ -47,10 +48,19 @@ def action_json(pick: Pick) -> dict[str, Any]:
     """
     cards = [WIRE_NAMES[c] for c in pick.cards]
     dummy = None if pick.dummy is None else WIRE_NAMES[pick.dummy]
-    label = " + ".join(card_label(c) for c in cards)
-    if dummy is not None:
-        label += f", dummy gets {card_label(dummy)}"
+    label = str(label_text(pick))
     return {"id": encode_action(pick), "text": pick.to_text(), "label": label, "cards": cards, "dummy": dummy}
+
+
+def label_text(pick: Pick) -> Text:
+    """:func:`action_json`'s ``label`` as a translatable text (a client renders it per reader)."""
+    names = [card_label_text(WIRE_NAMES[c]) for c in pick.cards]
+    text = names[0]
+    for more in names[1:]:
+        text = gettext("{a} + {b}", a=text, b=more)
+    if pick.dummy is not None:
+        text = gettext("{pick}, dummy gets {card}", pick=text, card=card_label_text(WIRE_NAMES[pick.dummy]))
+    return text
 
 
 def single(card: Card) -> Pick:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..cards.text import Text, gettext, pgettext
 from ..errors import InvalidActionError
 from ..labels import words
 from .dice import dice_per_player
@@ -126,8 +127,16 @@ def parse_action(text: str) -> Action:
 
 def face_label(name: str) -> str:
     """A die face in words: ``maki_2`` → "Maki ×2", ``egg_nigiri`` → "Egg nigiri"."""
+    return str(face_label_text(name))
+
+
+def face_label_text(name: str) -> Text:
+    """:func:`face_label` as a translatable text."""
     face = parse_face(name)
-    return words(face.symbol) + (f" ×{face.icons}" if face.icons != 1 or face.symbol == "maki" else "")
+    title = Text(words(face.symbol))
+    if face.symbol == "maki":  # a language may word a count of rolls its own way (2个寿司卷)
+        return pgettext("maki", "{name} ×{icons}", name=title, icons=face.icons)
+    return gettext("{name} ×{icons}", name=title, icons=face.icons) if face.icons != 1 else title
 
 
 def action_json(
@@ -143,25 +152,40 @@ def action_json(
     >>> action_json(Reroll((0, 2)), 2, 0, [["tempura", "maki_2", "egg_nigiri"], []])["label"]
     'Re-roll Tempura, Egg nigiri'
     """
-
-    def face(belt: int | None, pos: int) -> str:
-        belt = seat if belt is None else belt
-        if belts is None or belt is None or not 0 <= belt < len(belts) or pos >= len(belts[belt]):
-            return f"die {pos + 1}"
-        return face_label(belts[belt][pos])
-
     out: dict[str, Any] = {"id": encode_action(action, players), "text": action.to_text()}
     if isinstance(action, Take):
         out.update(kind="take", positions=[action.position])
-        out["label"] = f"Take {face(action.belt, action.position)}"
     elif isinstance(action, Reroll):
         out.update(kind="reroll", positions=list(action.positions))
-        out["label"] = "Re-roll " + ", ".join(face(None, p) for p in action.positions)
     else:
         out.update(kind="swap", positions=[action.own], other_seat=action.other_seat, other=action.other)
-        mine, theirs = face(None, action.own), face(action.other_seat, action.other)
-        out["label"] = f"Swap your {mine} for seat {action.other_seat + 1}'s {theirs}"
+    out["label"] = str(label_text(action, seat, belts))
     return out
+
+
+def label_text(action: Action, seat: int | None = None, belts: Sequence[Sequence[str]] | None = None) -> Text:
+    """:func:`action_json`'s ``label`` as a translatable text (a client renders it per reader)."""
+
+    def face(belt: int | None, pos: int) -> Text:
+        belt = seat if belt is None else belt
+        if belts is None or belt is None or not 0 <= belt < len(belts) or pos >= len(belts[belt]):
+            return gettext("die {n}", n=pos + 1)
+        return face_label_text(belts[belt][pos])
+
+    if isinstance(action, Take):
+        return gettext("Take {face}", face=face(action.belt, action.position))
+    if isinstance(action, Reroll):
+        faces = [face(None, p) for p in action.positions]
+        listed = faces[0]
+        for more in faces[1:]:
+            listed = gettext("{a}, {b}", a=listed, b=more)
+        return gettext("Re-roll {faces}", faces=listed)
+    return gettext(
+        "Swap your {mine} for seat {seat}'s {theirs}",
+        mine=face(None, action.own),
+        seat=action.other_seat + 1,
+        theirs=face(action.other_seat, action.other),
+    )
 
 
 def action_space_size(players: int) -> int:

@@ -24,7 +24,7 @@ function groupTitle(g, n) {
   return words[g] ? words[g]() : `${g} (${num(n)})`;
 }
 function groupMissing(g, n) {
-  const words = { roll: () => nt("{n} roll", "{n} rolls", n), appetizer: () => nt("{n} appetizer", "{n} appetizers", n),
+  const words = { roll: () => nt("{n} kind of roll", "{n} kinds of roll", n), appetizer: () => nt("{n} appetizer", "{n} appetizers", n),
     special: () => nt("{n} special", "{n} specials", n), dessert: () => nt("{n} dessert", "{n} desserts", n) };
   return words[g] ? words[g]() : `${num(n)} ${g}`;
 }
