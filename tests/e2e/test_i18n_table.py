@@ -314,6 +314,10 @@ def test_switching_the_language_keeps_the_seat_the_pick_and_the_log(
     page.select_option("#langSwitch select", "ru")
     page.wait_for_function("() => document.documentElement.lang === 'ru'")
     page.wait_for_function("() => document.getElementById('roundPill').textContent.includes('Раунд')")
+    # The cards come in their Russian names too (the card catalogue is fetched again in that language).
+    page.wait_for_function(
+        "() => /[А-Яа-я]/.test(document.querySelector('#hand .card .card-name').textContent)"
+    )
     after = page.evaluate(
         """() => ({seat: mySeat, log: logEntries.length, lines: document.querySelectorAll('#log li').length,
                   selected: [...document.querySelectorAll('#hand .card.selected')].map((c) => c.dataset.index),

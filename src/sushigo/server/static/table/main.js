@@ -134,6 +134,7 @@ function redrawAll() {
 const I = window.I18N;
 if (I && I.mountSwitch) I.mountSwitch($("langSwitch"));
 window.addEventListener("sushigo:lang", () => { addChat([], true); redrawAll(); });
+window.addEventListener("sushigo:catalogue", redrawAll);  // the cards' names in the new language
 
 // The first draw waits for the card catalogues (GET /api/games, fetched by art.js as the page starts)
 // and the page's words (i18n.js); if they are slow the page draws with plain names after a few seconds
