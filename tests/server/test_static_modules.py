@@ -80,6 +80,7 @@ def test_every_game_module_has_the_same_interface() -> None:
         "replaySeat",
         "columns",
         "replayWhen",
+        "label",
     }
     for name in ("sushi_go.js", "sushi_roll.js", "party.js"):
         exported = _exports(STATIC / "games" / name)

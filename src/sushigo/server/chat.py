@@ -112,12 +112,18 @@ class TableChat:
         async with self.chat_lock:
             total, spectators = await self._count_chat()
             if total >= limits.chat_lines:
-                raise RoomError("chat/full", f"this table's chat is full ({limits.chat_lines} lines)")
+                raise RoomError(
+                    "chat/full",
+                    f"this table's chat is full ({limits.chat_lines} lines)",
+                    lines=limits.chat_lines,
+                )
             if seat is None and spectators >= limits.chat_spectator_lines:
                 raise RoomError(
                     "chat/full",
                     f"spectators have said all this table keeps of them ({limits.chat_spectator_lines} "
                     "lines); the rest is kept for the players",
+                    lines=limits.chat_spectator_lines,
+                    spectators=True,
                 )
             if self._chat_rate is None:
                 self._chat_rate = RateLimiter(limits.chat_rate, limits.chat_burst)
@@ -129,6 +135,8 @@ class TableChat:
                     f"{1 / limits.chat_rate:g} seconds for {who}"
                     if limits.chat_rate > 0
                     else f"at most {limits.chat_burst:g} chat lines for {who}",
+                    burst=limits.chat_burst,
+                    **({"seconds": 1 / limits.chat_rate} if limits.chat_rate > 0 else {}),
                 )
             if seat is not None:
                 name = self.row.seats[seat].name or f"Player {seat + 1}"

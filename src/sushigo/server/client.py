@@ -11,12 +11,17 @@ import orjson
 
 
 class RoomError(Exception):
-    """A rejected request, with a stable ``code`` (``action/illegal``, ``auth/invalid``, ...)."""
+    """A rejected request, with a stable ``code`` (``action/illegal``, ``auth/invalid``, ...).
 
-    def __init__(self, code: str, message: str) -> None:
+    ``message`` is English, for logs and API callers; a page shows the code in its reader's language,
+    filling in ``params`` (numbers only: nothing a receiver may not know), so those travel beside it.
+    """
+
+    def __init__(self, code: str, message: str, **params: int | float | bool) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = params
 
 
 def hash_token(token: str) -> str:

@@ -163,12 +163,25 @@ class BotDriver:
 
     def _tell_timed_out(self, seat: int, observation: Any, text: str, state_id: int) -> None:
         """Tells the seat's own clients that the turn timer chose ``text`` for them: an ``ack`` with
-        ``by: "timer"`` and the action's label (from the structured legal actions of its observation)."""
-        label = text
+        ``by: "timer"`` and the action's label (from the structured legal actions of its observation).
+
+        ``choice`` is that structured action (card ids, positions): the page names it in its reader's
+        language; ``label`` stays English for other clients. Both are the seat's own action, sent only to
+        that seat's clients."""
+        label, choice = text, None
         with contextlib.suppress(Exception):
             legal = observation.to_json().get("legal", [])
-            label = next((a["label"] for a in legal if a.get("text") == text), text)
-        msg = {"type": "ack", "state_id": state_id, "action": text, "by": "timer", "label": label}
+            choice = next((a for a in legal if a.get("text") == text), None)
+            label = choice["label"] if choice else text
+        msg: dict[str, Any] = {
+            "type": "ack",
+            "state_id": state_id,
+            "action": text,
+            "by": "timer",
+            "label": label,
+        }
+        if choice is not None:
+            msg["choice"] = choice
         for client in list(self.clients):
             if client.seat == seat:
                 client.send(msg)

@@ -86,9 +86,12 @@ def _address_limits(ws: WebSocket) -> AddressLimits:
     return limits
 
 
-def error(code: str, message: str) -> dict[str, Any]:
-    """Returns an ``error`` message."""
-    return {"type": "error", "code": code, "message": message}
+def error(code: str, message: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Returns an ``error`` message; ``params`` (when any) fill the code's text in the reader's language."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if params:
+        out["params"] = params
+    return out
 
 
 def parse_message(text: str) -> BaseModel:
@@ -235,7 +238,7 @@ class Connection:
             msg = parse_message(text)
             await HANDLERS[message_type(type(msg))](self, msg)
         except RoomError as exc:
-            await self.reply(error(exc.code, exc.message))
+            await self.reply(error(exc.code, exc.message, exc.params))
 
     # ------------------------------------------------------------ one handler per client message
 

@@ -2,7 +2,7 @@
 // bonus, a spoon's request or gift, a menu's draw, chopsticks' extra card, a takeout box's flips),
 // scores, log lines, round end and replay seats. Decisions come from the view's structured `legal`
 // actions ({kind, label, card, copies, bonus, name, refs}); nothing here reads an action's text.
-import { $, A, R, S, esc, send, withdraw, waitingFor, showMine } from "../table/state.js";
+import { $, A, R, S, esc, send, withdraw, waitingFor, showMine, t, fillHTML, nt, num } from "../table/state.js";
 import { seatBox, signed } from "../table/seats.js";
 
 // Selection: the card chosen, the action chosen for it, the cards chosen to turn face down.
@@ -15,16 +15,21 @@ export function choice() { return pchoice && pchoice.text; }
 
 export function info(msg) {
   const v = msg.view;
-  const bits = [`<b>Sushi Go Party!</b> · Menu: ${R.menuStrip(v.menu)}`];
+  const bits = [`<b>${esc(title())}</b> · ${fillHTML(t("Menu: {menu}"), { menu: R.menuStrip(v.menu) })}`];
   if (!v.is_over) {
     const right = v.options && v.options.pass_both_ways && v.round === 1;
-    let line = `Round ${v.round + 1}: hands pass ${right ? "right ←" : "left →"} · ${v.deck_size} cards in the deck`;
-    if (v.menu.includes("uramaki")) line += ` · uramaki places left: ${3 - v.uramaki_claimed}`;
-    bits.push(line);
+    const round = num(v.round + 1);
+    let line = right ? t("Round {round}: hands pass right ←", { round }) : t("Round {round}: hands pass left →", { round });
+    line += " · " + nt("{n} card in the deck", "{n} cards in the deck", v.deck_size, { n: num(v.deck_size) });
+    if (v.menu.includes("uramaki")) line += " · " + t("{uramaki} places left: {n}", { uramaki: R.tileTitle("uramaki"), n: num(3 - v.uramaki_claimed) });
+    bits.push(esc(line));
   }
   bits.push(`<span id="partyRules">${esc(rulesLine(msg.table.options || {}, redrawInfo))}</span>`);
   return bits;
 }
+
+/** The game's title in the reader's language (the card catalogue's). */
+function title() { const spec = A.gameSpec("sushi-go-party"); return (spec && spec.title) || "Sushi Go Party!"; }
 
 let redrawInfo = () => {};
 /** Takes the page's redraws: the info bar is drawn again once the house rules' words arrive. */
@@ -40,7 +45,7 @@ const waiters = new Set();
  *  ``onWords`` is called (once per distinct function) when the words arrive after this call. */
 export function rulesLine(options, onWords) {
   const keys = Object.keys(options || {});
-  if (!keys.length) return "Recommended rules";
+  if (!keys.length) return t("Recommended rules");
   if (!here && onWords) waiters.add(onWords);
   if (!asked) {
     asked = true;
@@ -53,11 +58,15 @@ export function rulesLine(options, onWords) {
       waiting.forEach((f) => f());
     }).catch(() => { here = true; waiters.clear(); });
   }
-  return "House rules: " + keys.map((k) => {
-    const o = optionInfo.find((x) => x.name === k);
+  // The catalogue in the reader's language once art.js has it (it is fetched again when the language changes).
+  const spec = A.gameSpec("sushi-go-party");
+  const details = (spec && spec.option_details) || optionInfo;
+  const rules = keys.map((k) => {
+    const o = details.find((x) => x.name === k);
     const c = o && o.choices.find((x) => x.value === options[k]);
-    return o ? `${o.label}: ${c ? c.label : options[k]}` : `${k.replace(/_/g, " ")}: ${options[k]}`;
+    return o ? o.label + ": " + (c ? c.label : options[k]) : k.replace(/_/g, " ") + ": " + options[k];
   }).join(" · ");
+  return t("House rules: {rules}", { rules });
 }
 
 export const seatsClass = "party-seats";
@@ -69,28 +78,31 @@ export function seats(msg, nm) {
     const acting = v.to_act.includes(s);
     let status = "";
     if (!v.is_over) {
-      if (v.phase === "choose") status = acting ? "choosing…" : "chose ✓";
-      else if (v.resolving && v.resolving.decider === s) status = `deciding: ${R.cardName(v.resolving.card)}`;
+      if (v.phase === "choose") status = acting ? t("choosing…") : t("chose ✓");
+      else if (v.resolving && v.resolving.decider === s) status = t("deciding: {card}", { card: R.cardName(v.resolving.card) });
     }
     const marks = new Set();
     const at = v.phase === "resolve" ? v.turn : v.turn - 1;
     (v.tableaux[s] || []).forEach((c, i) => { if (c.turn === at) marks.add(i); });
     const body = R.partyTableau(v.tableaux[s] || [], marks);
-    const race = v.uramaki_race && v.uramaki_race[s] ? ` · uramaki ${v.uramaki_race[s]} pts` : "";
-    return { key: "s" + s, html: seatBox(msg, s, nm, { acting, status, body: `<div class="muted">Hand ${v.hand_sizes[s] ?? 0} · ${esc(dessert)} kept ${v.desserts[s].length}${race}</div>
-        <div class="tableau" aria-label="${esc(nm[s])}'s table">${body || '<span class="muted">No cards yet</span>'}</div>` }) };
+    let line = t("Hand {n} · {dessert} kept {kept}", { n: num(v.hand_sizes[s] ?? 0), dessert, kept: num(v.desserts[s].length) });
+    if (v.uramaki_race && v.uramaki_race[s]) line += " · " + nt("{card} {n} pt", "{card} {n} pts", v.uramaki_race[s], { card: R.tileTitle("uramaki"), n: num(v.uramaki_race[s]) });
+    const named = t("{name}'s table", { name: nm[s] });
+    return { key: "s" + s, html: seatBox(msg, s, nm, { acting, status, body: `<div class="muted">${esc(line)}</div>
+        <div class="tableau" aria-label="${esc(named)}">${body || `<span class="muted">${esc(t("No cards yet"))}</span>`}</div>` }) };
   });
 }
 
 export function mine(msg, nm) {
   const v = msg.view;
-  $("roundPill").textContent = `Round ${v.round + 1} of 3`;
-  $("turnPill").textContent = v.is_over ? "Game over" : `Turn ${v.turn + 1}`;
+  $("roundPill").textContent = t("Round {round} of {rounds}", { round: num(v.round + 1), rounds: num(3) });
+  $("turnPill").textContent = v.is_over ? t("Game over") : t("Turn {turn}", { turn: num(v.turn + 1) });
   let waiting = "";
   if (!v.is_over) {
     if (v.phase === "resolve" && v.resolving) {
-      const r = v.resolving, who = r.decider === S.mySeat ? "you" : nm[r.decider];
-      waiting = `Resolving ${nm[r.seat]}'s ${R.cardName(r.card)}${r.ask ? ` (asks for ${R.askName(r.ask)})` : ""}: waiting for ${who}…`;
+      const r = v.resolving, card = R.cardName(r.card), name = nm[r.seat];
+      const what = r.ask ? t("Resolving {name}'s {card} (asks for {ask})", { name, card, ask: R.askName(r.ask) }) : t("Resolving {name}'s {card}", { name, card });
+      waiting = r.decider === S.mySeat ? t("{what}: waiting for you…", { what }) : t("{what}: waiting for {who}…", { what, who: nm[r.decider] });
     } else waiting = waitingFor(v, nm);
   }
   $("waiting").textContent = waiting;
@@ -110,20 +122,20 @@ function drawHand(msg) {
   const fromMenu = deciding && !flipping && !naming && res && res.card.startsWith("menu") && v.menu_drawn;
   const row = fromMenu ? v.menu_drawn : hand;
   const playable = new Set(plays.map((a) => a.card));
-  let title = "Your hand", hint = "";
-  if (choosing) { title = "Your hand — choose a card"; hint = A.touchOnly() ? "Tap a card, then Play." : "Tap a card, then Play. Keys: 1–9 choose, Enter plays."; }
-  else if (msg.pick && v.phase === "choose") { title = "Your hand — your pick is in"; hint = `You picked ${msg.pick.label}. Until everyone has picked you may take it back.`; }
+  let title = t("Your hand"), hint = "";
+  if (choosing) { title = t("Your hand — choose a card"); hint = A.touchOnly() ? t("Tap a card, then Play.") : t("Tap a card, then Play. Keys: 1–9 choose, Enter plays."); }
+  else if (msg.pick && v.phase === "choose") { title = t("Your hand — your pick is in"); hint = t("You picked {pick}. Until everyone has picked you may take it back.", { pick: label(msg.pick) }); }
   else if (deciding && res) {
-    const c = R.cardName(res.card);
-    if (flipping) { title = `${c}: turn cards face down`; hint = "Tap your earlier cards to turn them face down (each scores 2), then Confirm."; }
-    else if (res.step === "ask") { title = `${c}: name a card`; hint = "The first player to your left with it in hand gives it to you and takes the spoon."; }
-    else if (naming) { title = `${c}: choose what to give`; hint = `The spoon asks for ${R.askName(res.ask)}; you choose which one.`; }
-    else if (fromMenu) { title = `${c}: choose one of the four cards you drew`; hint = "Only you see these; the rest go back into the deck."; }
-    else if (res.card.startsWith("chopsticks")) { title = `${c}: play an extra card from your hand`; hint = "The chopsticks go back into your hand."; }
-    else { title = `${c}: choose a card`; }
-  } else if (!v.is_over) hint = "Waiting for the others…";
+    const card = R.cardName(res.card);
+    if (flipping) { title = t("{card}: turn cards face down", { card }); hint = t("Tap your earlier cards to turn them face down (each scores 2), then Confirm."); }
+    else if (res.step === "ask") { title = t("{card}: name a card", { card }); hint = t("The first player to your left with it in hand gives it to you and takes the spoon."); }
+    else if (naming) { title = t("{card}: choose what to give", { card }); hint = t("The spoon asks for {ask}; you choose which one.", { ask: R.askName(res.ask) }); }
+    else if (fromMenu) { title = t("{card}: choose one of the four cards you drew", { card }); hint = t("Only you see these; the rest go back into the deck."); }
+    else if (res.card.startsWith("chopsticks")) { title = t("{card}: play an extra card from your hand", { card }); hint = t("The chopsticks go back into your hand."); }
+    else { title = t("{card}: choose a card", { card }); }
+  } else if (!v.is_over) hint = t("Waiting for the others…");
   $("mineTitle").textContent = title;
-  if (psel && !pchoice && choosing) hint = "Choose how to play it:";
+  if (psel && !pchoice && choosing) hint = t("Choose how to play it:");
   $("hint").textContent = psel ? A.cardRule(psel) + " " + hint : hint;
   R.patchList($("hand"), row.map((c, i) => ({ key: `${c}#${i}`, html: A.cardHTML(c, { index: i, selected: psel === c && row.indexOf(c) === i, disabled: !playable.has(c) }) })));
   $("hand").onclick = (e) => {
@@ -132,7 +144,7 @@ function drawHand(msg) {
     choose(b.dataset.card);
   };
   let c = "";
-  const button = (a, pressed) => `<button class="btn ${pressed ? "" : "secondary"}" data-action="${esc(a.text)}"${pressed == null ? "" : ` aria-pressed="${pressed}"`}>${esc(a.label)}</button>`;
+  const button = (a, pressed) => `<button class="btn ${pressed ? "" : "secondary"}" data-action="${esc(a.text)}"${pressed == null ? "" : ` aria-pressed="${pressed}"`}>${esc(label(a))}</button>`;
   if (flipping) {
     const refs = (msg.refs && msg.refs[S.mySeat]) || [];
     const can = new Set(legal.flatMap((a) => a.refs));
@@ -142,15 +154,17 @@ function drawHand(msg) {
       A.cardHTML(R.partyIdentity(card) === "face_down" ? "face_down" : card.card, { small: true, index: r, selected: flipSel.has(r), note: card.copies ? "= " + R.cardName(card.copies) : "", cls: "flippable" }));
     c += `<div class="decision" id="decision"><div class="cards" id="flipCards">${cards.join("")}</div></div>`;
     const flip = flipAction(msg);
-    c += `<button class="btn" id="confirmFlip" ${flip ? "" : "disabled"}>Confirm: ${esc(flip ? flip.label : "that set cannot be turned over")}</button>`;
+    const none = t("that set cannot be turned over");
+    const confirm = t("Confirm: {choice}", { choice: flip ? label(flip) : none });
+    c += `<button class="btn" id="confirmFlip" ${flip ? "" : "disabled"}>${esc(confirm)}</button>`;
   } else if (naming) {
     c += `<div class="decision" id="decision"><div class="choice-list">${legal.map((a) => button(a, null)).join("")}</div></div>`;
   } else if (psel) {
     const options = plays.filter((a) => a.card === psel);
     if (options.length > 1) c += `<div class="decision" id="decision"><div class="choice-list">${options.map((a) => button(a, !!pchoice && a.text === pchoice.text)).join("")}</div></div>`;
   }
-  if ((choosing || deciding) && !flipping && !naming) c += `<button class="btn" id="playBtn" ${pchoice ? "" : "disabled"}>Play ${esc(pchoice ? pchoice.label : "")}</button>`;
-  if (msg.pick && v.phase === "choose" && !choosing) c += `<button class="btn secondary" id="takeBackBtn">Take back my pick</button>`;
+  if ((choosing || deciding) && !flipping && !naming) c += `<button class="btn" id="playBtn" ${pchoice ? "" : "disabled"}>${esc(pchoice ? t("Play {pick}", { pick: label(pchoice) }) : t("Play"))}</button>`;
+  if (msg.pick && v.phase === "choose" && !choosing) c += `<button class="btn secondary" id="takeBackBtn">${esc(t("Take back my pick"))}</button>`;
   R.setHTML($("controls"), c);
   $("controls").onclick = (e) => {
     const b = e.target.closest("button");
@@ -207,23 +221,23 @@ export function key(n) {
  *  are a count on a row of their own, since they only score when the game ends. */
 export function scores(msg, labels) {
   const v = msg.view, rep = v.scores, run = msg.running, n = labels.length;
-  const row = (kind, label, cells, quiet = false) => `<tr data-row="${kind}"${quiet ? ' style="color:var(--muted)"' : ""}><td>${label}</td>${cells.map((c) => `<td>${c}</td>`).join("")}</tr>`;
+  const row = (kind, text, cells, quiet = false) => `<tr data-row="${kind}"${quiet ? ' style="color:var(--muted)"' : ""}><td>${esc(text)}</td>${cells.map((c) => `<td>${typeof c === "number" ? num(c) : c}</td>`).join("")}</tr>`;
   let html = `<table class="scores party-scores"><tr><th></th>${labels.map((l) => `<th scope="col">${esc(l)}</th>`).join("")}</tr>`;
-  rep.rounds.forEach((r, i) => { html += row("round", `Round ${i + 1}`, r); });
-  html += `<tr class="total" data-row="total"><th scope="row">Total</th>${rep.totals.map((t) => `<th>${t}</th>`).join("")}</tr>`;
+  rep.rounds.forEach((r, i) => { html += row("round", t("Round {n}", { n: num(i + 1) }), r); });
+  html += `<tr class="total" data-row="total"><th scope="row">${esc(t("Total"))}</th>${rep.totals.map((x) => `<th>${num(x)}</th>`).join("")}</tr>`;
   if (run && run.length === n) {
-    const r = v.round + 1;
-    html += row("so-far", `Round ${r} so far`, run.map(signed), true);
-    html += row("if-ended", `Total if round ${r} ended now${v.round === 2 ? " (desserts score at the end)" : ""}`, rep.totals.map((t, s) => t + run[s]), true);
+    const round = num(v.round + 1);
+    html += row("so-far", t("Round {round} so far", { round }), run.map(signed), true);
+    html += row("if-ended", v.round === 2 ? t("Total if round {round} ended now (desserts score at the end)", { round }) : t("Total if round {round} ended now", { round }), rep.totals.map((x, s) => x + run[s]), true);
   }
-  html += row("dessert", `${esc(R.tileTitle(v.menu[v.menu.length - 1]))} kept (count)`, rep.dessert_counts, true);
+  html += row("dessert", t("{dessert} kept (count)", { dessert: R.tileTitle(v.menu[v.menu.length - 1]) }), rep.dessert_counts, true);
   return html + "</table>";
 }
 
-export function freshRound(v) { return v.turn === 0 && v.tableaux.every((t) => t.length === 0); }
+export function freshRound(v) { return v.turn === 0 && v.tableaux.every((x) => x.length === 0); }
 
 export function logLine(e, nm) {
-  return `<li><span class="log-when">R${e.round + 1} T${e.turn + 1}</span> ${e.plays.map((p) => R.partyPlay(p, nm)).join(" · ")}</li>`;
+  return `<li><span class="log-when">${esc(t("R{round} T{turn}", { round: num(e.round + 1), turn: num(e.turn + 1) }))}</span> ${e.plays.map((p) => R.partyPlay(p, nm)).join(" · ")}</li>`;
 }
 
 export function roundEnd(lr, nm) {
@@ -241,19 +255,32 @@ export function replaySeat(f, v, s, nm) {
   const hand = (f.hands && f.hands[s]) || [];
   const marks = new Set();
   (v.tableaux[s] || []).forEach((c, i) => { if (last && last.plays && c.turn === last.turn) marks.add(i); });
-  return `<div class="seat" data-seat="${s}"><h3><span>${esc(nm[s])}</span><span class="pill">${v.scores.totals[s]} pts</span></h3>
-        <div class="muted">Hand</div><div class="cards">${hand.map((c) => A.cardHTML(c, { small: true, static: true })).join("") || '<span class="muted">—</span>'}</div>
-        <div class="muted">Table · ${esc(R.tileTitle(v.menu[v.menu.length - 1]))} kept ${v.desserts[s].length}</div><div class="tableau">${R.partyTableau(v.tableaux[s] || [], marks) || '<span class="muted">—</span>'}</div></div>`;
+  return `<div class="seat" data-seat="${s}"><h3><span>${esc(nm[s])}</span><span class="pill">${esc(nt("{n} pt", "{n} pts", v.scores.totals[s], { n: num(v.scores.totals[s]) }))}</span></h3>
+        <div class="muted">${esc(t("Hand"))}</div><div class="cards">${hand.map((c) => A.cardHTML(c, { small: true, static: true })).join("") || '<span class="muted">—</span>'}</div>
+        <div class="muted">${esc(t("Table · {dessert} kept {n}", { dessert: R.tileTitle(v.menu[v.menu.length - 1]), n: num(v.desserts[s].length) }))}</div><div class="tableau">${R.partyTableau(v.tableaux[s] || [], marks) || '<span class="muted">—</span>'}</div></div>`;
 }
 
 export function columns(v) { return v.players; }
 
-export function replayWhen(v) { return `Round ${v.round + 1}, turn ${v.turn}.`; }
+export function replayWhen(v) { return t("Round {round}, turn {turn}.", { round: num(v.round + 1), turn: num(v.turn) }); }
 
 /** Replay: the menu and house rules above the frames. */
 export function replayInfo(table, frames, redraw) {
   const menu = table.menu || (frames[0] && frames[0].view.menu) || [];
-  return `<div><b>Sushi Go Party!</b> · Menu: ${R.menuStrip(menu)}</div><div id="partyRules">${esc(rulesLine(table.options || {}, redraw))}</div>`;
+  return `<div><b>${esc(title())}</b> · ${fillHTML(t("Menu: {menu}"), { menu: R.menuStrip(menu) })}</div><div id="partyRules">${esc(rulesLine(table.options || {}, redraw))}</div>`;
 }
 
 export function redraw() { if (S.last) drawHand(S.last); }
+
+/** A decision in words from its structure ({kind, card, copies, wasabi, bonus, name, refs}); never the
+ *  server's English label. */
+export function label(a) {
+  if (!a || !a.kind) return a ? a.text : "";
+  if (a.kind === "ask") return t("Ask for {card}", { card: R.askName(a.name) });
+  if (a.kind === "give") return t("Give {card}", { card: R.cardName(a.card) });
+  if (a.kind === "flip") return a.refs.length ? nt("Turn {n} card face down", "Turn {n} cards face down", a.refs.length, { n: num(a.refs.length) }) : t("Turn nothing over");
+  let text = a.copies ? t("{card} copying {copied}", { card: R.cardName(a.card), copied: R.cardName(a.copies) }) : R.cardName(a.card);
+  if (a.wasabi === false) text = t("{play} (not on your wasabi)", { play: text });
+  if (a.bonus && a.bonus.length) text = t("{play}, and use {bonus} this turn", { play: text, bonus: a.bonus.map((b) => R.cardName(b)).join(" + ") });
+  return text;
+}

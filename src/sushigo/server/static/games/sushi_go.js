@@ -1,7 +1,7 @@
 // Sushi Go!: the table's info line, seats, hand and pick, scores, log lines, round end and replay seats.
 // Picks come from the view's structured `legal` actions ({text, label, cards, dummy}); nothing here reads
 // an action's text.
-import { $, A, R, S, esc, send, changePick, withdraw, waitingFor, showMine } from "../table/state.js";
+import { $, A, R, S, esc, send, changePick, withdraw, waitingFor, showMine, t, fillHTML, nt, num, list } from "../table/state.js";
 import { seatBox } from "../table/seats.js";
 import { basicScores } from "../table/scores.js";
 
@@ -21,14 +21,21 @@ export function info(msg, nm) {
   // The variants turned on, in the words of the game's options (GET /api/games, read by art.js).
   const spec = A.gameSpec(v.game), details = (spec && spec.option_details) || [];
   const on = Object.keys(o).filter((k) => o[k] === true).map((k) => { const d = details.find((x) => x.name === k); return d ? d.label : k.replace(/_/g, " "); });
-  const bits = [`<b>Sushi Go!</b> · ${on.length ? "Variants: " + esc(on.join(", ")) : "standard rules"}`];
+  const title = (spec && spec.title) || "Sushi Go!";
+  const bits = [`<b>${esc(title)}</b> · ${esc(on.length ? t("Variants: {list}", { list: list(on) }) : t("standard rules"))}`];
   if (v.is_over) return bits;
   if (o.dummy) {
-    bits.push(`Hands swap between you two each turn. The dummy's pile (${v.hand_sizes[2] ?? 0} cards) gives its top card to the player in control, who also chooses the dummy's card; control alternates every turn${v.dummy_controller != null ? ` (now: ${esc(nm[v.dummy_controller])})` : ""}. Hands: ${esc(nm[0])} ${v.hand_sizes[0]}, ${esc(nm[1])} ${v.hand_sizes[1]}, dummy pile ${v.hand_sizes[2]}.`);
+    const pile = v.hand_sizes[2] ?? 0;
+    let line = nt("Hands swap between you two each turn. The dummy's pile ({n} card) gives its top card to the player in control, who also chooses the dummy's card; control alternates every turn.",
+      "Hands swap between you two each turn. The dummy's pile ({n} cards) gives its top card to the player in control, who also chooses the dummy's card; control alternates every turn.", pile, { n: num(pile) });
+    if (v.dummy_controller != null) line += " " + t("In control now: {name}.", { name: nm[v.dummy_controller] });
+    line += " " + t("Hands: {a} {na}, {b} {nb}, dummy pile {nd}.", { a: nm[0], na: num(v.hand_sizes[0]), b: nm[1], nb: num(v.hand_sizes[1]), nd: num(pile) });
+    bits.push(esc(line));
   } else {
     const right = o.pass_both_ways && v.round === 1;
     const order = [...Array(v.players).keys()].map((i) => (right ? (v.players - i) % v.players : i));
-    bits.push(`Round ${v.round + 1}: hands pass ${right ? "right ←" : "left →"} (${order.map((s) => esc(nm[s])).concat(esc(nm[order[0]])).join(right ? " ← " : " → ")})`);
+    const chain = order.map((s) => nm[s]).concat(nm[order[0]]).join(right ? " ← " : " → ");
+    bits.push(esc(right ? t("Round {round}: hands pass right ← ({order})", { round: num(v.round + 1), order: chain }) : t("Round {round}: hands pass left → ({order})", { round: num(v.round + 1), order: chain })));
   }
   return bits;
 }
@@ -38,7 +45,7 @@ function fresh(v, entries) {
   const out = v.tableaux.map(() => new Set());
   const e = entries[entries.length - 1];
   if (!e || e.end || e.round !== v.round || e.turn !== v.turn - 1) return out;
-  const mark = (s, n) => { const t = v.tableaux[s]; for (let i = Math.max(0, t.length - n); i < t.length; i++) out[s].add(i); };
+  const mark = (s, n) => { const tab = v.tableaux[s]; for (let i = Math.max(0, tab.length - n); i < tab.length; i++) out[s].add(i); };
   for (const p of e.plays) mark(p.seat, p.cards.length);
   if (e.dummy) mark(2, 1);
   return out;
@@ -46,20 +53,22 @@ function fresh(v, entries) {
 
 export function seats(msg, nm) {
   const v = msg.view, marks = fresh(v, S.logEntries);
-  return v.tableaux.map((t, s) => {
+  return v.tableaux.map((tab, s) => {
     const dummy = isDummy(v, s);
     const acting = !dummy && v.to_act.includes(s);
-    const status = dummy ? (v.dummy_controller != null ? `controlled by ${nm[v.dummy_controller]}` : "") : v.is_over ? "" : acting ? "picking…" : "picked ✓";
-    const body = R.groupTableau(t, v.on_wasabi[s], marks[s]);
-    return { key: "s" + s, html: seatBox(msg, s, nm, { acting, status, extra: { column: dummy }, body: `<div class="muted">Hand ${v.hand_sizes[s] ?? 0} · Puddings ${v.puddings[s]}</div>
-        <div class="tableau" aria-label="${esc(nm[s])}'s table">${body || '<span class="muted">No cards yet</span>'}</div>` }) };
+    const status = dummy ? (v.dummy_controller != null ? t("controlled by {name}", { name: nm[v.dummy_controller] }) : "") : v.is_over ? "" : acting ? t("picking…") : t("picked ✓");
+    const body = R.groupTableau(tab, v.on_wasabi[s], marks[s]);
+    const line = t("Hand {n} · Puddings {puddings}", { n: num(v.hand_sizes[s] ?? 0), puddings: num(v.puddings[s]) });
+    const named = t("{name}'s table", { name: nm[s] });
+    return { key: "s" + s, html: seatBox(msg, s, nm, { acting, status, extra: { column: dummy }, body: `<div class="muted">${esc(line)}</div>
+        <div class="tableau" aria-label="${esc(named)}">${body || `<span class="muted">${esc(t("No cards yet"))}</span>`}</div>` }) };
   });
 }
 
 export function mine(msg, nm) {
   const v = msg.view;
-  $("roundPill").textContent = `Round ${v.round + 1} of 3`;
-  $("turnPill").textContent = v.is_over ? "Game over" : `Turn ${v.turn + 1}`;
+  $("roundPill").textContent = t("Round {round} of {rounds}", { round: num(v.round + 1), rounds: num(3) });
+  $("turnPill").textContent = v.is_over ? t("Game over") : t("Turn {turn}", { turn: num(v.turn + 1) });
   $("waiting").textContent = v.is_over ? "" : waitingFor(v, nm);
   if (showMine(v)) drawHand(msg);
 }
@@ -89,14 +98,14 @@ function drawHand(msg) {
     });
     if (pick.dummy) { const i = hand.findIndex((c, j) => c === pick.dummy && !pickedAt.has(j)); if (i >= 0) pickedAt.set(i, "D"); }
   }
-  $("mineTitle").textContent = canAct ? "Your hand — choose a card" : changing ? "Your hand — your pick is in" : "Your hand";
-  let hint = "";
-  if (changing) hint = `You picked ${pick.label}. Until everyone has picked you may choose again.`;
-  else if (!canAct) hint = "Waiting for the others…";
-  else if (ctrl && sel.length >= need) hint = "Now choose the dummy's card";
-  else if (useChop) hint = "Choose two cards, in order";
-  else hint = A.touchOnly() ? "Tap a card, then Play." : "Tap a card (or press its number), then Play. Keys: 1–9 choose, Enter plays.";
-  if (sel.length) hint = sel.map((i) => A.cardRule(hand[i])).join(" ") + " " + (hint.startsWith("Tap") ? "" : hint);
+  $("mineTitle").textContent = canAct ? t("Your hand — choose a card") : changing ? t("Your hand — your pick is in") : t("Your hand");
+  let hint = "", tap = false;
+  if (changing) hint = t("You picked {pick}. Until everyone has picked you may choose again.", { pick: label(pick) });
+  else if (!canAct) hint = t("Waiting for the others…");
+  else if (ctrl && sel.length >= need) hint = t("Now choose the dummy's card");
+  else if (useChop) hint = t("Choose two cards, in order");
+  else { tap = true; hint = A.touchOnly() ? t("Tap a card, then Play.") : t("Tap a card (or press its number), then Play. Keys: 1–9 choose, Enter plays."); }
+  if (sel.length) hint = sel.map((i) => A.cardRule(hand[i])).join(" ") + " " + (tap ? "" : hint);
   $("hint").textContent = hint;
   const enabled = canAct || (changing && choices.length > 0);
   R.patchList($("hand"), hand.map((c, i) => {
@@ -111,10 +120,13 @@ function drawHand(msg) {
   };
   let controls = "";
   if (enabled || changing) {
-    if (enabled && canChop) controls += `<label><input type="checkbox" id="chop" ${useChop ? "checked" : ""}> Use chopsticks (take two cards)</label>`;
+    if (enabled && canChop) controls += `<label><input type="checkbox" id="chop" ${useChop ? "checked" : ""}> ${esc(t("Use chopsticks (take two cards)"))}</label>`;
     const action = selected();
-    if (enabled) controls += `<button class="btn" id="playBtn" ${action ? "" : "disabled"}>${changing ? (action ? "Change pick to" : "Choose another card to change") : "Play"} ${esc(action ? action.label : "")}</button>`;
-    if (changing) controls += `<button class="btn secondary" id="takeBackBtn">Take back my pick</button>`;
+    let text;
+    if (!changing) text = action ? t("Play {pick}", { pick: label(action) }) : t("Play");
+    else text = action ? t("Change pick to {pick}", { pick: label(action) }) : t("Choose another card to change");
+    if (enabled) controls += `<button class="btn" id="playBtn" ${action ? "" : "disabled"}>${esc(text)}</button>`;
+    if (changing) controls += `<button class="btn secondary" id="takeBackBtn">${esc(t("Take back my pick"))}</button>`;
   }
   R.setHTML($("controls"), controls);
   if ($("chop")) $("chop").onchange = (e) => { useChop = e.target.checked; if (!useChop) sel = sel.slice(0, 1); drawHand(S.last); };
@@ -164,28 +176,33 @@ export function key(n) {
 
 export function scores(msg, labels) {
   const c = msg.view.scores.pudding_counts;
-  return basicScores(msg, labels, [["Puddings (count)", c]]);
+  return basicScores(msg, labels, [[t("Puddings (count)"), c]]);
 }
 
-export function freshRound(v) { return v.turn === 0 && v.tableaux.every((t) => t.length === 0); }
+export function freshRound(v) { return v.turn === 0 && v.tableaux.every((x) => x.length === 0); }
 
 function play_(p, nm) {
-  const cards = p.cards.map((c, i) => R.cardName(c) + (p.on_wasabi[i] ? " on wasabi" : "")).join(" + ");
-  return `<b>${esc(nm[p.seat])}</b> ${p.chopsticks ? "used chopsticks: " : "took "}${esc(cards)}`;
+  const cards = p.cards.map((c, i) => (p.on_wasabi[i] ? t("{card} on wasabi", { card: R.cardName(c) }) : R.cardName(c))).join(" + ");
+  const who = `<b>${esc(nm[p.seat])}</b>`;
+  return p.chopsticks ? fillHTML(t("{name} used chopsticks: {cards}"), { name: who, cards: esc(cards) }) : fillHTML(t("{name} took {cards}"), { name: who, cards: esc(cards) });
 }
 
 export function logLine(e, nm) {
   const parts = e.plays.map((p) => play_(p, nm));
-  if (e.dummy) parts.push(`<b>Dummy</b> got ${esc(R.cardName(e.dummy.card))}${e.dummy.on_wasabi ? " on wasabi" : ""} (chosen by ${esc(nm[e.dummy.by])})`);
-  return `<li><span class="log-when">R${e.round + 1} T${e.turn + 1}${e.forced ? " · last card" : ""}</span> ${parts.join(" · ")}</li>`;
+  if (e.dummy) {
+    const card = R.cardName(e.dummy.card);
+    parts.push(fillHTML(t("{dummy} got {card} (chosen by {name})"), { dummy: `<b>${esc(nm[2] || t("Dummy"))}</b>`, card: esc(e.dummy.on_wasabi ? t("{card} on wasabi", { card }) : card), name: esc(nm[e.dummy.by]) }));
+  }
+  const when = t("R{round} T{turn}", { round: num(e.round + 1), turn: num(e.turn + 1) }) + (e.forced ? " · " + t("last card") : "");
+  return `<li><span class="log-when">${esc(when)}</span> ${parts.join(" · ")}</li>`;
 }
 
 export function roundEnd(lr, nm) {
-  const labels = lr.points.map((_, s) => nm[s] || "Dummy");
-  const icons = lr.tableaux.map((t) => t.reduce((a, c) => a + (c.startsWith("maki_") ? Number(c.slice(5)) : 0), 0));
+  const labels = lr.points.map((_, s) => nm[s] || t("Dummy"));
+  const icons = lr.tableaux.map((x) => x.reduce((a, c) => a + (c.startsWith("maki_") ? Number(c.slice(5)) : 0), 0));
   const best = Math.max(...lr.points.map((q) => q.maki));
   const seats = lr.points.map((p, s) => {
-    const parts = CATS.filter((c) => p[c]).map((c) => `${R.catLabel(c)} ${p[c]}${c === "maki" ? ` (${icons[s]} icons, ${p.maki >= best ? "1st" : "2nd"})` : ""}`);
+    const parts = CATS.filter((c) => p[c]).map((c) => `${R.catLabel(c)} ${num(p[c])}${c === "maki" ? " " + (p.maki >= best ? nt("({n} icon, 1st)", "({n} icons, 1st)", icons[s], { n: num(icons[s]) }) : nt("({n} icon, 2nd)", "({n} icons, 2nd)", icons[s], { n: num(icons[s]) })) : ""}`);
     return R.endSeat(s, labels[s], p, lr.tableaux[s].length, R.groupTableau(lr.tableaux[s], lr.on_wasabi[s]), parts);
   }).join("");
   return `<div class="seats end-seats">${seats}</div>${R.categoryTable(lr.points, labels, CATS)}`;
@@ -201,18 +218,25 @@ export function replaySeat(f, v, s, nm) {
     for (let i = v.tableaux[s].length - n; i < v.tableaux[s].length; i++) marks.add(i);
   }
   const hand = (f.hands && f.hands[s]) || [];
-  return `<div class="seat" data-seat="${s}"><h3><span>${esc(nm[s])}</span><span class="pill">${v.scores.totals[s]} pts</span></h3>
-        <div class="muted">Hand</div><div class="cards">${hand.map((c) => A.cardHTML(c, { small: true, static: true })).join("") || '<span class="muted">—</span>'}</div>
-        <div class="muted">Table · Puddings ${v.puddings[s]}</div><div class="tableau">${R.groupTableau(v.tableaux[s], v.on_wasabi[s], marks) || '<span class="muted">—</span>'}</div></div>`;
+  return `<div class="seat" data-seat="${s}"><h3><span>${esc(nm[s])}</span><span class="pill">${esc(nt("{n} pt", "{n} pts", v.scores.totals[s], { n: num(v.scores.totals[s]) }))}</span></h3>
+        <div class="muted">${esc(t("Hand"))}</div><div class="cards">${hand.map((c) => A.cardHTML(c, { small: true, static: true })).join("") || '<span class="muted">—</span>'}</div>
+        <div class="muted">${esc(t("Table · Puddings {n}", { n: num(v.puddings[s]) }))}</div><div class="tableau">${R.groupTableau(v.tableaux[s], v.on_wasabi[s], marks) || '<span class="muted">—</span>'}</div></div>`;
 }
 
 /** Replay: the seats (columns) shown, the dummy included. */
 export function columns(v) { return v.tableaux.length; }
 
 /** Replay: where the game stands, under the scores. */
-export function replayWhen(v) { return `Round ${v.round + 1}, turn ${v.turn}.`; }
+export function replayWhen(v) { return t("Round {round}, turn {turn}.", { round: num(v.round + 1), turn: num(v.turn) }); }
 
 export function redraw() { if (S.last) drawHand(S.last); }
+
+/** A pick in words from its structure ({cards, dummy}): never the server's English label. */
+export function label(a) {
+  if (!a || !a.cards) return a ? a.text : "";
+  const cards = a.cards.map((c) => R.cardName(c)).join(" + ");
+  return a.dummy ? t("{cards}, dummy gets {card}", { cards, card: R.cardName(a.dummy) }) : cards;
+}
 
 /** Whether this round's hands pass to the right (round 2 with *pass both ways*): the hand slides in from there. */
 export function passesRight(v) { return !!(v.options && v.options.pass_both_ways && v.round === 1); }

@@ -2,12 +2,15 @@
 // swap, scores, log lines, round end and replay seats. The buttons match the selection to the view's
 // structured `legal` actions ({kind, positions, other_seat, other}); trays show nigiri on wasabi from
 // the view's `on_wasabi` (the core's placement), never from a rule of their own.
-import { $, A, R, S, esc, send, waitingFor, showMine } from "../table/state.js";
+import { $, A, R, S, esc, send, waitingFor, showMine, t, fillHTML, nt, num } from "../table/state.js";
 import { seatBox } from "../table/seats.js";
 import { basicScores } from "../table/scores.js";
 
 const CATS = ["maki", "nigiri", "dumpling", "tempura", "sashimi"];
-const RED = ' <span class="redbelt" role="img" aria-label="red belt"></span>';
+function RED() {
+  const name = t("red belt");
+  return ` <span class="redbelt" role="img" aria-label="${esc(name)}"></span>`;
+}
 
 // Selection: positions on the own belt, a die on another belt ([seat, position]).
 let rsel = [], other = null, beltKey = "";
@@ -19,9 +22,12 @@ export function reset() { rsel = []; other = null; }
 export function info(msg, nm) {
   const v = msg.view;
   const order = [...Array(v.players).keys()].map((i) => (v.red_belt + i) % v.players);
+  const spec = A.gameSpec(v.game), title = (spec && spec.title) || "Sushi Roll";
+  const red = fillHTML(t("red belt (starts this cycle): {who}"), { who: '<span class="redbelt"></span> ' + esc(nm[v.red_belt]) });
+  const turns = t("turn order: {order}", { order: order.map((s) => nm[s]).join(" → ") });
   return [
-    `<b>Sushi Roll</b> · red belt (starts this cycle): <span class="redbelt"></span> ${esc(nm[v.red_belt])} · turn order: ${order.map((s) => esc(nm[s])).join(" → ")}`,
-    `Supply: menu ${v.supply_menu}, chopsticks ${v.supply_chopsticks}, pudding ${v.supply_pudding}`,
+    `<b>${esc(title)}</b> · ${red} · ${esc(turns)}`,
+    esc(t("Supply: menu {menu}, chopsticks {chopsticks}, pudding {pudding}", { menu: num(v.supply_menu), chopsticks: num(v.supply_chopsticks), pudding: num(v.supply_pudding) })),
   ];
 }
 
@@ -42,17 +48,24 @@ export function seats(msg, nm) {
       ? A.dieHTML(f, { small: true, pos: p, belt: s, selected: other && other[0] === s && other[1] === p })
       : A.dieHTML(f, { small: true, static: true, cls: marks.belt[s].has(p) ? "fresh" : "" })).join("");
     const tray = R.trayHTML(v.trays[s] || [], v.on_wasabi[s], marks.tray[s]);
-    return { key: "s" + s, html: seatBox(msg, s, nm, { acting: v.to_act.includes(s), status: null, extra: { badge: v.red_belt === s ? RED : "" }, body: `<div class="tokens">Menu <b>${v.menu[s]}</b> · Chopsticks <b>${v.chopsticks[s]}</b> · Pudding <b>${v.pudding[s]}</b></div>
-        ${s === S.mySeat ? "" : `<div class="muted">Belt</div><div class="dice belt-other">${dice || '<span class="muted">empty</span>'}</div>`}
-        <div class="muted">Tray</div><div class="dice tray">${tray || '<span class="muted">empty</span>'}</div>` }) };
+    const empty = `<span class="muted">${esc(t("empty"))}</span>`;
+    return { key: "s" + s, html: seatBox(msg, s, nm, { acting: v.to_act.includes(s), status: null, extra: { badge: v.red_belt === s ? RED() : "" }, body: `<div class="tokens">${tokens(v, s, true)}</div>
+        ${s === S.mySeat ? "" : `<div class="muted">${esc(t("Belt"))}</div><div class="dice belt-other">${dice || empty}</div>`}
+        <div class="muted">${esc(t("Tray"))}</div><div class="dice tray">${tray || empty}</div>` }) };
   });
+}
+
+/** A seat's tokens: "Menu 1 · Chopsticks 0 · Pudding 2" (the numbers bold on the table). */
+function tokens(v, s, bold) {
+  const b = (x) => (bold ? `<b>${num(x)}</b>` : num(x));
+  return fillHTML(t("Menu {menu} · Chopsticks {chopsticks} · Pudding {pudding}"), { menu: b(v.menu[s]), chopsticks: b(v.chopsticks[s]), pudding: b(v.pudding[s]) });
 }
 
 export function mine(msg, nm) {
   const v = msg.view;
-  $("roundPill").textContent = `Round ${Math.min(v.round, 2) + 1} of 3`;
-  $("turnPill").textContent = v.is_over ? "Game over" : `Cycle ${v.cycle + 1}`;
-  $("waiting").textContent = v.is_over ? "" : v.to_act.includes(S.mySeat) ? "Your turn!" : waitingFor(v, nm);
+  $("roundPill").textContent = t("Round {round} of {rounds}", { round: num(Math.min(v.round, 2) + 1), rounds: num(3) });
+  $("turnPill").textContent = v.is_over ? t("Game over") : t("Cycle {cycle}", { cycle: num(v.cycle + 1) });
+  $("waiting").textContent = v.is_over ? "" : v.to_act.includes(S.mySeat) ? t("Your turn!") : waitingFor(v, nm);
   const myTurn = v.legal.length > 0;
   $("seats").onclick = (e) => {
     const d = e.target.closest("button.die");
@@ -64,7 +77,7 @@ export function mine(msg, nm) {
   if (!showMine(v, { belt: true })) return;
   const key = v.belts[S.mySeat].join(",") + "|" + msg.state_id;
   if (key !== beltKey) { beltKey = key; if (!myTurn) reset(); }
-  $("mineTitle").textContent = myTurn ? "Your belt — your turn" : "Your belt";
+  $("mineTitle").textContent = myTurn ? t("Your belt — your turn") : t("Your belt");
   $("myBelt").onclick = (e) => {
     const d = e.target.closest("button.die");
     if (!d || d.disabled) return;
@@ -92,16 +105,16 @@ function chosen(kind) {
 function drawControls(msg) {
   const v = msg.view, myTurn = v.legal.length > 0, marks = fresh(v);
   R.patchList($("myBelt"), v.belts[S.mySeat].map((f, p) => ({ key: `${f}@${p}`, html: A.dieHTML(f, { pos: p, selected: rsel.includes(p), disabled: !myTurn, cls: marks.belt[S.mySeat].has(p) ? "fresh" : "" }) })));
-  let hint = myTurn ? "Select a die to take it; select several to re-roll; one of yours and one on another belt to swap." + (A.touchOnly() ? "" : " Keys: 1–9 choose, Enter takes.") : "";
+  let hint = myTurn ? t("Select a die to take it; select several to re-roll; one of yours and one on another belt to swap.") + (A.touchOnly() ? "" : " " + t("Keys: 1–9 choose, Enter takes.")) : "";
   if (rsel.length) hint = rsel.map((p) => A.dieRule(v.belts[S.mySeat][p])).join(" ");
-  if (other) hint += ` Swap target: ${A.dieRule(v.belts[other[0]][other[1]])}`;
+  if (other) hint += " " + t("Swap target: {die}", { die: A.dieRule(v.belts[other[0]][other[1]]) });
   $("hint").textContent = hint;
   let c = "";
   const take = chosen("take"), reroll = chosen("reroll"), swap = chosen("swap");
   if (myTurn) {
-    c += `<button class="btn" id="takeBtn" ${take ? "" : "disabled"}>Take</button>`;
-    c += `<button class="btn secondary" id="rerollBtn" ${reroll ? "" : "disabled"}>Re-roll (menu ${v.menu[S.mySeat]})</button>`;
-    c += `<button class="btn secondary" id="swapBtn" ${swap ? "" : "disabled"}>Swap (chopsticks ${v.chopsticks[S.mySeat]})</button>`;
+    c += `<button class="btn" id="takeBtn" ${take ? "" : "disabled"}>${esc(t("Take"))}</button>`;
+    c += `<button class="btn secondary" id="rerollBtn" ${reroll ? "" : "disabled"}>${esc(t("Re-roll (menu {n})", { n: num(v.menu[S.mySeat]) }))}</button>`;
+    c += `<button class="btn secondary" id="swapBtn" ${swap ? "" : "disabled"}>${esc(t("Swap (chopsticks {n})", { n: num(v.chopsticks[S.mySeat]) }))}</button>`;
   }
   R.setHTML($("controls"), c);
   if (myTurn) {
@@ -121,18 +134,23 @@ export function key(n) {
 
 export function scores(msg, labels) { return basicScores(msg, labels); }
 
-export function freshRound(v) { return v.cycle === 0 && v.trays.every((t) => t.length === 0); }
+export function freshRound(v) { return v.cycle === 0 && v.trays.every((x) => x.length === 0); }
+
+const TOKEN = { menu: () => t("menu"), chopsticks: () => t("chopsticks"), pudding: () => t("pudding") };
 
 export function logLine(e, nm) {
   const who = `<b>${esc(nm[e.seat])}</b>`;
   let what;
-  if (e.reroll) what = `re-rolled ${e.before.map(R.faceName).join(", ")} → <b>${e.after.map(R.faceName).join(", ")}</b> (menu)`;
-  else if (e.swap) what = `swapped ${R.faceName(e.swap)} for ${esc(nm[e.with_seat])}'s ${R.faceName(e.got)} (chopsticks)`;
+  if (e.reroll) what = fillHTML(t("{name} re-rolled {before} → {after} (menu)"), { name: who, before: esc(e.before.map(R.faceName).join(", ")), after: `<b>${esc(e.after.map(R.faceName).join(", "))}</b>` });
+  else if (e.swap) what = fillHTML(t("{name} swapped {mine} for {other}'s {theirs} (chopsticks)"), { name: who, mine: esc(R.faceName(e.swap)), other: esc(nm[e.with_seat]), theirs: esc(R.faceName(e.got)) });
   else {
-    const g = Object.entries(e.gained || {}).map(([k, v]) => `+${v} ${k}`).join(", ");
-    what = `took ${R.faceName(e.take)}${g ? ` (${g} token${Object.values(e.gained).reduce((a, b) => a + b, 0) > 1 ? "s" : ""})` : ""}`;
+    const gained = Object.entries(e.gained || {});
+    const n = gained.reduce((a, [, x]) => a + x, 0);
+    const g = gained.map(([k, x]) => `+${num(x)} ${TOKEN[k] ? TOKEN[k]() : k}`).join(", ");
+    what = g ? fillHTML(t("{name} took {face}"), { name: who, face: esc(R.faceName(e.take)) }) + " " + esc(nt("({tokens} token)", "({tokens} tokens)", n, { tokens: g, n: num(n) }))
+      : fillHTML(t("{name} took {face}"), { name: who, face: esc(R.faceName(e.take)) });
   }
-  return `<li><span class="log-when">R${e.round + 1}</span> ${who} ${what}</li>`;
+  return `<li><span class="log-when">${esc(t("R{round}", { round: num(e.round + 1) }))}</span> ${what}</li>`;
 }
 
 export function roundEnd(lr, nm) {
@@ -148,14 +166,26 @@ export function replaySeat(f, v, s, nm) {
   const last = f.log.find((e) => !e.end);
   const marks = new Set();
   if (last && last.seat === s && last.take !== undefined && v.trays[s].length) marks.add(v.trays[s].length - 1);
-  return `<div class="seat" data-seat="${s}"><h3><span>${esc(nm[s])}${v.red_belt === s ? RED : ""}</span><span class="pill">${v.scores.totals[s]} pts</span></h3>
-        <div class="tokens">Menu ${v.menu[s]} · Chopsticks ${v.chopsticks[s]} · Pudding ${v.pudding[s]}</div>
-        <div class="muted">Belt</div><div class="dice">${v.belts[s].map((d) => A.dieHTML(d, { small: true, static: true })).join("") || '<span class="muted">—</span>'}</div>
-        <div class="muted">Tray</div><div class="dice tray">${R.trayHTML(v.trays[s] || [], v.on_wasabi[s], marks) || '<span class="muted">—</span>'}</div></div>`;
+  return `<div class="seat" data-seat="${s}"><h3><span>${esc(nm[s])}${v.red_belt === s ? RED() : ""}</span><span class="pill">${esc(nt("{n} pt", "{n} pts", v.scores.totals[s], { n: num(v.scores.totals[s]) }))}</span></h3>
+        <div class="tokens">${tokens(v, s, false)}</div>
+        <div class="muted">${esc(t("Belt"))}</div><div class="dice">${v.belts[s].map((d) => A.dieHTML(d, { small: true, static: true })).join("") || '<span class="muted">—</span>'}</div>
+        <div class="muted">${esc(t("Tray"))}</div><div class="dice tray">${R.trayHTML(v.trays[s] || [], v.on_wasabi[s], marks) || '<span class="muted">—</span>'}</div></div>`;
 }
 
 export function columns(v) { return v.players; }
 
-export function replayWhen(v) { return `Round ${Math.min(v.round, 2) + 1}.`; }
+export function replayWhen(v) { return t("Round {round}.", { round: num(Math.min(v.round, 2) + 1) }); }
 
-export function redraw() { if (S.last) drawControls(S.last); }
+export function redraw() { if (S.last && S.mySeat != null && !S.last.view.is_over) drawControls(S.last); }
+
+/** An action in words from its structure and the belts it was chosen on (`view`: the view it was
+ *  legal in); never the server's English label. */
+export function label(a, view) {
+  if (!a || !a.kind) return a ? a.text : "";
+  const belts = (view && view.belts) || [];
+  const me = S.mySeat;
+  const face = (seat, p) => (belts[seat] && belts[seat][p] != null ? R.faceName(belts[seat][p]) : t("die {n}", { n: num(p + 1) }));
+  if (a.kind === "take") return t("Take {face}", { face: face(me, a.positions[0]) });
+  if (a.kind === "reroll") return t("Re-roll {faces}", { faces: a.positions.map((p) => face(me, p)).join(", ") });
+  return t("Swap your {mine} for seat {seat}'s {theirs}", { mine: face(me, a.positions[0]), seat: num(a.other_seat + 1), theirs: face(a.other_seat, a.other) });
+}

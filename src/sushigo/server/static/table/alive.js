@@ -3,7 +3,7 @@
 // notification), a few sounds made with the Web Audio API (no sound files), and notices to the player
 // (the turn timer chose for you). Motion is skipped by any click or key and absent under
 // prefers-reduced-motion (style.css turns every CSS animation off; the script starts none).
-import { $, S } from "./state.js";
+import { $, S, nt, num, t } from "./state.js";
 
 const store = {
   get: (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } },
@@ -26,9 +26,9 @@ export function clearNotice() { $("notice").classList.add("hidden"); }
 
 /** The server's ack: ``by: "timer"`` says the turn timer chose ``label`` for this seat. Called with no
  *  message when the page drops its selection itself (after switching seats). */
-export function onAck(msg) {
+export function onAck(msg, label) {
   if (msg && msg.by === "timer") {
-    notice(`Time ran out: ${msg.label || msg.action} was played for you.`);
+    notice(t("Time ran out: {action} was played for you.", { action: label || msg.action }));
     play("timer");
   } else { clearNotice(); actedAt = Date.now(); }
 }
@@ -54,25 +54,30 @@ function slideIn(el, from = -48) {
 export function countUp(els) {
   if (reduced()) return;
   const items = [...els].map((el) => {
-    const m = /^(-?\d+)(.*)$/s.exec(el.textContent.trim());
-    return m ? { el, to: Number(m[1]), rest: m[2] } : null;
+    const text = el.textContent.trim();
+    const m = /^(-?\d+)(.*)$/s.exec(text);
+    if (!m) return null;
+    const to = Number(m[1]);
+    // "7 очков" but "1 очко": a points pill is written afresh for every number it shows on the way up.
+    const pts = text === nt("{n} pt", "{n} pts", to, { n: num(to) });
+    return { el, to, text: (n) => (pts ? nt("{n} pt", "{n} pts", n, { n: num(n) }) : num(n) + m[2]) };
   }).filter((x) => x && x.to > 0);
   if (!items.length) return;
-  for (const it of items) { it.el.dataset.countTo = it.to + it.rest; counting.add(it.el); }
+  for (const it of items) { it.el.dataset.countTo = it.text(it.to); counting.add(it.el); }
   const t0 = performance.now();
   const step = (now) => {
     const k = Math.min(1, (now - t0) / 400);
-    for (const it of items) if (counting.has(it.el)) it.el.textContent = Math.round(it.to * k) + it.rest;
+    for (const it of items) if (counting.has(it.el)) it.el.textContent = it.text(Math.round(it.to * k));
     if (k < 1 && items.some((it) => counting.has(it.el))) requestAnimationFrame(step);
     else for (const it of items) counting.delete(it.el);
   };
-  for (const it of items) it.el.textContent = "0" + it.rest;
+  for (const it of items) it.el.textContent = it.text(0);
   requestAnimationFrame(step);
 }
 
 // ---------------------------------------------------------------------------------- your turn
 
-const baseTitle = document.title;
+const baseTitle = () => t("sushigo — table");
 const baseIcon = "/static/logo.svg";
 const TURN_ICON = "data:image/svg+xml," + encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="15" fill="#d64541"/>'
@@ -81,7 +86,7 @@ let myTurn = false;
 
 function drawTurnMarks() {
   const on = myTurn && document.hidden;
-  const title = on ? "● Your turn — sushigo" : baseTitle;
+  const title = on ? "● " + t("Your turn — sushigo") : baseTitle();
   if (document.title !== title) document.title = title;
   const icon = $("favicon");
   const href = on ? TURN_ICON : baseIcon;
@@ -97,7 +102,7 @@ function turnStarted() {
   play("turn");
   try { if (navigator.vibrate && (!navigator.userActivation || navigator.userActivation.hasBeenActive)) navigator.vibrate([120, 60, 120]); } catch (e) { /* not allowed */ }
   if (document.hidden && $("notifySwitch").checked && window.Notification && Notification.permission === "granted") {
-    try { new Notification("Your turn — sushigo", { body: document.getElementById("title").textContent || "Your table", tag: "sushigo-turn", icon: baseIcon }); } catch (e) { /* not allowed here */ }
+    try { new Notification(t("Your turn — sushigo"), { body: document.getElementById("title").textContent || t("Your table"), tag: "sushigo-turn", icon: baseIcon }); } catch (e) { /* not allowed here */ }
   }
 }
 
@@ -173,13 +178,14 @@ export function setupAlive() {
     notify.onchange = async () => {
       if (notify.checked && Notification.permission !== "granted") {
         const p = await Notification.requestPermission().catch(() => "denied");
-        if (p !== "granted") { notify.checked = false; notice("The browser does not allow notifications for this page."); }
+        if (p !== "granted") { notify.checked = false; notice(t("The browser does not allow notifications for this page.")); }
       }
       store.set(NOTIFY_KEY, notify.checked ? "1" : "0");
     };
   }
   $("noticeClose").onclick = clearNotice;
   document.addEventListener("visibilitychange", drawTurnMarks);
+  window.addEventListener("sushigo:lang", drawTurnMarks);
   // Any click or key finishes the motion at once.
   document.addEventListener("pointerdown", skipMotion, true);
   document.addEventListener("keydown", skipMotion, true);

@@ -1,14 +1,26 @@
 // Chat and the personal seat link.
-import { $, S, esc } from "./state.js";
+import { $, S, esc, t, num } from "./state.js";
 
-export function addChat(lines) {
+const kept = [];
+
+/** A chat author's name: the server's stand-in names ("Spectator 3", "Player 2") in the reader's words. */
+function author(l) {
+  const m = /^(Spectator|Player) (\d+)$/.exec(l.name || "");
+  if (m && m[1] === "Spectator" && l.seat == null) return t("Spectator {n}", { n: num(Number(m[2])) });
+  if (m && m[1] === "Player" && l.seat != null && Number(m[2]) === l.seat + 1) return t("Player {n}", { n: num(l.seat + 1) });
+  return l.name;
+}
+
+/** Adds chat lines; ``again`` draws every line kept so far anew (the language changed). */
+export function addChat(lines, again = false) {
   const list = $("chat");
+  if (again) { list.textContent = ""; lines = kept.slice(); } else kept.push(...lines);
   for (const l of lines) {
     const li = document.createElement("li");
     // a spectator's line is marked as such, so a watcher can never pass for a seated player
     const watcher = l.spectator || l.seat == null;
     if (watcher) li.className = "watcher";
-    li.innerHTML = `<b>${esc(l.name)}</b>${watcher ? ' <span class="tag">watching</span>' : ""} ${esc(l.text)}`;
+    li.innerHTML = `<b>${esc(author(l))}</b>${watcher ? ` <span class="tag">${esc(t("watching"))}</span>` : ""} ${esc(l.text)}`;
     list.appendChild(li);
   }
   list.scrollTop = list.scrollHeight;
@@ -36,14 +48,14 @@ export function setupChat() {
     $("seatLink").value = box.classList.contains("hidden") ? "" : seatLink();
   };
   $("copySeatLink").onclick = async () => {
-    try { await navigator.clipboard.writeText(seatLink()); $("copySeatLink").textContent = "Copied!"; }
+    try { await navigator.clipboard.writeText(seatLink()); $("copySeatLink").textContent = t("Copied!"); }
     catch (e) { $("seatLinkBox").classList.remove("hidden"); $("seatLink").value = seatLink(); $("seatLink").select(); }
   };
   for (const id of ["copyLink", "copyInvite"]) {
     $(id).onclick = async () => {
       const link = location.origin + location.pathname;
-      try { await navigator.clipboard.writeText(link); $(id).textContent = "Copied!"; }
-      catch (e) { window.prompt("Copy this link:", link); }
+      try { await navigator.clipboard.writeText(link); $(id).textContent = t("Copied!"); }
+      catch (e) { window.prompt(t("Copy this link:"), link); }
     };
   }
   $("inviteLink").textContent = location.origin + location.pathname;

@@ -4,10 +4,10 @@
 // A seat link (`#seat=TOKEN`) is only a proposal: its token is stored once the server accepted it, it
 // never replaces a seat this device already holds without the player's click on "Switch", and a
 // token the server rejects is reported on the page and never touches the stored seat.
-import { $, S, esc, forgetSeat, keepSeat, showMsg } from "./state.js";
+import { $, S, esc, forgetSeat, keepSeat, num, showMsg, t } from "./state.js";
+import { errorText } from "./errors.js";
 
 const TOKEN = /^[A-Za-z0-9_-]{16,100}$/;
-const REJECTED = "This seat link is not valid for this table.";
 
 /** The seat link's token in the address, taken out of the address bar at once: the token, "" for a
  *  malformed one, null when the address has none. */
@@ -45,24 +45,24 @@ function notice(html) {
 }
 
 function reportRejected(still) {
-  const el = notice(`<p><b>${REJECTED}</b> ${esc(still)}</p><button class="btn secondary" type="button" id="seatNoticeOk">OK</button>`);
+  const el = notice(`<p><b>${esc(t("This seat link is not valid for this table."))}</b> ${esc(still)}</p><button class="btn secondary" type="button" id="seatNoticeOk">${esc(t("OK"))}</button>`);
   el.querySelector("#seatNoticeOk").onclick = () => notice(null);
 }
 
 function seatWords(table, seat) {
-  if (seat == null || !table.seats[seat]) return "another seat";
+  if (seat == null || !table.seats[seat]) return t("another seat");
   const name = table.seats[seat].name;
-  return `seat ${seat + 1}${name ? ` (${name})` : ""}`;
+  return name ? t("seat {seat} ({name})", { seat: num(seat + 1), name }) : t("seat {seat}", { seat: num(seat + 1) });
 }
 
 /** This device holds a seat and a link opens another: the player chooses; until then they keep theirs. */
 function offerSwitch(table, link, seat, on) {
-  const theirs = seatWords(table, seat), mine = S.saved.seat != null ? seatWords(table, S.saved.seat) : "a seat";
+  const theirs = seatWords(table, seat), mine = S.saved.seat != null ? seatWords(table, S.saved.seat) : t("a seat");
   const el = notice(
-    `<h2>Open another seat?</h2><p>This link opens ${esc(theirs)}. You already hold ${esc(mine)} here.</p>` +
-    `<p class="muted">Switching leaves your seat on this device; copy your own seat link first if you want to come back to it.</p>` +
-    `<div class="row"><button class="btn" type="button" id="keepSeat">Keep my seat</button>` +
-    `<button class="btn secondary" type="button" id="switchSeat">Switch to ${esc(theirs)}</button></div>`);
+    `<h2>${esc(t("Open another seat?"))}</h2><p>${esc(t("This link opens {theirs}. You already hold {mine} here.", { theirs, mine }))}</p>` +
+    `<p class="muted">${esc(t("Switching leaves your seat on this device; copy your own seat link first if you want to come back to it."))}</p>` +
+    `<div class="row"><button class="btn" type="button" id="keepSeat">${esc(t("Keep my seat"))}</button>` +
+    `<button class="btn secondary" type="button" id="switchSeat">${esc(t("Switch to {seat}", { seat: theirs }))}</button></div>`);
   el.querySelector("#keepSeat").onclick = () => notice(null);
   el.querySelector("#switchSeat").onclick = () => {
     notice(null);
@@ -79,13 +79,13 @@ export async function start(on) {
   const link = takeSeatLink();
   $("invite").textContent = location.origin + location.pathname;
   const r = await fetch(`/api/tables/${encodeURIComponent(S.tableId)}`);
-  if (!r.ok) { document.querySelector("main").innerHTML = `<section class="panel"><h2>No such table</h2><p>There is no table at this address. The link may be mistyped or out of date.</p><a class="btn" href="/">Back to the lobby</a></section>`; return; }
+  if (!r.ok) { document.querySelector("main").innerHTML = `<section class="panel"><h2>${esc(t("No such table"))}</h2><p>${esc(t("There is no table at this address. The link may be mistyped or out of date."))}</p><a class="btn" href="/">${esc(t("Back to the lobby"))}</a></section>`; return; }
   const table = await r.json();
   $("title").textContent = table.name;
   const mine = S.saved && S.saved.token;
   if (link !== null && link !== mine) {
     const seat = link ? await seatOf(link) : null;
-    if (seat === null) reportRejected(mine ? "You keep your own seat." : "You can take a free seat or watch.");
+    if (seat === null) reportRejected(mine ? t("You keep your own seat.") : t("You can take a free seat or watch."));
     else if (!mine) return connect(link, on, { trial: true });  // no seat here yet: the link opens its seat
     else offerSwitch(table, link, seat, on);
   }
@@ -94,7 +94,7 @@ export async function start(on) {
   if (table.status === "open" && free.length) {
     $("joinPanel").classList.remove("hidden");
     $("joinName").value = localStorage.getItem("sushigo:name") || "";
-    $("freeSeats").innerHTML = free.map((s) => `<button class="btn" data-seat="${s.seat}">Sit at seat ${s.seat + 1}</button>`).join("");
+    $("freeSeats").innerHTML = free.map((s) => `<button class="btn" data-seat="${s.seat}">${esc(t("Sit at seat {seat}", { seat: num(s.seat + 1) }))}</button>`).join("");
     $("freeSeats").onclick = (e) => { const b = e.target.closest("button"); if (b) join(Number(b.dataset.seat), on); };
     $("watchBtn").onclick = () => { $("joinPanel").classList.add("hidden"); connect(null, on); };
     return;
@@ -102,13 +102,20 @@ export async function start(on) {
   connect(null, on);
 }
 
+/** A refused join in the reader's words: the API's ``detail`` is "code: English message". */
+function joinError(data, name) {
+  const detail = typeof (data && data.detail) === "string" ? data.detail : "";
+  const code = detail.split(":")[0].trim();
+  return errorText({ code, params: { name } }, t("This seat cannot be taken."));
+}
+
 async function join(seat, on) {
   const name = $("joinName").value.trim();
-  if (!name) { $("joinMsg").textContent = "Please enter a name."; return; }
+  if (!name) { $("joinMsg").textContent = t("Please enter a name."); return; }
   localStorage.setItem("sushigo:name", name);
   const r = await fetch(`/api/tables/${encodeURIComponent(S.tableId)}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat }) });
   const data = await r.json();
-  if (!r.ok) { $("joinMsg").textContent = data.detail || "cannot join"; return; }
+  if (!r.ok) { $("joinMsg").textContent = joinError(data, name); return; }
   keepSeat({ seat: data.seat, token: data.token, name });
   $("joinPanel").classList.add("hidden");
   connect(data.token, on);
@@ -148,12 +155,12 @@ function connect(token, on, { trial = false, fallback = null, switched = false }
     } else if (msg.type === "error") {
       if (msg.code === "auth/invalid") { rejected(ws, token, trial, fallback, on); return; }
       S.changeTo = null;
-      showMsg(msg.message);
+      showMsg(errorText(msg));
     }
   };
   ws.onclose = () => {
     if (ws !== S.ws || (S.last && S.last.view.is_over)) return;
-    showMsg("Connection lost; reconnecting…");
+    showMsg(t("Connection lost; reconnecting…"));
     setTimeout(() => { if (ws === S.ws) connect(token, on, { trial, fallback, switched }); }, retry);
     retry = Math.min(retry * 2, 8000);
   };
@@ -165,11 +172,11 @@ function rejected(ws, token, trial, fallback, on) {
   S.ws = null;
   ws.close();
   if (trial) {
-    reportRejected(fallback ? "You keep your own seat." : "You are watching.");
+    reportRejected(fallback ? t("You keep your own seat.") : t("You are watching."));
     connect(fallback || null, on);
     return;
   }
   if (S.saved && S.saved.token === token) forgetSeat();
-  notice(`<p><b>The seat saved on this device does not open a seat at this table.</b> You are watching.</p>`);
+  notice(`<p><b>${esc(t("The seat saved on this device does not open a seat at this table."))}</b> ${esc(t("You are watching."))}</p>`);
   connect(null, on);
 }

@@ -3,10 +3,10 @@
 // actions and sends its text. Drawing is keyed (render.js patchList / setHTML): nodes that did not
 // change are never rebuilt, so a `presence` message or another seat's move never swallows a click in
 // progress. The game's own parts come from its module (games/index.js), chosen once per view.
-import { $, A, R, S, seatNames, send } from "./state.js";
+import { $, A, R, S, seatNames, send, t, nt, num, esc } from "./state.js";
 import { start } from "./connection.js";
 import { drawScores } from "./scores.js";
-import { maybeRoundEnd, renderFinal } from "./roundend.js";
+import { maybeRoundEnd, redrawDialogs, renderFinal } from "./roundend.js";
 import { addChat, drawSeatLink, seatLink, setupChat } from "./chat.js";
 import { setupKeys } from "./keys.js";
 import { onAck, onChat, onState, setupAlive } from "./alive.js";
@@ -16,6 +16,7 @@ let game = null;
 
 function render(msg) {
   const prev = S.last;
+  if (prev && prev.state_id !== msg.state_id) S.prevView = prev.view;
   S.last = msg;
   game = gameOf(msg.view);
   A.useGame(msg.view.game);  // card names and rules from this game's catalogue
@@ -26,7 +27,7 @@ function render(msg) {
   }
   if (prev && prev.state_id !== msg.state_id && msg.view.legal.length === 0 && !msg.pick) game.reset();
   S.timerEnd = msg.deadline == null ? null : Date.now() + msg.deadline * 1000;
-  R.setHTML($("seatInfo"), S.mySeat == null ? "You are watching." : `You play seat ${S.mySeat + 1}.`);
+  R.setHTML($("seatInfo"), esc(S.mySeat == null ? t("You are watching.") : t("You play seat {seat}.", { seat: num(S.mySeat + 1) })));
   drawInfo(msg);
   drawSeats(msg);
   drawSpectators(msg.table);
@@ -37,9 +38,9 @@ function render(msg) {
   $("invitePanel").classList.toggle("hidden", !open);
   if (open) {
     const free = msg.table.seats.filter((s) => s.kind === "human" && !s.taken).length;
-    const who = `Waiting for ${free} more player${free === 1 ? "" : "s"} to join…`;
+    const who = nt("Waiting for {n} more player to join…", "Waiting for {n} more players to join…", free, { n: num(free) });
     $("waiting").textContent = who;
-    $("inviteWho").textContent = who + " Send them this link:";
+    $("inviteWho").textContent = who + " " + t("Send them this link:");
     $("mine").classList.add("hidden");
   }
   $("chatForm").classList.toggle("hidden", msg.table.status === "finished" || msg.view.is_over);
@@ -51,7 +52,18 @@ function render(msg) {
 /** The score table's column heads: a seat's name for each column (Sushi Go!'s dummy included). */
 function labels(msg) { return seatNames(msg).slice(0, game.columns(msg.view)); }
 
-function drawSpectators(table) { R.setHTML($("spectators"), table.spectators ? `${table.spectators} watching` : ""); }
+/** What the turn timer played, in words: the ack's structured ``choice`` named by the game (Sushi Roll
+ *  names dice from the belts it was chosen on: the view before this turn's). */
+function timerLabel(msg) {
+  if (!msg || msg.by !== "timer" || !game) return null;
+  const choice = msg.choice || (S.prevView && S.prevView.legal.find((a) => a.text === msg.action));
+  return choice && game.label ? game.label(choice, S.prevView) : null;
+}
+
+function drawSpectators(table) {
+  const n = table.spectators;
+  R.setHTML($("spectators"), n ? esc(nt("{n} watching", "{n} watching", n, { n: num(n) })) : "");
+}
 
 function drawInfo(msg) { R.setHTML($("info"), game.info(msg, seatNames(msg)).map((b) => `<div>${b}</div>`).join("")); }
 
@@ -96,7 +108,7 @@ setupAlive();
 setInterval(() => {
   if (S.timerEnd == null || !S.last || S.last.view.is_over) { $("timerPill").classList.add("hidden"); return; }
   const left = Math.max(0, Math.round((S.timerEnd - Date.now()) / 1000));
-  $("timerPill").textContent = `Timer ${left}s`;
+  $("timerPill").textContent = t("Timer {seconds} s", { seconds: num(left) });
   $("timerPill").classList.remove("hidden");
 }, 500);
 
@@ -107,21 +119,34 @@ for (const [name, get] of Object.entries({ last: () => S.last, logEntries: () =>
 window.seatLink = seatLink;
 window.send = send;
 
-// The first draw waits for the card catalogues (GET /api/games, fetched by art.js as the page starts);
-// if they are slow the page draws with plain names after a few seconds and again when they come.
-A.ready().then(() => {
-  A.onCatalogue(() => {
-    if (!S.last) return;
-    const left = S.timerEnd == null ? null : Math.max(0, (S.timerEnd - Date.now()) / 1000);
-    render({ ...S.last, deadline: left, log: null });
-    drawLog(S.last);
-  });
+/** Draws the page again from the last state message (new card names, a new language): the seat, the
+ *  selection in progress (kept by the game's module) and the log stay as they are. */
+function redrawAll() {
+  if (!S.last) return;
+  const left = S.timerEnd == null ? null : Math.max(0, (S.timerEnd - Date.now()) / 1000);
+  render({ ...S.last, deadline: left, log: null });
+  drawLog(S.last);
+  redrawDialogs(S.last, game, seatNames(S.last));
+}
+
+// The language switch in the header; a new language draws everything again without a reload (art.js
+// fetches the card catalogue in that language and calls its listeners again, which redraws once more).
+const I = window.I18N;
+if (I && I.mountSwitch) I.mountSwitch($("langSwitch"));
+window.addEventListener("sushigo:lang", () => { addChat([], true); redrawAll(); });
+window.addEventListener("sushigo:catalogue", redrawAll);  // the cards' names in the new language
+
+// The first draw waits for the card catalogues (GET /api/games, fetched by art.js as the page starts)
+// and the page's words (i18n.js); if they are slow the page draws with plain names after a few seconds
+// and again when they come.
+Promise.all([A.ready(), I && I.ready ? I.ready.catch(() => null) : null]).then(() => {
+  A.onCatalogue(redrawAll);
   start({
     welcome: () => { $("game").classList.remove("hidden"); drawSeatLink(); },
     state: render,
     picked,
     presence,
     chat: (lines) => { addChat(lines); onChat(lines); },
-    ack: (msg) => { if (game) game.reset(); onAck(msg); },
+    ack: (msg) => { if (game) game.reset(); onAck(msg, timerLabel(msg)); },
   });
 });

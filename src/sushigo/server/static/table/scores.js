@@ -1,15 +1,15 @@
 // The score table while the game is on (the final table is render.js's finalTable). Every view's
 // `scores` has the same shape: `rounds` (points per seat, per finished round) and `totals`.
-import { R, esc } from "./state.js";
+import { R, esc, num, t } from "./state.js";
 
 /** Rounds, "Round N so far" (the `running` estimate), the game's `rows` ([label, cells]), the total. */
 export function basicScores(msg, labels, rows = []) {
   const v = msg.view, rep = v.scores;
   let html = `<table class="scores"><tr><th></th>${labels.map((l) => `<th>${esc(l)}</th>`).join("")}</tr>`;
-  rep.rounds.forEach((r, i) => { html += `<tr><td>Round ${i + 1}</td>${r.map((p) => `<td>${p}</td>`).join("")}</tr>`; });
-  if (msg.running) html += `<tr class="muted"><td>Round ${Math.min(v.round, 2) + 1} so far</td>${msg.running.map((p) => `<td>${p}</td>`).join("")}</tr>`;
-  for (const [label, cells] of rows) html += `<tr><td>${esc(label)}</td>${cells.map((c) => `<td>${c}</td>`).join("")}</tr>`;
-  return html + `<tr class="total"><th>Total</th>${rep.totals.map((t) => `<th>${t}</th>`).join("")}</tr></table>`;
+  rep.rounds.forEach((r, i) => { html += `<tr><td>${esc(t("Round {n}", { n: num(i + 1) }))}</td>${r.map((p) => `<td>${num(p)}</td>`).join("")}</tr>`; });
+  if (msg.running) html += `<tr class="muted"><td>${esc(t("Round {round} so far", { round: num(Math.min(v.round, 2) + 1) }))}</td>${msg.running.map((p) => `<td>${num(p)}</td>`).join("")}</tr>`;
+  for (const [label, cells] of rows) html += `<tr><td>${esc(label)}</td>${cells.map((c) => `<td>${num(c)}</td>`).join("")}</tr>`;
+  return html + `<tr class="total"><th>${esc(t("Total"))}</th>${rep.totals.map((x) => `<th>${num(x)}</th>`).join("")}</tr></table>`;
 }
 
 /** The page's score panel: the final table once the game is over, else the game's own table. */
