@@ -186,7 +186,7 @@ def party_table(obs: Any, labels: Sequence[str], now: Sequence[int]) -> Table:
     table.add_column(_("Tableau"), ratio=1)
     table.add_column(_("Des"), justify="right", no_wrap=True)
     table.add_column(_("Rnd"), justify="right", no_wrap=True)
-    table.add_column(_("Game"), justify="right", no_wrap=True)
+    table.add_column(pgettext("score column", "Game"), justify="right", no_wrap=True)
     totals = obs.scores["totals"]
     same = len(set(obs.hand_sizes)) == 1  # then the heading says it once (a row each for 8 seats)
     for s, row in enumerate(obs.tableaux):

@@ -26,7 +26,7 @@ from ...sushi_go.score import score_round as go_score_round
 from .. import announce, views
 from ..guide import GO_HELP, go_rules, option_label
 from ..i18n import gettext as _
-from ..i18n import ngettext
+from ..i18n import ngettext, pgettext
 from ..layout import Entries
 from ..names import card_name, game_title, group_tableau, match_keys, short_nigiri, shown
 from ..play import friendly
@@ -143,7 +143,7 @@ def go_table(obs: GoObservation, labels: Sequence[str]) -> Table:
     table.add_column(_("Tableau"), ratio=1)
     table.add_column(_("Pud"), justify="right", no_wrap=True)
     table.add_column(_("Round"), justify="right", no_wrap=True)
-    table.add_column(_("Game"), justify="right", no_wrap=True)
+    table.add_column(pgettext("score column", "Game"), justify="right", no_wrap=True)
     now = go_round_so_far(obs)
     totals = obs.scores["totals"]
     for s, tab in enumerate(obs.tableaux):

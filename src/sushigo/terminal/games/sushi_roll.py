@@ -189,7 +189,7 @@ def roll_table(obs: RollObservation, labels: Sequence[str]) -> Group:
     trays.add_column(_("Tray"), ratio=1)
     trays.add_column(_("M/C/P"), justify="right", no_wrap=True)
     trays.add_column(_("Round"), justify="right", no_wrap=True)
-    trays.add_column(_("Game"), justify="right", no_wrap=True)
+    trays.add_column(pgettext("score column", "Game"), justify="right", no_wrap=True)
     now = roll_round_so_far(obs)
     for s in range(obs.players):
         label = labels[s] + (" *" if s == obs.red_belt else "")
