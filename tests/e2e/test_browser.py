@@ -166,7 +166,8 @@ def _captions_are_the_scores(page: Any) -> None:
     for kind, n, cap, cards in caps:
         if kind in ("tempura", "sashimi", "dumpling"):
             doc = {"game": "sushi-go", "players": 2, "rounds": [[[kind] * n, []]]}
-            assert cap == f"×{n} · {score_input(doc)['rounds'][0]['points'][0]['total']} pts", (kind, cap)
+            pts = score_input(doc)["rounds"][0]["points"][0]["total"]
+            assert cap == f"×{n} · {pts} {'pt' if pts == 1 else 'pts'}", (kind, cap)
             checked += 1
         elif kind == "wasabi_pair":
             doc = {"game": "sushi-go", "players": 2, "rounds": [[["wasabi", cards[1]], []]]}

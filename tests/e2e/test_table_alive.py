@@ -295,7 +295,7 @@ def test_party_stacks_and_long_names(server: ServerProcess, browser: Any) -> Non
     page = new_page(browser)
     page.goto(f"{server.base}/t/{t['id']}")  # a page with the shared renderer (render.js)
     caps, cut = page.evaluate(LAYOUT_JS)
-    assert caps[0] == "4 nigiri", f"mixed nigiri read as copies of one card: {caps}"
+    assert caps[0] == "4 × Nigiri", f"mixed nigiri read as copies of one card: {caps}"
     assert caps[1] == "×2", caps  # two copies of one card keep their ×2
     assert cut == [], f"names cut by the rule text: {cut}"
     page.context.close()

@@ -500,6 +500,11 @@ class AckMessage(BaseModel):
     action: str
     by: Literal["human", "timer"] = "human"
     label: str | None = None
+    choice: dict[str, Any] | None = Field(
+        default=None,
+        description="With by 'timer': the action played, structured like the view's legal entries, for the "
+        "page to name in its reader's language (label stays English).",
+    )
 
 
 class ErrorMessage(BaseModel):
@@ -514,6 +519,12 @@ class ErrorMessage(BaseModel):
     type: Literal["error"] = "error"
     code: str
     message: str
+    params: dict[str, int | float | bool] | None = Field(
+        default=None,
+        description="Numbers the code's text needs (chat/full: lines, and spectators when the spectators' "
+        "share is full; rate/limited for chat: burst, seconds); a page shows the code in its reader's "
+        "language, never message.",
+    )
 
 
 class PongMessage(BaseModel):
