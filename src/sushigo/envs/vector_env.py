@@ -19,7 +19,11 @@ Opponents:
   ``neural``) is asked once per seat for all games; any other bot gets one instance per game and seat.
 
 All games of a batch are in lockstep, so they end on the same step; the next step then resets them
-all (Gymnasium's ``NEXT_STEP`` autoreset mode).
+all (Gymnasium's ``NEXT_STEP`` autoreset mode). That next step's action is ignored, so the mask that
+comes with the final observation (``terminated`` all true) allows exactly one action, code 0: a masked
+sampler never sees an all-zero row (which would be an invalid distribution), and a trainer should drop
+that transition as Gymnasium's next-step autoreset asks. :mod:`.sb3_vec_env` resets on the final step
+itself, as Stable-Baselines3 expects.
 """
 
 from __future__ import annotations
@@ -98,6 +102,7 @@ class SushiGoVectorEnv(VectorEnv):
         low, high = (NORM_LOW, NORM_HIGH) if self.normalized else (OBS_LOW, OBS_HIGH)
         self._scale = observation_scale(self.config) if self.normalized else None
         n_actions = ACTION_SPACE_SIZE if actions == "dense" else compact_size(self.config)
+        self._n_actions = n_actions
         self.single_observation_space = spaces.Box(low, high, shape=(size,), dtype=np.float32)
         self.single_action_space = spaces.Discrete(n_actions)
         self.observation_space = spaces.Box(low, high, shape=(num_envs, size), dtype=np.float32)
@@ -233,7 +238,13 @@ class SushiGoVectorEnv(VectorEnv):
 
     def _info(self) -> dict[str, Any]:
         assert self.batch is not None
-        self._mask = self._learner_mask()
+        if self.batch.over:
+            # the step after the last one resets and ignores its action: code 0 stands for "any"
+            mask = np.zeros((self.num_envs, self._n_actions), dtype=np.int8)
+            mask[:, 0] = 1
+            self._mask = mask
+        else:
+            self._mask = self._learner_mask()
         info: dict[str, Any] = {"action_mask": self._mask}
         if self.batch.over:
             info["totals"] = self.batch.totals()[:, : self.players]
