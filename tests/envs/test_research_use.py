@@ -78,9 +78,7 @@ def test_pettingzoo_state_test_passes_for_aec_and_parallel(game: str, kwargs: di
 def test_a_centralised_critic_reads_state_every_step(game: str, kwargs: dict) -> None:
     """CTDE: the critic calls ``env.state()`` each step, on the env and through PettingZoo's converters."""
     rng = np.random.default_rng(0)
-    envs: list[Any] = [parallel_env(game, **kwargs)]
-    if game == "sushi-go":  # PettingZoo's converter needs agents that act in a cycle
-        envs.append(aec_to_parallel(aec_env(game, **kwargs)))
+    envs: list[Any] = [parallel_env(game, **kwargs), aec_to_parallel(aec_env(game, **kwargs))]
     for env in envs:
         obs, _ = env.reset(seed=1)
         states = []
