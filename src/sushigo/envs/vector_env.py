@@ -12,7 +12,9 @@ Opponents:
 * a batched policy function ``policy(observations, masks) -> actions`` over all seats' arrays, as
   :func:`sushigo.batch.engine.run` takes (dense codes);
 * any bot spec of :mod:`.opponents` (``"mcts"``, ``("mcts", {"iterations": 50})``, ``"neural"``, a
-  user's ``"module:Class"``, one per opponent seat or one for all, with ``opponent_options``). Bots
+  user's ``"module:Class"``, a bot instance, one per opponent seat or one for all, with
+  ``opponent_options``). A per-decision function ``fn(observation, legal)`` is a bot here only inside
+  a list (one per seat); a callable on its own is the batched policy above. Bots
   play from the core's observation of each game: the environment keeps one core game beside each
   batch game, replays every turn on it with the core's checked ``apply_turn``, and hands each bot only
   its seat's observation and legal picks. A bot with ``act_batch(observations, legal)`` (such as
@@ -50,7 +52,16 @@ from .encoding import (
     observation_scale,
 )
 from .gym_env import OBS_HIGH, OBS_LOW
-from .opponents import OpponentSpec, batch_method, check_specs, make_one, opponent_specs
+from .opponents import (
+    OpponentSpec,
+    Spec,
+    batch_method,
+    check_specs,
+    is_given,
+    make_one,
+    opponent_specs,
+    reset_bot,
+)
 
 PolicyFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -94,8 +105,12 @@ class SushiGoVectorEnv(VectorEnv):
         self.normalized = bool(normalized)
         self.opponent_seats = [s for s in range(players) if s != seat]
         #: ``(name, options)`` per opponent seat when bots play, else ``None`` (random or a policy)
-        self.opponent_specs: list[tuple[str, dict[str, Any]]] | None = None
-        if not callable(opponents) and not (opponents == "random" and not opponent_options):
+        self.opponent_specs: list[Spec] | None = None
+        #: a batched policy function (a callable that is not a bot instance)
+        self._policy: PolicyFn | None = None
+        if callable(opponents) and not callable(getattr(opponents, "act", None)):
+            self._policy = opponents
+        elif not (isinstance(opponents, str) and opponents == "random" and not opponent_options):
             self.opponent_specs = opponent_specs(opponents, players - 1, opponent_options)
             check_specs(self.opponent_specs, GAME)
         size = obs_size(self.config)
@@ -146,15 +161,19 @@ class SushiGoVectorEnv(VectorEnv):
         ]
         self.opponent_bots = {}
         for seat, (name, opts) in zip(self.opponent_seats, self.opponent_specs):
-            first = make_one(name, opts, int(self._rng.integers(1 << 31)), GAME)
-            first.reset(seat, GAME, self.players)
+            # a given bot with act_batch serves every game as it is; any other plays a copy per game
+            first = make_one(name, opts, int(self._rng.integers(1 << 31)), GAME, copy_given=False)
             if batch_method(first) is not None:
+                reset_bot(first, seat, GAME, self.players)
                 self.opponent_bots[seat] = first
                 continue
+            if is_given(name):
+                first = make_one(name, opts, None, GAME)
+            reset_bot(first, seat, GAME, self.players)
             bots = [first]
             for _ in range(1, self.num_envs):
                 bot = make_one(name, opts, int(self._rng.integers(1 << 31)), GAME)
-                bot.reset(seat, GAME, self.players)
+                reset_bot(bot, seat, GAME, self.players)
                 bots.append(bot)
             self.opponent_bots[seat] = bots
 
@@ -193,9 +212,9 @@ class SushiGoVectorEnv(VectorEnv):
         dense = compact_to_dense(actions, self.config) if self.actions == "compact" else actions
         if self.opponent_specs is not None:
             full = self._bot_codes()
-        elif callable(self.opponents):
+        elif self._policy is not None:
             masks = batch.legal_mask()
-            full = np.asarray(self.opponents(batch.observations(), masks), dtype=np.int64).copy()
+            full = np.asarray(self._policy(batch.observations(), masks), dtype=np.int64).copy()
         else:
             full = batch.random_actions()
         full[:, self.seat] = dense
