@@ -39,6 +39,8 @@ class GameAdapter:
     #: whether some seats owe no decision at times (Sushi Roll's turns, Party's resolve phase): the
     #: PettingZoo environments then give every agent a no-op code, the only legal one while it waits
     has_waiting_seats: bool = True
+    #: whether every core decision is one action code (Party's takeout box flips take several)
+    one_code_per_decision: bool = True
 
     def __init__(
         self, players: int, *, actions: str = "dense", normalized: bool = False, **options: Any
