@@ -222,7 +222,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "parity": round(1 / args.players, 4),
         "training": info,
         "results": rows,
-        "command": " ".join(["python", "benchmarks/baselines.py", *sys.argv[1:]]),
+        "command": " ".join(["python", "benchmarks/baselines.py", *args.argv]),
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs (shared), Python {platform.python_version()}",
     }
     results_dir.mkdir(parents=True, exist_ok=True)
@@ -264,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--report", action="store_true", help="print the table from the results and stop")
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     if args.report:
         print(report(Path(args.results_dir)))
         return 0
