@@ -109,16 +109,19 @@ def write_dataset(
     if unknown:
         raise DatasetError(f"options for {', '.join(unknown)}, which no seat plays")
     try:
+        # every game has the dense encoding: ask it first whether one row can hold each decision
+        if not make_adapter(spec.game, spec.players, **dict(spec.options)).one_code_per_decision:
+            raise DatasetError(
+                f"{spec.game}: some decisions take several action codes in the environments' encoding, "
+                "which one row per decision cannot hold yet"
+            )
         adapter = make_adapter(
             spec.game, spec.players, actions=spec.actions, normalized=spec.normalized, **dict(spec.options)
         )
+    except DatasetError:
+        raise
     except ValueError as exc:
         raise DatasetError(str(exc)) from None
-    if not adapter.one_code_per_decision:
-        raise DatasetError(
-            f"{spec.game}: some decisions take several action codes in the environments' encoding, "
-            "which one row per decision cannot hold yet"
-        )
     # Bad bots or options fail now, before the output file is opened (and an old one truncated).
     new_game(spec.game, spec.players, seed=0, **dict(spec.options))
     for name in dict.fromkeys(bot_specs):

@@ -71,7 +71,7 @@ def test_clear_errors(tmp_path: Path) -> None:
     with pytest.raises(DatasetError, match="bound"):
         write_dataset(DatasetSpec(game="sushi-go", players=4, games=1000, bots=["random"], max_bytes=1000), out)
     with pytest.raises(DatasetError, match="several action codes"):
-        write_dataset(DatasetSpec(game="sushi-go-party", players=3, games=1, bots=["random"], actions="dense"), out)
+        write_dataset(DatasetSpec(game="sushi-go-party", players=3, games=1, bots=["random"]), out)
     with pytest.raises(DatasetError, match="between 1 and"):
         write_dataset(DatasetSpec(game="sushi-go", players=3, games=0), out)
     assert not (tmp_path / "x.parquet").exists() and not (tmp_path / "x.parquet.partial").exists()
@@ -80,6 +80,7 @@ def test_clear_errors(tmp_path: Path) -> None:
         (["--bot", "nosuchbot"], "nosuchbot"),
         (["--bot", "random", "--bot-option", "mcts.iterations=3"], "not in --bots"),
         (["--bot", "random", "--max-gib", "0.001", "--games", "100000"], "bound"),
+        (["--game", "sushi-go-party", "--players", "3", "--bot", "random"], "several action codes"),
     ]:
         result = runner.invoke(main, ["dataset", *args, "--out", out])
         assert result.exit_code != 0 and words in result.output and "Traceback" not in result.output, result.output
