@@ -3,6 +3,8 @@
     python benchmarks/baselines.py --algo ppo --players 2 --train-minutes 3 --seed 0
     python benchmarks/baselines.py --algo dqn --players 4 --train-minutes 3 --seed 0
     python benchmarks/baselines.py --report            # the table of benchmarks/baselines.md
+    python benchmarks/baselines.py --algo bot --bot neural --bot-option weights=run/weights.npz \
+        --label "JAX PPO" --budget "jax trainer, 5 min on GPU" --players 2   # any trained bot, same protocol
 
 Training steps are the learner's own decisions (PPO: over its 16 games at once).
 
@@ -166,8 +168,11 @@ def train_dqn(players: int, minutes: float, seed: int, out: Path) -> tuple[Polic
 # ------------------------------------------------------------------------------------------ evaluation
 
 
-def evaluate(bot: PolicyBot, opponent: str, players: int, deals: int, seed: int) -> dict[str, Any]:
-    """Win share of ``bot`` against ``opponent`` on ``deals`` duplicated deals (one game per seat)."""
+def evaluate(bot: Any, opponent: str, players: int, deals: int, seed: int) -> dict[str, Any]:
+    """Win share of ``bot`` against ``opponent`` on ``deals`` duplicated deals (one game per seat).
+
+    ``bot`` is a bot instance (a trained policy keeps no memory, so one serves every game) or a
+    function ``seed -> bot`` that makes a fresh one per game."""
     from sushigo.bots import make_bot
     from sushigo.game import new_game
     from sushigo.runner import play
@@ -178,8 +183,9 @@ def evaluate(bot: PolicyBot, opponent: str, players: int, deals: int, seed: int)
     margins = []
     for deal_seed in game_seeds(seed, deals):
         for seat in range(players):
+            mine = bot(deal_seed + seat) if callable(bot) and not hasattr(bot, "act") else bot
             bots = [
-                bot if s == seat else make_bot(opponent, seed=deal_seed + s, game="sushi-go") for s in range(players)
+                mine if s == seat else make_bot(opponent, seed=deal_seed + s, game="sushi-go") for s in range(players)
             ]
             state = play(new_game("sushi-go", players, seed=deal_seed), bots)
             report = state.score_report()
@@ -199,13 +205,35 @@ def evaluate(bot: PolicyBot, opponent: str, players: int, deals: int, seed: int)
     }
 
 
+def _value(text: str) -> Any:
+    """A ``--bot-option`` value: a JSON number, boolean or null when it reads as one, else the text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Trains one algorithm, evaluates it against every opponent and writes the result."""
     results_dir = Path(args.results_dir)
-    stem = f"{args.algo}_{args.players}p"
-    model_path = Path(args.models_dir) / (f"{stem}.zip" if args.algo == "ppo" else f"{stem}.pt")
-    trainer = train_ppo if args.algo == "ppo" else train_dqn
-    bot, info = trainer(args.players, args.train_minutes, args.seed, model_path)
+    label = args.label or {"ppo": "MaskablePPO", "dqn": "OpenSpiel DQN"}.get(args.algo, args.bot)
+    slug = "".join(c if c.isalnum() else "_" for c in label.lower()) if args.algo == "bot" else args.algo
+    stem = f"{slug}_{args.players}p"
+    bot: Any
+    if args.algo == "bot":
+        from sushigo.bots import make_bot
+
+        options = {key: _value(value) for key, _, value in (item.partition("=") for item in args.bot_option)}
+        make_bot(args.bot, seed=0, game="sushi-go", **options)  # a bad name or option fails now
+
+        def bot(seed: int) -> Any:
+            return make_bot(args.bot, seed=seed, game="sushi-go", **options)
+
+        info: dict[str, Any] = {"bot": args.bot, "options": options, "note": args.budget or ""}
+    else:
+        model_path = Path(args.models_dir) / (f"{stem}.zip" if args.algo == "ppo" else f"{stem}.pt")
+        trainer = train_ppo if args.algo == "ppo" else train_dqn
+        bot, info = trainer(args.players, args.train_minutes, args.seed, model_path)
     rows = []
     for opponent in args.opponents:
         deals = args.mcts_deals if opponent.startswith("mcts") else args.deals
@@ -213,9 +241,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         row = evaluate(bot, opponent, args.players, deals, args.seed + 1)
         row["eval_seconds"] = round(time.monotonic() - start, 1)
         rows.append(row)
-        print(f"{args.algo} {args.players}p vs {opponent}: {row['win_share']:.3f} {row['ci95']} ({row['games']} games)")
+        print(f"{label} {args.players}p vs {opponent}: {row['win_share']:.3f} {row['ci95']} ({row['games']} games)")
     result = {
         "algo": args.algo,
+        "label": label,
         "players": args.players,
         "seed": args.seed,
         "train_minutes": args.train_minutes,
@@ -238,8 +267,12 @@ def report(results_dir: Path) -> str:
     ]
     for path in sorted(results_dir.glob("*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
-        name = {"ppo": "MaskablePPO", "dqn": "OpenSpiel DQN"}.get(doc["algo"], doc["algo"])
-        train = f"{doc['train_minutes']} min, {doc['training']['env_steps']:,} steps"
+        name = doc.get("label") or {"ppo": "MaskablePPO", "dqn": "OpenSpiel DQN"}.get(doc["algo"], doc["algo"])
+        training = doc["training"]
+        if "env_steps" in training:
+            train = f"{doc['train_minutes']} min, {training['env_steps']:,} steps"
+        else:
+            train = training.get("note") or "see its command"
         for row in doc["results"]:
             low, high = row["ci95"]
             lines.append(
@@ -251,7 +284,13 @@ def report(results_dir: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--algo", choices=["ppo", "dqn"], default="ppo")
+    parser.add_argument(
+        "--algo", choices=["ppo", "dqn", "bot"], default="ppo", help="bot: evaluate --bot, trained elsewhere"
+    )
+    parser.add_argument("--bot", default="neural", help="with --algo bot: the bot to evaluate")
+    parser.add_argument("--bot-option", action="append", default=[], help="with --algo bot: KEY=VALUE")
+    parser.add_argument("--label", default="", help="the algorithm's name in the table")
+    parser.add_argument("--budget", default="", help="with --algo bot: its training budget, for the table")
     parser.add_argument("--players", type=int, choices=[2, 3, 4, 5], default=2)
     parser.add_argument("--train-minutes", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=0)

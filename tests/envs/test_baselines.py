@@ -39,6 +39,18 @@ def test_the_baseline_command_runs_end_to_end(algo: str, tmp_path: Path, capsys:
     assert "| 2 |" in capsys.readouterr().out
 
 
+def test_a_bot_trained_elsewhere_is_measured_the_same_way(tmp_path: Path) -> None:
+    """How the JAX PPO row is filled: its checkpoint played by the ``neural`` bot (here: a search bot)."""
+    baselines: object = _load()
+    args = ["--algo", "bot", "--bot", "mcts", "--bot-option", "iterations=5", "--label", "JAX PPO",
+            "--budget", "5 min", "--players", "2", "--deals", "1", "--opponents", "random",
+            "--results-dir", str(tmp_path)]  # fmt: skip
+    assert baselines.main(args) == 0  # type: ignore[attr-defined]
+    doc = json.loads((tmp_path / "jax_ppo_2p.json").read_text(encoding="utf-8"))
+    assert doc["label"] == "JAX PPO" and doc["training"]["options"] == {"iterations": 5}
+    assert doc["results"][0]["games"] == 2
+
+
 def test_wilson_interval() -> None:
     baselines: object = _load()
     low, high = baselines.wilson(50, 100)  # type: ignore[attr-defined]
