@@ -91,3 +91,17 @@ def test_clear_errors(tmp_path: Path) -> None:
 
         pq.write_table(pa.table({"a": [1]}), bad)
         read_metadata(str(bad))
+
+
+def test_the_reading_example_of_docs_dataset_md_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "dataset.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```python\n(.*?)```", doc, flags=re.S)
+    monkeypatch.chdir(tmp_path)
+    write_dataset(DatasetSpec(game="sushi-go", players=4, games=2, bots=["heuristic"]), "alpha4p.parquet")
+    namespace: dict = {}
+    exec(compile(block, "docs/dataset.md", "exec"), namespace)
+    obs, mask, action = namespace["obs"], namespace["mask"], namespace["action"]
+    assert len(obs) == len(mask) == len(action) > 0 and obs.shape[1] == namespace["meta"]["obs_size"]
+    assert mask[np.arange(len(action)), action].all()
