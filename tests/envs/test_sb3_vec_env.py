@@ -107,3 +107,18 @@ def test_maskable_ppo_trains_on_it_a_few_hundred_steps() -> None:
     obs = env.reset()
     actions, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[np.arange(8), actions].all()
+
+
+@pytest.mark.slow
+def test_the_documented_sb3_example_runs() -> None:
+    """docs/environments.md's SB3 VecEnv example as written, with a tiny step count."""
+    import re
+    from pathlib import Path
+
+    pytest.importorskip("sb3_contrib")
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "environments.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```python\n(.*?)```", doc, flags=re.S) if "SushiGoSB3VecEnv" in b)
+    assert ".learn(200_000)" in block
+    namespace: dict = {}
+    exec(compile(block.replace(".learn(200_000)", ".learn(256)"), "docs/environments.md", "exec"), namespace)
+    assert namespace["model"].num_timesteps >= 256
