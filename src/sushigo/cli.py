@@ -23,6 +23,7 @@ LAZY_COMMANDS = {
     "play": ("sushigo.commands.play", "play"),
     "serve": ("sushigo.commands.serve", "serve"),
     "tournament": ("sushigo.commands.tournament", "tournament"),
+    "dataset": ("sushigo.commands.dataset", "dataset"),
     "train": ("sushigo.commands.train", "train"),
 }
 
@@ -269,6 +270,9 @@ def replay(file: str, as_json: bool, verbose: bool) -> None:
     type=OutputPath(),
     help="Write every game as a record (JSON Lines); the folder must exist.",
 )
+@click.option(
+    "--bot-option", "bot_option", multiple=True, help="BOT.KEY=VALUE option of one bot (repeatable)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def simulate(
@@ -278,13 +282,18 @@ def simulate(
     seed: int,
     bots: str,
     records: str | None,
+    bot_option: tuple[str, ...],
     as_json: bool,
     quiet: bool,
     **flags: Any,
 ) -> None:
-    """Play many games between bots (random by default) and summarise the results."""
+    """Play many games between bots (random by default) and summarise the results; records name each
+    seat's bot and options."""
+    from .commands.tournament import bot_options_from
     from .simulate import SimulationError, run_simulation
 
+    specs = [b.strip() for b in bots.split(",") if b.strip()]
+    bot_options = bot_options_from(specs, None, None, bot_option)
     options = game_options(game, players, flags)
     if "" not in sys.path:
         sys.path.insert(0, "")  # let --bots mypkg.mybot:MyBot find modules in the working directory
@@ -295,9 +304,10 @@ def simulate(
             games=games,
             seed=seed,
             options=options,
-            bot_specs=[b.strip() for b in bots.split(",") if b.strip()],
+            bot_specs=specs,
             records_path=records,
             progress=not quiet and not as_json,
+            bot_options=bot_options,
         )
     except (SimulationError, SushigoError) as exc:
         raise click.ClickException(str(exc)) from None

@@ -1,10 +1,16 @@
-"""``sushigo simulate``: many bot games through the core, summarised per seat and per category."""
+"""``sushigo simulate``: many bot games through the core, summarised per seat and per category.
+
+With ``--records`` every game is written as a record that also says who played it: ``"bots"`` holds,
+per seat, the bot's name, its options and the seed it was made with, so a game of a dataset or a
+baseline can be traced to (and played again by) the bots that made it. Readers ignore the field; old
+records without it stay valid (docs/spec/formats.md: informative fields).
+"""
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 from .bots import describe_crash, make_bot
@@ -52,20 +58,26 @@ def run_simulation(
     bot_specs: Sequence[str],
     records_path: str | None = None,
     progress: bool = False,
+    bot_options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Plays ``games`` games and returns the summary (also written as records when asked).
 
     ``bot_specs`` names a bot per seat; a shorter list is repeated to fill the seats, as ``tournament``
-    does (``greedy,random`` at 4 players sits ``greedy,random,greedy,random``). The summary's ``bots``
-    is the bot of every seat.
+    does (``greedy,random`` at 4 players sits ``greedy,random,greedy,random``). ``bot_options`` maps a
+    bot name to its options. The summary's ``bots`` is the bot of every seat.
     """
     bot_specs = seat_bots(bot_specs, players)
+    given = {name: dict(opts) for name, opts in (bot_options or {}).items()}
+    unknown = sorted(set(given) - set(bot_specs))
+    if unknown:
+        raise SimulationError(f"options for {', '.join(unknown)}, which no seat plays")
+    seat_options = [given.get(spec, {}) for spec in bot_specs]
     seeds = game_seeds(seed, games)
     acc = Accumulator(game, players)
     # Bad bots or options fail now, before the records file is opened (and an old one truncated).
     new_game(game, players, seed=0, **options)
     for spec in dict.fromkeys(bot_specs):
-        make_bot(spec, seed=0, game=game)
+        make_bot(spec, seed=0, game=game, **given.get(spec, {}))
     handle: IO[str] | None = open(records_path, "w", encoding="utf-8") if records_path else None  # noqa: SIM115
     try:
         bar = None
@@ -76,7 +88,9 @@ def run_simulation(
             bar.start()
             task = bar.add_task(f"{game}, {players} players", total=games)
         for i, game_seed in enumerate(seeds):
-            bots = [make_bot(spec, seed=game_seed + s, game=game) for s, spec in enumerate(bot_specs)]
+            bots = [
+                make_bot(spec, seed=game_seed + s, game=game, **seat_options[s]) for s, spec in enumerate(bot_specs)
+            ]
             try:
                 state = play(new_game(game, players, seed=game_seed, **options), bots)
             except Exception as exc:
@@ -88,7 +102,9 @@ def run_simulation(
                 ) from exc
             acc.add(state.score_report())
             if handle is not None:
-                handle.write(json.dumps(state.to_record(seed=game_seed)) + "\n")
+                record = state.to_record(seed=game_seed)
+                record["bots"] = seat_records(bot_specs, seat_options, game_seed)
+                handle.write(json.dumps(record, default=str) + "\n")
             if bar is not None:
                 bar.update(task, completed=i + 1)
         if bar is not None:
@@ -97,10 +113,21 @@ def run_simulation(
         if handle is not None:
             handle.close()
     summary = acc.summary()
-    summary.update(
-        {"seed": seed, "bots": list(bot_specs), "options": _portable(game, options)}
-    )
+    summary.update({"seed": seed, "bots": list(bot_specs), "options": _portable(game, options)})
+    if given:
+        summary["bot_options"] = given
     return summary
+
+
+def seat_records(
+    bot_specs: Sequence[str], seat_options: Sequence[Mapping[str, Any]], game_seed: int
+) -> list[dict[str, Any]]:
+    """A record's ``"bots"``: per seat the bot's name, its options and its seed (``game seed + seat``,
+    as :func:`run_simulation` makes them)."""
+    return [
+        {"name": spec, "options": dict(opts), "seed": game_seed + s}
+        for s, (spec, opts) in enumerate(zip(bot_specs, seat_options))
+    ]
 
 
 class Accumulator:

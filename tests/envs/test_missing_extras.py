@@ -54,3 +54,22 @@ def test_the_core_and_bots_import_without_numpy() -> None:
     code = "import sys; sys.modules['numpy'] = None; import sushigo.sushi_go, sushigo.runner; print('ok')"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
+
+
+@pytest.mark.parametrize(
+    ("code", "blocked", "extra"),
+    [
+        ("import sushigo.envs.sb3_vec_env", ["stable_baselines3"], "ppo"),
+        (
+            "from sushigo.dataset import DatasetSpec, write_dataset; "
+            "write_dataset(DatasetSpec(game='sushi-go', players=2, games=1), 'x.parquet')",
+            ["pyarrow"],
+            "rl",
+        ),
+    ],
+)
+def test_sb3_and_the_dataset_name_their_extra(code: str, blocked: list[str], extra: str) -> None:
+    script = f"import sys\nfor name in {blocked!r}:\n    sys.modules[name] = None\n{code}\n"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0
+    assert "MissingExtraError: " in result.stderr and f"pip install 'sushigo[{extra}]'" in result.stderr

@@ -36,6 +36,11 @@ class GameAdapter:
 
     game: str = ""
     env_name: str = ""
+    #: whether some seats owe no decision at times (Sushi Roll's turns, Party's resolve phase): the
+    #: PettingZoo environments then give every agent a no-op code, the only legal one while it waits
+    has_waiting_seats: bool = True
+    #: whether every core decision is one action code (Party's takeout box flips take several)
+    one_code_per_decision: bool = True
 
     def __init__(
         self, players: int, *, actions: str = "dense", normalized: bool = False, **options: Any
@@ -122,6 +127,8 @@ class SushiGoAdapter(GameAdapter):
 
     game = "sushi-go"
     env_name = "SushiGo"
+    #: every seat picks on every turn
+    has_waiting_seats = False
 
     def __init__(
         self, players: int, *, actions: str = "dense", normalized: bool = False, **options: Any

@@ -37,7 +37,7 @@ from gymnasium import spaces
 from ..errors import IllegalActionError
 from .adapters import make_adapter
 from .common import Reward, check_settings, final_reward
-from .opponents import OpponentSpec, bot_actions, check_specs, make_opponents, opponent_specs
+from .opponents import OpponentSpec, bot_actions, check_specs, make_opponents, opponent_specs, spec_name
 
 __all__ = ["OBS_HIGH", "OBS_LOW", "Reward", "SushiEnv", "SushiGoEnv", "SushiRollEnv", "final_reward"]
 
@@ -88,7 +88,7 @@ class SushiEnv(gym.Env[np.ndarray, np.int64]):
         self.render_mode = render_mode
         self.opponent_seats = [s for s in range(players) if s != seat]
         self.opponent_specs = opponent_specs(opponents, players - 1, opponent_options)
-        self.opponent_names = [name for name, _ in self.opponent_specs]
+        self.opponent_names = [spec_name(name) for name, _ in self.opponent_specs]
         check_specs(self.opponent_specs, game)
         self.bots: dict[int, Any] = {}
         self._done = True

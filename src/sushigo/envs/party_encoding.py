@@ -221,6 +221,9 @@ class PartyGame(GameAdapter):
     :func:`~.adapters.make_adapter`) starts unbound, from the player count, menu and options.
     """
 
+    #: a takeout box's flip is built one code per card, then ``FLIP_DONE``
+    one_code_per_decision = False
+
     game = "sushi-go-party"
     env_name = "SushiGoParty"
 

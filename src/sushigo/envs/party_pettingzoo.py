@@ -7,13 +7,14 @@ Agents are ``"player_0"`` … ``"player_{n-1}"``. Each observes ``{"observation"
 int8 mask}`` from its own seat's observation only (:mod:`.party_encoding`); actions are the Party
 codes. Rewards are 0 until the end, then ``"margin"`` or ``"win"`` as in :mod:`.pettingzoo_env`.
 
-* :class:`PartyAECEnv` asks one agent at a time: in the choose phase the agents that still owe their
-  secret pick, in seat order (each pick stays hidden until the turn resolves); then each decision of
-  the resolve phase (chopsticks' second card, a spoon's request or a victim's variant, a menu's pick,
-  a takeout box's flips card by card) by its decider.
-* :class:`PartyParallelEnv`: a step takes one action per live agent; only the agents that owe a
-  decision (every one in the choose phase, the decider in the resolve phase) have a non-empty mask, the
-  others' actions are ignored.
+* :class:`PartyAECEnv` asks every agent in seat order, one cycle per Parallel step: in the choose
+  phase every agent's secret pick (each stays hidden until the turn resolves); in the resolve phase
+  the decider's decision (chopsticks' second card, a spoon's request or a victim's variant, a menu's
+  pick, a takeout box's flips card by card) while the others play the no-op. PettingZoo's
+  ``aec_to_parallel`` turns it into the Parallel environment.
+* :class:`PartyParallelEnv`: a step takes one action per live agent; the agents that owe a decision
+  (every one in the choose phase, the decider in the resolve phase) have their legal codes, the others
+  a mask with the no-op alone (``env.noop``, the last code), and their actions are ignored.
 * ``normalized=True`` gives the normalised observation vector (:func:`.party_encoding.observation_scale`).
 * ``state()`` is :meth:`.party_encoding.PartyGame.encode_state` in ``state_space``: it holds every
   hidden card, for critics only.

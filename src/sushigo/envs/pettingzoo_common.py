@@ -3,6 +3,16 @@
 The agent cycle, the illegal-action rule, final rewards and infos are one contract for all games;
 :class:`PettingZooCommon` holds the game's :class:`~.adapters.GameAdapter` (chosen once, by name) and
 never asks which game it is. :class:`AECBase` and :class:`ParallelBase` are the two flavours' loops.
+
+Waiting agents. In a game where some seats owe no decision at times (the adapter's
+``has_waiting_seats``: Sushi Roll, Sushi Go Party!), the action space has one more code, the no-op
+(``noop``, the last code). A waiting agent's mask allows the no-op alone, so no mask is ever all zero
+(masked samplers such as torchrl's reject an empty row); whatever a waiting agent plays is ignored.
+The AEC environment then asks every agent in seat order, one cycle per parallel step: the seats that
+owe a decision when the cycle starts decide, the others play the no-op, and the game ends only at the
+end of a cycle. That is the contract PettingZoo's ``aec_to_parallel`` needs, and the cycle is exactly
+one step of the Parallel environment. Sushi Go! has no waiting seats: no no-op, and its AEC
+environment asks the seats that still owe their secret pick, which is the same cycle.
 """
 
 from __future__ import annotations
@@ -22,7 +32,9 @@ from .adapters import GameAdapter, make_adapter  # noqa: E402
 from .common import Reward, check_settings, final_reward  # noqa: E402
 
 
-def agent_spaces(obs_low: Any, obs_high: Any, obs_size: int, action_size: int) -> tuple[spaces.Dict, spaces.Discrete]:
+def agent_spaces(
+    obs_low: Any, obs_high: Any, obs_size: int, action_size: int
+) -> tuple[spaces.Dict, spaces.Discrete]:
     """Returns one agent's ``Dict`` observation space (vector and int8 action mask) and action space."""
     obs = spaces.Dict(
         {
@@ -68,9 +80,10 @@ class PettingZooCommon:
         self.reward_kind: Reward = reward
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        obs_space, act_space = agent_spaces(
-            adapter.obs_low, adapter.obs_high, adapter.obs_size, adapter.action_size
-        )
+        #: the no-op code of waiting agents (the last code), or ``None`` when every seat always acts
+        self.noop: int | None = adapter.action_size if adapter.has_waiting_seats else None
+        n_actions = adapter.action_size + (0 if self.noop is None else 1)
+        obs_space, act_space = agent_spaces(adapter.obs_low, adapter.obs_high, adapter.obs_size, n_actions)
         self._obs_spaces = {a: obs_space for a in self.possible_agents}
         self._act_spaces = {a: act_space for a in self.possible_agents}
         self.state_space = spaces.Box(
@@ -122,10 +135,19 @@ class PettingZooCommon:
         if self.core is None:
             raise RuntimeError("call reset() first")
         seat = self._seat(agent)
-        return {
-            "observation": self.adapter.encode(self.core, seat),
-            "action_mask": self.adapter.mask(self.core, seat),
-        }
+        if self.noop is None:
+            mask = self.adapter.mask(self.core, seat)
+        else:
+            mask = np.zeros(self.noop + 1, dtype=np.int8)
+            if self._acts(seat):
+                mask[: self.noop] = self.adapter.mask(self.core, seat)
+            else:
+                mask[self.noop] = 1
+        return {"observation": self.adapter.encode(self.core, seat), "action_mask": mask}
+
+    def _acts(self, seat: int) -> bool:
+        """Whether ``seat`` owes a decision in this step (the AEC cycle narrows it to the cycle's deciders)."""
+        return not self._is_over() and seat in self._to_act()
 
     def _legal(self, seat: int, code: int) -> bool:
         return self.adapter.is_legal(self.core, seat, code)
@@ -148,7 +170,8 @@ class PettingZooCommon:
         if self.illegal_agent is not None:
             return {a: self.illegal_reward if a == self.illegal_agent else 0.0 for a in self.possible_agents}
         return {
-            a: final_reward(self.adapter, self.core, i, self.reward_kind) for i, a in enumerate(self.possible_agents)
+            a: final_reward(self.adapter, self.core, i, self.reward_kind)
+            for i, a in enumerate(self.possible_agents)
         }
 
     def _final_info(self, agent: str) -> dict[str, Any]:
@@ -169,7 +192,16 @@ class AECBase(PettingZooCommon, AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._cycle_start()
         self.agent_selection = self._next_agent()
+
+    def _cycle_start(self) -> None:
+        #: position in the cycle of agents, and the seats that decide in it (no-op games only)
+        self._pos = 0
+        self._deciders = set(self._to_act()) if not self._is_over() else set()
+
+    def _acts(self, seat: int) -> bool:
+        return seat in self._deciders and super()._acts(seat)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Returns ``agent``'s observation and action mask."""
@@ -184,14 +216,23 @@ class AECBase(PettingZooCommon, AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat, code = self._seat(agent), int(action)
+        seat = self._seat(agent)
         self._cumulative_rewards[agent] = 0.0
-        if self._legal(seat, code):
-            self._play(seat, code)
-        else:
-            self._refuse(agent, code)
+        if self.noop is None or self._acts(seat):
+            code = int(action)
+            if self._legal(seat, code):
+                self._play(seat, code)
+            else:
+                self._refuse(agent, code)
+        # else: a waiting agent's action is ignored (its mask allows only the no-op)
         self.rewards = {a: 0.0 for a in self.agents}
-        if self._is_over():
+        cycle_over = True
+        if self.noop is not None:
+            self._pos += 1
+            cycle_over = self._pos == len(self.possible_agents)
+            if cycle_over and not self._is_over():
+                self._cycle_start()
+        if cycle_over and self._is_over():
             self.rewards = self._final_rewards()
             for a in self.agents:
                 self.terminations[a] = True
@@ -200,6 +241,8 @@ class AECBase(PettingZooCommon, AECEnv):
         self._accumulate_rewards()
 
     def _next_agent(self) -> str:
+        if self.noop is not None and self._pos < len(self.possible_agents):
+            return self.possible_agents[self._pos]
         if self._is_over():
             return self.agents[0] if self.agents else self.possible_agents[0]
         return self.possible_agents[self._to_act()[0]]
@@ -217,7 +260,8 @@ class ParallelBase(PettingZooCommon, ParallelEnv):
         return {a: self._observe(a) for a in self.agents}, {a: {} for a in self.agents}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
-        """Plays every acting agent's action at once (the others' are ignored); all are checked first.
+        """Plays every acting agent's action at once (the waiting agents' are ignored: their mask allows
+        only the no-op); all are checked first.
 
         :raises IllegalActionError: for a missing action of an acting agent, or an illegal one with
             ``illegal_action="raise"`` (nothing changes then).

@@ -10,14 +10,17 @@ Rewards are 0 until the end, then ``"margin"`` (own total minus the best other t
 (+1 sole win, 0 shared, -1 loss).
 
 * :class:`SushiParallelEnv` fits Sushi Go!'s simultaneous picks: every agent acts on every step. In
-  Sushi Roll only the agent to act has a non-empty mask; the other agents' actions are ignored.
+  Sushi Roll (and Party) the action space ends with a no-op code (``env.noop``): an agent that does not
+  act on a step has a mask with the no-op alone, and its action is ignored; masks are never all zero.
 * ``state()`` returns the documented global state (every hidden card included, for centralised
   critics: :func:`.encoding.encode_state`, :func:`.roll_encoding.encode_state`,
   :meth:`.party_encoding.PartyGame.encode_state`) in ``state_space``;
   the core game is the attribute ``core``.
 * ``actions="compact"`` uses the compact action codes, ``normalized=True`` the normalised vector.
 * :class:`SushiAECEnv` asks one agent at a time. Sushi Go! picks are collected secretly and the turn
-  resolves after the last agent's pick (no agent ever sees another's pending pick).
+  resolves after the last agent's pick (no agent ever sees another's pending pick). In Sushi Roll and
+  Party it asks every agent in seat order, one cycle per Parallel step (waiting agents play the no-op;
+  the game ends at a cycle's end), so PettingZoo's ``aec_to_parallel`` works on every game.
 
 An illegal action ends the game as PettingZoo's classic environments do (``illegal_action="terminate"``,
 the default): the offending agent gets ``illegal_reward`` (-1), the others 0, and its info holds

@@ -12,14 +12,20 @@ Opponents:
 * a batched policy function ``policy(observations, masks) -> actions`` over all seats' arrays, as
   :func:`sushigo.batch.engine.run` takes (dense codes);
 * any bot spec of :mod:`.opponents` (``"mcts"``, ``("mcts", {"iterations": 50})``, ``"neural"``, a
-  user's ``"module:Class"``, one per opponent seat or one for all, with ``opponent_options``). Bots
+  user's ``"module:Class"``, a bot instance, one per opponent seat or one for all, with
+  ``opponent_options``). A per-decision function ``fn(observation, legal)`` is a bot here only inside
+  a list (one per seat); a callable on its own is the batched policy above. Bots
   play from the core's observation of each game: the environment keeps one core game beside each
   batch game, replays every turn on it with the core's checked ``apply_turn``, and hands each bot only
   its seat's observation and legal picks. A bot with ``act_batch(observations, legal)`` (such as
   ``neural``) is asked once per seat for all games; any other bot gets one instance per game and seat.
 
 All games of a batch are in lockstep, so they end on the same step; the next step then resets them
-all (Gymnasium's ``NEXT_STEP`` autoreset mode).
+all (Gymnasium's ``NEXT_STEP`` autoreset mode). That next step's action is ignored, so the mask that
+comes with the final observation (``terminated`` all true) allows exactly one action, code 0: a masked
+sampler never sees an all-zero row (which would be an invalid distribution), and a trainer should drop
+that transition as Gymnasium's next-step autoreset asks. :mod:`.sb3_vec_env` resets on the final step
+itself, as Stable-Baselines3 expects.
 """
 
 from __future__ import annotations
@@ -46,7 +52,16 @@ from .encoding import (
     observation_scale,
 )
 from .gym_env import OBS_HIGH, OBS_LOW
-from .opponents import OpponentSpec, batch_method, check_specs, make_one, opponent_specs
+from .opponents import (
+    OpponentSpec,
+    Spec,
+    batch_method,
+    check_specs,
+    is_given,
+    make_one,
+    opponent_specs,
+    reset_bot,
+)
 
 PolicyFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -90,14 +105,19 @@ class SushiGoVectorEnv(VectorEnv):
         self.normalized = bool(normalized)
         self.opponent_seats = [s for s in range(players) if s != seat]
         #: ``(name, options)`` per opponent seat when bots play, else ``None`` (random or a policy)
-        self.opponent_specs: list[tuple[str, dict[str, Any]]] | None = None
-        if not callable(opponents) and not (opponents == "random" and not opponent_options):
+        self.opponent_specs: list[Spec] | None = None
+        #: a batched policy function (a callable that is not a bot instance)
+        self._policy: PolicyFn | None = None
+        if callable(opponents) and not callable(getattr(opponents, "act", None)):
+            self._policy = opponents
+        elif not (isinstance(opponents, str) and opponents == "random" and not opponent_options):
             self.opponent_specs = opponent_specs(opponents, players - 1, opponent_options)
             check_specs(self.opponent_specs, GAME)
         size = obs_size(self.config)
         low, high = (NORM_LOW, NORM_HIGH) if self.normalized else (OBS_LOW, OBS_HIGH)
         self._scale = observation_scale(self.config) if self.normalized else None
         n_actions = ACTION_SPACE_SIZE if actions == "dense" else compact_size(self.config)
+        self._n_actions = n_actions
         self.single_observation_space = spaces.Box(low, high, shape=(size,), dtype=np.float32)
         self.single_action_space = spaces.Discrete(n_actions)
         self.observation_space = spaces.Box(low, high, shape=(num_envs, size), dtype=np.float32)
@@ -141,15 +161,19 @@ class SushiGoVectorEnv(VectorEnv):
         ]
         self.opponent_bots = {}
         for seat, (name, opts) in zip(self.opponent_seats, self.opponent_specs):
-            first = make_one(name, opts, int(self._rng.integers(1 << 31)), GAME)
-            first.reset(seat, GAME, self.players)
+            # a given bot with act_batch serves every game as it is; any other plays a copy per game
+            first = make_one(name, opts, int(self._rng.integers(1 << 31)), GAME, copy_given=False)
             if batch_method(first) is not None:
+                reset_bot(first, seat, GAME, self.players)
                 self.opponent_bots[seat] = first
                 continue
+            if is_given(name):
+                first = make_one(name, opts, None, GAME)
+            reset_bot(first, seat, GAME, self.players)
             bots = [first]
             for _ in range(1, self.num_envs):
                 bot = make_one(name, opts, int(self._rng.integers(1 << 31)), GAME)
-                bot.reset(seat, GAME, self.players)
+                reset_bot(bot, seat, GAME, self.players)
                 bots.append(bot)
             self.opponent_bots[seat] = bots
 
@@ -188,9 +212,9 @@ class SushiGoVectorEnv(VectorEnv):
         dense = compact_to_dense(actions, self.config) if self.actions == "compact" else actions
         if self.opponent_specs is not None:
             full = self._bot_codes()
-        elif callable(self.opponents):
+        elif self._policy is not None:
             masks = batch.legal_mask()
-            full = np.asarray(self.opponents(batch.observations(), masks), dtype=np.int64).copy()
+            full = np.asarray(self._policy(batch.observations(), masks), dtype=np.int64).copy()
         else:
             full = batch.random_actions()
         full[:, self.seat] = dense
@@ -233,7 +257,13 @@ class SushiGoVectorEnv(VectorEnv):
 
     def _info(self) -> dict[str, Any]:
         assert self.batch is not None
-        self._mask = self._learner_mask()
+        if self.batch.over:
+            # the step after the last one resets and ignores its action: code 0 stands for "any"
+            mask = np.zeros((self.num_envs, self._n_actions), dtype=np.int8)
+            mask[:, 0] = 1
+            self._mask = mask
+        else:
+            self._mask = self._learner_mask()
         info: dict[str, Any] = {"action_mask": self._mask}
         if self.batch.over:
             info["totals"] = self.batch.totals()[:, : self.players]

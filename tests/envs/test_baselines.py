@@ -1,0 +1,58 @@
+"""benchmarks/baselines.py end to end at a tiny size: both trainers, every opponent, the report."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+pytest.importorskip("sb3_contrib")
+pytest.importorskip("open_spiel")
+pytest.importorskip("tree")  # dm-tree: OpenSpiel's PyTorch DQN imports it
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load() -> object:
+    spec = importlib.util.spec_from_file_location("baselines", ROOT / "benchmarks" / "baselines.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("algo", ["ppo", "dqn"])
+def test_the_baseline_command_runs_end_to_end(algo: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    baselines: object = _load()
+    args = ["--algo", algo, "--players", "2", "--train-minutes", "0.03", "--deals", "1", "--mcts-deals", "1",
+            "--results-dir", str(tmp_path), "--models-dir", str(tmp_path / "models")]  # fmt: skip
+    assert baselines.main(args) == 0  # type: ignore[attr-defined]
+    doc = json.loads((tmp_path / f"{algo}_2p.json").read_text(encoding="utf-8"))
+    assert [r["opponent"] for r in doc["results"]] == ["random", "heuristic", "mcts"]
+    assert all(r["games"] == 2 and 0 <= r["ci95"][0] <= r["win_share"] <= r["ci95"][1] <= 1 for r in doc["results"])
+    assert doc["training"]["env_steps"] > 0 and doc["seed"] == 0 and "--algo" in doc["command"]
+    assert baselines.main(["--report", "--results-dir", str(tmp_path)]) == 0  # type: ignore[attr-defined]
+    assert "| 2 |" in capsys.readouterr().out
+
+
+def test_a_bot_trained_elsewhere_is_measured_the_same_way(tmp_path: Path) -> None:
+    """How the JAX PPO row is filled: its checkpoint played by the ``neural`` bot (here: a search bot)."""
+    baselines: object = _load()
+    args = ["--algo", "bot", "--bot", "mcts", "--bot-option", "iterations=5", "--label", "JAX PPO",
+            "--budget", "5 min", "--players", "2", "--deals", "1", "--opponents", "random",
+            "--results-dir", str(tmp_path)]  # fmt: skip
+    assert baselines.main(args) == 0  # type: ignore[attr-defined]
+    doc = json.loads((tmp_path / "jax_ppo_2p.json").read_text(encoding="utf-8"))
+    assert doc["label"] == "JAX PPO" and doc["training"]["options"] == {"iterations": 5}
+    assert doc["results"][0]["games"] == 2
+
+
+def test_wilson_interval() -> None:
+    baselines: object = _load()
+    low, high = baselines.wilson(50, 100)  # type: ignore[attr-defined]
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+    assert baselines.wilson(0, 0) == (0.0, 1.0)  # type: ignore[attr-defined]
