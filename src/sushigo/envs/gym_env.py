@@ -145,7 +145,7 @@ class SushiEnv(gym.Env[np.ndarray, np.int64]):
             reward = final_reward(adapter, state, self.seat, self.reward_kind)
         return self._obs(), reward, self._done, False, self._info()
 
-    def render(self) -> str | None:
+    def render(self) -> Any:  # str | None; Gymnasium's own annotation differs between its releases
         """Returns the seat's observation as JSON text (``render_mode="ansi"``)."""
         if self.render_mode != "ansi" or self.core is None:
             return None
