@@ -128,11 +128,12 @@ async def _fickle(
     picked_from: list[str] = []
     next_ok = 0  # the earliest state the seat may act at (never the state of a refused action again)
     last_sent = 0
+    last_action = ""
     async with websockets.connect(f"{ws_base}/ws/tables/{table_id}", max_size=2**22) as ws:
 
         async def send(action: str, state_id: int) -> None:
-            nonlocal last_sent
-            last_sent = state_id
+            nonlocal last_sent, last_action
+            last_sent, last_action = state_id, action
             await ws.send(json.dumps({"type": "action", "action": action, "state_id": state_id}))
 
         async def act() -> None:
@@ -148,17 +149,30 @@ async def _fickle(
                 msg = json.loads(raw)
                 log.append(msg)
                 kind = msg["type"]
-                if kind == "error":
-                    waiting = False  # e.g. the turn resolved before the withdrawal: go on
+                if kind == "error" and msg["code"] == "rate/limited":
+                    # Trying to change its pick on every turn may outrun the message limit; the
+                    # state did not move, so act again at it after a pause (not at a newer one).
+                    await asyncio.sleep(1.0)
+                    waiting = False
+                    await act()
+                elif kind == "error" and last_action == "withdraw":
+                    # Its own pick had resolved the turn: nothing to take back, and the state it holds
+                    # is the new turn's (waiting for a newer one would let the others always pick first).
+                    waiting = False
+                    await act()
+                elif kind == "error":
+                    waiting = False  # a pick refused at a stale state: act at a newer one
                     next_ok = max(next_ok, last_sent + 1)
                     await act()
                 elif kind == "ack":
                     next_ok = msg["state_id"]
                     if msg["action"] == "withdraw":
-                        # Pick again among the cards of the turn it withdrew from.
+                        # Pick again among the cards of the turn it withdrew from. Only a withdrawal
+                        # that went through counts: on a loaded machine the others may pick first, and
+                        # then the turn resolves before the withdrawal (refused; it tries next turn).
+                        changes -= 1
                         await send(rng.choice(picked_from), msg["state_id"])
                     elif changes > 0:
-                        changes -= 1
                         picked_from = latest["legal"]
                         await send("withdraw", msg["state_id"])
                     else:
@@ -173,6 +187,9 @@ async def _fickle(
                     # Someone else picked: its last state still holds, at the newer state_id (an
                     # action refused at the old one is not tried there again).
                     latest = {**latest, "state_id": msg["state_id"]}
+                    # A pick refused as stale waits for a newer state_id: this is it (without acting
+                    # here the seat would wait for a state that never comes, as the turn needs it).
+                    await act()
                     await act()
 
 
