@@ -1,8 +1,9 @@
 """PPO with action masking on the PettingZoo environment, with RLlib 2.x's new API stack.
 
-    pip install 'sushigo[rl]' 'ray[rllib]' torch
-    python examples/rllib_ppo.py --game sushi-go --players 2 --iterations 20
+    pip install -e '.[rllib]'
+    python examples/rllib_ppo.py --game sushi-go --players 2 --iterations 10 --batch 2000 --eval-games 200
     python examples/rllib_ppo.py --game sushi-roll --players 3 --iterations 5 --batch 2000
+    python examples/rllib_ppo.py --game sushi-go-party --players 3 --menu master_menu --iterations 5 --batch 2000
 
 One shared policy plays every seat (self-play). The environment is :func:`sushigo.envs.rllib_env.rllib_env`:
 a flat Box under ``"observations"`` and a float ``"action_mask"``, which is what RLlib's example
