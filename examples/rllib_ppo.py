@@ -1,8 +1,9 @@
 """PPO with action masking on the PettingZoo environment, with RLlib 2.x's new API stack.
 
-    pip install 'sushigo[rl]' 'ray[rllib]' torch
-    python examples/rllib_ppo.py --game sushi-go --players 2 --iterations 20
+    pip install -e '.[rllib]'
+    python examples/rllib_ppo.py --game sushi-go --players 2 --iterations 10 --batch 2000 --eval-games 200
     python examples/rllib_ppo.py --game sushi-roll --players 3 --iterations 5 --batch 2000
+    python examples/rllib_ppo.py --game sushi-go-party --players 3 --menu master_menu --iterations 5 --batch 2000
 
 One shared policy plays every seat (self-play). The environment is :func:`sushigo.envs.rllib_env.rllib_env`:
 a flat Box under ``"observations"`` and a float ``"action_mask"``, which is what RLlib's example
@@ -20,14 +21,25 @@ import numpy as np
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--game", default="sushi-go", help="sushi-go, sushi-roll or sushi-go-party")
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--menu", default=None, help="Sushi Go Party!'s menu (its default when not given)")
     parser.add_argument("--iterations", type=int, default=20, help="PPO training iterations")
     parser.add_argument("--batch", type=int, default=4000, help="environment steps per iteration")
     parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     return parser.parse_args(argv)
+
+
+def env_config(args: argparse.Namespace) -> dict[str, Any]:
+    """The environment's settings (:class:`sushigo.envs.rllib_env.FlatMaskEnv`'s ``config``)."""
+    config: dict[str, Any] = {"game": args.game, "players": args.players}
+    if args.menu is not None:
+        config["menu"] = args.menu
+    return config
 
 
 def build_config(args: argparse.Namespace) -> Any:
@@ -43,7 +55,7 @@ def build_config(args: argparse.Namespace) -> Any:
     register_env("sushigo", rllib_env)
     return (
         PPOConfig()
-        .environment("sushigo", env_config={"game": args.game, "players": args.players})
+        .environment("sushigo", env_config=env_config(args))
         .framework("torch")
         .env_runners(num_env_runners=0)
         .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, episode, **kw: "shared")
@@ -73,13 +85,14 @@ def evaluate(module: Any, args: argparse.Namespace) -> float:
 
     from sushigo.envs.rllib_env import FlatMaskEnv
 
-    env = FlatMaskEnv({"game": args.game, "players": args.players, "reward": "win"})
+    env = FlatMaskEnv({**env_config(args), "reward": "win"})
     rng = np.random.default_rng(args.seed)
     wins = 0.0
     for game in range(args.eval_games):
         obs, _ = env.reset(seed=args.seed * 100_000 + game)
         rewards: dict[str, float] = {}
-        while env.agents:
+        done = False
+        while not done:
             actions = {}
             for agent, o in obs.items():
                 legal = np.flatnonzero(o["action_mask"])
@@ -90,7 +103,8 @@ def evaluate(module: Any, args: argparse.Namespace) -> float:
                     actions[agent] = int(legal[np.argmax(logits[legal])])
                 else:
                     actions[agent] = int(rng.choice(legal))
-            obs, rewards, *_ = env.step(actions)
+            obs, rewards, terminateds, truncateds, _ = env.step(actions)
+            done = terminateds["__all__"] or truncateds["__all__"]
         wins += {1.0: 1.0, 0.0: 0.5}.get(rewards["player_0"], 0.0)
     return wins / args.eval_games
 
@@ -102,8 +116,13 @@ def main(argv: list[str] | None = None) -> None:
     for i in range(args.iterations):
         result = algo.train()
         runners = result.get("env_runners", {})
+        # self-play with the zero-sum margin reward: the episode's summed return is always 0, so seat 0's
+        # own mean return is what moves
+        seat0 = runners.get("agent_episode_returns_mean", {}).get("player_0", float("nan"))
         print(
-            f"iteration {i + 1}: episode return mean {runners.get('episode_return_mean', float('nan')):.3f}, "
+            f"iteration {i + 1}: {result.get('time_this_iter_s', float('nan')):.1f} s, "
+            f"player_0 return mean {seat0:.3f}, "
+            f"episode length mean {runners.get('episode_len_mean', float('nan')):.1f}, "
             f"env steps {runners.get('num_env_steps_sampled_lifetime', '?')}"
         )
     module = algo.get_module("shared")

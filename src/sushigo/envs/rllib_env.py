@@ -12,7 +12,11 @@ exactly that, over :class:`.pettingzoo_env.SushiParallelEnv` for any game:
 * every live agent gets an observation on every step and acts on the next one (in Sushi Roll and Party
   a waiting agent's mask holds the no-op alone, so no mask is ever all zero and its action is ignored);
 * ``terminateds["__all__"]`` / ``truncateds["__all__"]`` mark the end of the game, as RLlib's
-  ``MultiAgentEnv`` protocol asks.
+  ``MultiAgentEnv`` protocol asks;
+* ``agents`` lists the agents the last ``reset``/``step`` reported on, the final step's included (RLlib's
+  env check, run before sampling, fails with "has agent_ids that are not the names of the agents in the
+  env" when a key of ``step``'s dicts is missing from it; PettingZoo's own ``agents`` is empty once the
+  game is over), and ``game_over`` tells whether the game ended.
 
 :func:`rllib_env` makes it an actual ``ray.rllib.env.MultiAgentEnv`` (RLlib checks the class); the
 plain :class:`FlatMaskEnv` needs no Ray and is what the tests exercise. ``examples/rllib_ppo.py`` trains
@@ -43,6 +47,8 @@ class FlatMaskEnv:
         self.env = parallel_env(game, players, **settings)
         self.possible_agents: list[str] = list(self.env.possible_agents)
         self.agents: list[str] = []
+        #: whether the last step ended the game (``agents`` still lists the agents it reported on)
+        self.game_over = False
         first = self.possible_agents[0]
         agent_space: Any = self.env.observation_space(first)
         inner = agent_space["observation"]
@@ -73,7 +79,8 @@ class FlatMaskEnv:
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Starts a game; every agent gets its first observation."""
         obs, infos = self.env.reset(seed=seed, options=options)
-        self.agents = list(self.env.agents)
+        self.agents = list(obs)
+        self.game_over = False
         return {a: self._convert(o) for a, o in obs.items()}, infos
 
     def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
@@ -81,7 +88,10 @@ class FlatMaskEnv:
         actions = {a: int(action_dict.get(a, self._filler)) for a in self.env.agents}
         obs, rewards, terms, truncs, infos = self.env.step(actions)
         over = not self.env.agents
-        self.agents = list(self.env.agents)
+        # RLlib checks every key of these dicts against ``agents``: the agents that get this step's
+        # results (the final ones too) stay listed until the next reset
+        self.agents = list(obs)
+        self.game_over = over
         terminateds: dict[str, bool] = {a: bool(t) for a, t in terms.items()}
         truncateds: dict[str, bool] = {a: bool(t) for a, t in truncs.items()}
         terminateds["__all__"] = over and any(terms.values())
