@@ -57,6 +57,8 @@ TABLEAUX = MAX_PLAYERS + 1
 DUMMY_AXIS = N + 1
 ACTIONS = F.OWN_CHOICES * DUMMY_AXIS
 NO_DUMMY = N
+#: the logit of an illegal action: finite, so that masked entropies and their gradients stay numbers
+MASKED = -1e9
 
 Array = Any
 Params = Any
@@ -418,12 +420,12 @@ def load_network(path: str | Path | None = None) -> tuple[Params, tuple[int, ...
 
 
 def action_logits(head: Array, mask: Array) -> Array:
-    """Flat action logits from the 195 policy outputs; ``-inf`` off ``mask`` (a bool ``(ACTIONS,)``)."""
+    """Flat action logits from the 195 policy outputs; :data:`MASKED` off ``mask`` (bool ``(ACTIONS,)``)."""
     own = head[..., : F.OWN_CHOICES]
     dummy = jnp.concatenate([head[..., F.OWN_CHOICES :], jnp.zeros_like(head[..., :1])], axis=-1)
     grid = own[..., :, None] + dummy[..., None, :]
     flat = grid.reshape(*head.shape[:-1], ACTIONS)
-    return jnp.where(mask, flat, -jnp.inf)
+    return jnp.where(mask, flat, MASKED)
 
 
 def network_logits(params: Params, hidden: tuple[int, ...], x: Array, mask: Array) -> tuple[Array, Array]:
@@ -517,3 +519,76 @@ def network_policy(
     if temperature <= 0:
         return jnp.argmax(logits[0])
     return jax.random.categorical(key, logits[0] / temperature)
+
+
+# ------------------------------------------------------------------------------------------ the engine
+
+
+def seat_view(state: Any, seat: Array) -> SeatView:
+    """The :class:`SeatView` of ``seat`` in a JAX engine state (:class:`sushigo.jax.state.State`).
+
+    It reads only what the core's observation shows that seat: its own hand, the hands it held
+    earlier this round (less the card the dummy's controller just drew), the tableaux, puddings, the
+    banked points and the hand sizes; never the deal, nor a hand it has not held.
+    """
+    from .observe import controller, direction
+    from .score import totals
+
+    cfg = state.config
+    p, t = cfg.players, cfg.tableaux
+    seat = jnp.asarray(seat, jnp.int32)
+    over = state.terminated
+    ctrl = controller(state)
+    hands = state.hands
+    hand = jnp.where(over, 0, hands[seat])
+    known = jnp.zeros((MAX_PLAYERS, N), jnp.int32)
+    flag = jnp.zeros(MAX_PLAYERS, bool)
+    if cfg.dummy:
+        other = 1 - seat
+        drawn = jax.nn.one_hot(state.drawn, N, dtype=jnp.int32)
+        cards = hands[other] - jnp.where(other == ctrl, drawn, 0)
+        held = (state.turn >= 1) & ~over
+        known = known.at[other].set(jnp.where(held, cards, 0))
+        flag = flag.at[other].set(held)
+    else:
+        k = jnp.arange(1, p)
+        # the hand of relative seat k was held j turns ago: j = k when passing to seat + 1, else p - k
+        j = jnp.where(direction(state) == 1, k, p - k)
+        held = (j <= state.turn) & ~over
+        holders = (seat + k) % p
+        known = known.at[holders].set(jnp.where(held[:, None], hands[holders], 0))
+        flag = flag.at[holders].set(held)
+    known = known.at[seat].set(hand)
+    flag = flag.at[seat].set(~over)
+    sizes = hands.sum(axis=1)
+    if cfg.dummy:
+        sizes = jnp.concatenate([sizes, (cfg.hand_size - state.turn - 1)[None]])
+    sizes = jnp.where(over, 0, sizes)
+    shown = jnp.where(over, totals(state), state.banked)
+
+    def pad(a: Array, dtype: Any) -> Array:
+        return jnp.zeros((TABLEAUX, *a.shape[1:]), dtype).at[:t].set(a.astype(dtype))
+
+    return SeatView(
+        players=jnp.int32(p),
+        dummy=jnp.bool_(cfg.dummy),
+        soy_sauce=jnp.bool_(cfg.soy_sauce),
+        pass_both_ways=jnp.bool_(cfg.pass_both_ways),
+        strict_wasabi=jnp.bool_(cfg.strict_wasabi),
+        dummy_outside_majorities=jnp.bool_(cfg.dummy_outside_majorities),
+        hand_size=jnp.int32(cfg.hand_size),
+        round=jnp.minimum(state.round, 2).astype(jnp.int32),
+        turn=state.turn.astype(jnp.int32),
+        seat=seat,
+        controller=ctrl.astype(jnp.int32),
+        is_over=over,
+        hand=hand,
+        known=known,
+        known_flag=flag,
+        tableau=pad(state.tableaux, jnp.int32),
+        free_wasabi=pad(state.free_wasabi, jnp.int32),
+        puddings=pad(state.puddings, jnp.int32),
+        totals=pad(shown, jnp.float32),
+        hand_sizes=pad(sizes, jnp.int32),
+        earlier=state.earlier.astype(jnp.int32),
+    )
