@@ -31,6 +31,7 @@ from ..sushi_go.cards import WIRE_NAMES
 from ..sushi_go.options import Config
 from ..sushi_go.rules import State
 from ..sushi_go.score import CATEGORIES
+from .streams import below, draws, fresh_seed, game_streams
 from .tables import (
     ACTION_SPACE_SIZE,
     CHOPSTICKS,
@@ -174,10 +175,20 @@ class SushiGoBatch:
         rng: np.random.Generator | int | None = None,
         *,
         deals: np.ndarray | None = None,
+        first_game: int = 0,
     ) -> None:
         self.config = config
         self.size = size
-        self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        if isinstance(rng, np.random.Generator):
+            seed = int(rng.integers(1 << 63))
+        else:
+            seed = fresh_seed() if rng is None else int(rng)
+        #: game ``g`` of this batch is game ``first_game + g`` of ``seed``: it draws from its own stream
+        #: (:mod:`.streams`), so its deal and random picks do not depend on the batch it is played in
+        self.seed = seed
+        self.first_game = first_game
+        self.streams = game_streams(seed, first_game, size)
+        self.draws_made = 0
         p = config.players
         self.players = p
         self.n_tableaux = config.tableaux
@@ -208,11 +219,26 @@ class SushiGoBatch:
 
     # ---------------------------------------------------------------- dealing and rounds
 
+    def _draw(self, count: int) -> np.ndarray:
+        """The next ``count`` draws of every game's stream, ``(B, count)`` ``uint64``."""
+        z = draws(self.streams, self.draws_made + 1, count)
+        self.draws_made += count
+        return z
+
     def _deal(self) -> np.ndarray:
+        """A partial Fisher-Yates shuffle of each game's deck from its stream, as the Numba kernel deals."""
         deck = deck_array(self.config.soy_sauce)
+        n_deck = len(deck)
         need = ROUNDS * self.n_hands * self.hand_size
         decks = np.tile(deck, (self.size, 1))
-        self.rng.permuted(decks, axis=1, out=decks)
+        positions = np.arange(need)
+        swap = positions + below(self._draw(need), n_deck - positions)
+        rows = np.arange(self.size)
+        for i in range(need):
+            j = swap[:, i]
+            card = decks[:, i].copy()
+            decks[:, i] = decks[rows, j]
+            decks[rows, j] = card
         return np.ascontiguousarray(decks[:, :need]).reshape(self.size, ROUNDS, self.n_hands, self.hand_size)
 
     def _counts(self, cards: np.ndarray) -> np.ndarray:
@@ -369,8 +395,8 @@ class SushiGoBatch:
         One uniform number per seat picks the ``u``-th legal pick: singles in card order, then ordered
         chopsticks pairs; the pair arithmetic runs only for the seats whose draw fell on a pair.
         """
-        b, p = self.size, self.players
-        rng = self.rng
+        p = self.players
+        z = self._draw(p)
         hands = self.hands
         present = hands > 0
         k = present.sum(axis=2)
@@ -380,7 +406,7 @@ class SushiGoBatch:
         if any_chop:
             dup = (hands >= 2).sum(axis=2)
             total = k + np.where(chop, k * k - k + dup, 0)
-        u = (rng.random((b, p)) * total).astype(np.int64)
+        u = below(z, total)
         cs = np.cumsum(present, axis=2, dtype=np.int8)
         single = np.argmax(cs > u[:, :, None], axis=2)
         codes = single * DUMMY_BASE + NO_DUMMY
@@ -401,10 +427,10 @@ class SushiGoBatch:
                 codes[g, s] = (N_KINDS + a * N_KINDS + second) * DUMMY_BASE + NO_DUMMY
         ctrl = self.controller
         if ctrl is not None:
+            # the controller's draw picks the u-th legal dense code, the order the kernel counts in
             mask = self.legal_mask(ctrl)
-            keys = rng.random(mask.shape)
-            keys[mask == 0] = -1.0
-            codes[:, ctrl] = np.argmax(keys, axis=1)
+            uc = below(z[:, ctrl], mask.sum(axis=1, dtype=np.int64))
+            codes[:, ctrl] = np.argmax(np.cumsum(mask, axis=1, dtype=np.int64) > uc[:, None], axis=1)
         return codes
 
     def step(self, actions: np.ndarray) -> None:
@@ -605,21 +631,24 @@ def iter_simulate(
 
     Memory stays flat however many games are played, as long as the caller keeps only what it needs
     of each chunk. ``backend="numba"`` uses the compiled kernel (:mod:`.kernel`), ``"numpy"`` the
-    lockstep arrays, ``"auto"`` Numba when it is installed.
+    lockstep arrays, ``"auto"`` Numba when it is installed. Game ``i`` depends only on ``(seed, i)``
+    (:mod:`.streams`): the same seed gives the same games on either backend and for any ``chunk``.
     """
     config = make_config(players, **options)
     use_numba = _use_numba(backend)
-    rng = np.random.default_rng(seed)
+    seed = fresh_seed() if seed is None else seed
+    first = 0
     for n in _chunks(games, chunk):
         if use_numba:
             from .kernel import play_random
 
-            yield play_random(config, n, int(rng.integers(1 << 62)))
+            yield play_random(config, n, seed, first_game=first)
         else:
-            batch = SushiGoBatch(config, n, rng)
+            batch = SushiGoBatch(config, n, seed, first_game=first)
             while not batch.over:
                 batch.step(batch.random_actions())
             yield batch.result()
+        first += n
 
 
 def simulate(
@@ -673,10 +702,10 @@ def run(
     :raises ValueError: when the policy returns an illegal code.
     """
     config = make_config(players, **options)
-    rng = np.random.default_rng(seed)
+    seed = fresh_seed() if seed is None else seed
     parts = []
-    for n in _chunks(games, chunk):
-        batch = SushiGoBatch(config, n, rng)
+    for first, n in zip(range(0, games, chunk), _chunks(games, chunk)):
+        batch = SushiGoBatch(config, n, seed, first_game=first)
         while not batch.over:
             mask = batch.legal_mask()
             actions = np.asarray(policy_fn(batch.observations(), mask), dtype=np.int64)

@@ -2,7 +2,7 @@
 
 :func:`play_random` plays each game from the deal to the pudding points in one compiled loop (dealing
 by a partial Fisher-Yates shuffle, picking uniformly among the legal picks as the ``random`` bot does,
-both from an inline SplitMix64 generator seeded per chunk)
+both from an inline SplitMix64 generator, one stream per game: :mod:`.streams`)
 and fills the same arrays as :class:`~.engine.SushiGoBatch`, so its games export to records and are
 checked against the core by the same tests. Without Numba, :data:`AVAILABLE` is false and the engine
 falls back to NumPy.
@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..sushi_go.options import Config
+from .streams import seed_base
 from .tables import (
     CHOPSTICKS,
     COLOUR_GROUP,
@@ -188,7 +189,8 @@ def _games(
     strict: bool,
     outside: bool,
     soy: bool,
-    seed: int,
+    base: np.uint64,
+    first_game: int,
     maki_icons: np.ndarray,
     nigiri_value: np.ndarray,
     dumplings: np.ndarray,
@@ -209,7 +211,6 @@ def _games(
     maki_first, maki_second = rules[6], rules[7]
     soy_points, pudding_points_most = rules[8], rules[9]
     rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed)
     n_hands = 3 if dummy else players
     nt = players + 1 if dummy else players
     n_deck = deck.shape[0]
@@ -233,6 +234,12 @@ def _games(
         inmaj[2] = False
     penalty = not (players == 2 and (not dummy or outside))
     for g in range(n_games):
+        # each game's own stream (streams.game_streams): the same game whatever the chunk or path
+        z = base + np.uint64(first_game + g) * _GOLDEN
+        z = (z ^ (z >> _S30)) * _MIX1
+        z = (z ^ (z >> _S27)) * _MIX2
+        rng[0] = z ^ (z >> _S31)
+        d[:] = deck
         for i in range(need):
             j = i + _below_jit(rng, n_deck - i)
             tmp = d[i]
@@ -405,9 +412,10 @@ def _games(
 _games_jit = _jit(_games)
 
 
-def play_random(config: Config, games: int, seed: int) -> Any:
-    """Plays ``games`` random games of ``config`` in the compiled kernel and returns a
-    :class:`~.engine.BatchResult`.
+def play_random(config: Config, games: int, seed: int, *, first_game: int = 0) -> Any:
+    """Plays games ``first_game .. first_game + games - 1`` of ``seed`` (random, ``config``) in the
+    compiled kernel and returns a :class:`~.engine.BatchResult`; each game draws from its own stream
+    (:mod:`.streams`), so they equal the NumPy path's games of the same seed and indices.
 
     :raises RuntimeError: when Numba is not installed.
     """
@@ -435,7 +443,8 @@ def play_random(config: Config, games: int, seed: int) -> Any:
         config.strict_wasabi,
         config.dummy_outside_majorities,
         config.soy_sauce,
-        seed % (1 << 63),
+        seed_base(seed),
+        first_game,
         MAKI,
         NIGIRI,
         DUMPLINGS,
