@@ -34,12 +34,13 @@ def main(argv: list[str] | None = None) -> int:
     # chosen before JAX starts: the platform cannot change afterwards
     os.environ.setdefault("JAX_PLATFORMS", "cuda" if args.device == "gpu" else "cpu")
     import jax
-
     from sushigo.jax import policies as P
     from sushigo.jax.ppo import PPO, PPOConfig
 
     hidden = tuple(int(w) for w in args.hidden.split(","))
-    print(f"device: {jax.devices()[0]} ({jax.default_backend()}), jax {jax.__version__}, cpus {os.cpu_count()}")
+    print(
+        f"device: {jax.devices()[0]} ({jax.default_backend()}), jax {jax.__version__}, cpus {os.cpu_count()}"
+    )
     print(
         f"network 258 -> {hidden} -> 195 + 1, rollout {args.rollout} turns, {args.epochs} epochs x "
         f"{args.minibatches} minibatches; the figures include the update"

@@ -7,6 +7,7 @@ from the core's observation of the same game.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -21,7 +22,7 @@ from sushigo import game  # noqa: E402
 from sushigo.bots.features import encode  # noqa: E402
 from sushigo.jax import policies as P  # noqa: E402
 from sushigo.jax.engine import init, make_config, random_actions, step  # noqa: E402
-from sushigo.jax.ppo import PPO, PPOConfig, gae  # noqa: E402
+from sushigo.jax.ppo import PPOConfig, compiled, gae  # noqa: E402
 from sushigo.sushi_go.actions import decode_action  # noqa: E402
 
 
@@ -88,18 +89,27 @@ def test_engine_views_give_the_bots_inputs(players: int, options: dict[str, bool
     assert checked > 20 * players
 
 
+#: the configuration ``test_ppo_train``'s command line makes too: one compilation serves both files
+SHARED = PPOConfig(players=2, envs=4, rollout=8, hidden=(8,), opponent="greedy", epochs=1, minibatches=2)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("opponent", ["self", "greedy"])
-def test_an_iteration_compiles_learns_and_stays_finite(opponent: str) -> None:
-    cfg = PPOConfig(players=2, envs=4, rollout=30, hidden=(8,), opponent=opponent, minibatches=2, epochs=1)
-    ppo = PPO(cfg)
+@pytest.mark.parametrize("cfg", [SHARED, replace(SHARED, opponent="self")], ids=["greedy", "self"])
+def test_iterations_compile_learn_and_stay_finite(cfg: PPOConfig) -> None:
+    ppo = compiled(cfg)
     run = ppo.start(jax.random.PRNGKey(0))
     before = P.to_arrays(run.params)
-    run, metrics = ppo.iterate(run)
-    stats = {k: float(v) for k, v in metrics.items()}
-    assert all(np.isfinite(v) for v in stats.values()), stats
-    assert stats["games"] == 4  # 27 turns a two-player game: every game ended once in 30 turns
+    games = 0.0
+    for _ in range(4):  # 32 turns: every two-player game (27 turns) ends once
+        run, metrics = ppo.iterate(run)
+        stats = {k: float(v) for k, v in metrics.items()}
+        assert all(np.isfinite(v) for v in stats.values()), stats
+        games += stats["games"]
+        if stats["games"] and cfg.opponent == "self":  # every seat learns: the shares of a game sum to 1
+            assert stats["win_share"] == pytest.approx(0.5)
+    assert games == 4
     after = P.to_arrays(run.params)
     assert any(not np.allclose(before[k], after[k]) for k in before)
-    if opponent == "self":  # every seat learns: results of a game sum to the shared win
-        assert stats["win_share"] == pytest.approx(0.5)
+    if cfg.opponent == "greedy":  # the command's evaluation (same static arguments: compiled once)
+        share = float(ppo.evaluate(run.params, jax.random.PRNGKey(1), games=2, opponent="greedy"))
+        assert 0.0 <= share <= 1.0

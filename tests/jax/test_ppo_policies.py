@@ -80,8 +80,9 @@ def test_the_shipped_network_gives_the_bots_probabilities(sampled: list[tuple[An
     params, hidden = P.load_network()
     views = _stack([P.view_from_observation(o) for o, _ in sampled])
     masks = np.stack([P.mask_from_picks(legal) for _, legal in sampled])
-    x = jax.vmap(P.encode)(views)
+    x = jax.jit(jax.vmap(P.encode))(views)
     logits, values = jax.jit(P.network_logits, static_argnums=1)(params, hidden, x, jnp.asarray(masks))
+    logits = np.asarray(logits)
     probs = np.asarray(jax.nn.softmax(logits, axis=-1))
     want_logits, want_values = net.forward([encode(o) for o, _ in sampled])
     np.testing.assert_allclose(np.asarray(values), want_values, atol=1e-4)
@@ -94,7 +95,7 @@ def test_the_shipped_network_gives_the_bots_probabilities(sampled: list[tuple[An
         idx = [P.action_index(o) for o in opts]
         np.testing.assert_allclose(probs[row, idx], p, atol=1e-4)
         assert math.isclose(float(probs[row].sum()), 1.0, abs_tol=1e-4)  # nothing off the canonical picks
-        best = int(jnp.argmax(logits[row]))
+        best = int(np.argmax(logits[row]))
         assert P.pick_from_action(best, legal) == bot.act(obs, legal)
 
 

@@ -22,7 +22,9 @@ from sushigo.cli import main
 from sushigo.game import new_game
 from sushigo.runner import play
 
-TINY = ["--envs", "4", "--rollout", "8", "--hidden", "8", "--minibatches", "2", "--epochs", "1", "-q"]
+#: test_ppo.SHARED's configuration, so that the compiled iteration is shared between the two files
+TINY = ["--envs", "4", "--rollout", "8", "--hidden", "8", "--minibatches", "2", "--epochs", "1"]
+TINY += ["--opponent", "greedy", "-q"]
 
 
 @pytest.mark.slow
@@ -109,7 +111,7 @@ def test_the_time_limit_alone_stops_a_run(tmp_path: Path) -> None:
     from sushigo.jax.train import JaxTrainingError, train
 
     lines: list[str] = []
-    cfg = PPOConfig(players=2, envs=2, rollout=2, hidden=(4,), minibatches=1, epochs=1)
+    cfg = PPOConfig(players=2, envs=4, rollout=8, hidden=(8,), opponent="greedy", epochs=1, minibatches=2)
     last = train(cfg, tmp_path / "a", iterations=None, max_seconds=1e-3, eval_games=0, log=lines.append)
     assert last["iteration"] == 1 and any("time limit" in line for line in lines)
     assert (tmp_path / "a" / "weights.npz").exists()

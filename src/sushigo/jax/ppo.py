@@ -19,13 +19,14 @@ The only reward is a seat's result when its game ends, the same as the PyTorch t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import dataclass
+from functools import lru_cache, partial
 from typing import Any, NamedTuple
 
-import jax
 import jax.numpy as jnp
 import optax
+
+import jax
 
 from ..sushi_go.options import Config
 from . import policies as P
@@ -58,7 +59,6 @@ class PPOConfig:
     gae_lambda: float = 0.95
     max_grad_norm: float = 0.5
     margin_weight: float = 0.1
-    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def game(self) -> Config:
         """The core config of the games (raises the core's error for a bad setting)."""
@@ -322,3 +322,10 @@ class PPO:
         won = jax.vmap(winners)(state)
         share = jnp.where(won, 1.0 / jnp.maximum(won.sum(axis=1, keepdims=True), 1), 0.0)
         return share[rows, seats].mean()
+
+
+@lru_cache(maxsize=8)
+def compiled(cfg: PPOConfig, opponent_hidden: tuple[int, ...] = ()) -> PPO:
+    """The :class:`PPO` of a configuration, made once per process: its compiled functions are kept, so
+    a second run of the same configuration (a test, a notebook) does not compile again."""
+    return PPO(cfg, opponent_hidden)

@@ -22,13 +22,14 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import jax
 import numpy as np
+
+import jax
 
 from ..bots import nn as npnet
 from ..errors import SushigoError
 from . import policies as P
-from .ppo import PPO, PPOConfig
+from .ppo import PPOConfig, compiled
 
 CURVE_FIELDS = [
     "iteration",
@@ -99,7 +100,7 @@ def train(
     if cfg.opponent == "network":
         opp, opp_hidden = _load(opponent_weights, "--opponent") if opponent_weights else P.load_network()
     try:
-        ppo = PPO(cfg, opponent_hidden=opp_hidden)
+        ppo = compiled(cfg, opp_hidden)
     except ValueError as exc:
         raise JaxTrainingError(str(exc)) from None
     try:
@@ -120,7 +121,6 @@ def train(
     games = 0.0
     seconds = 0.0
     meta_config = {**asdict(cfg), "seed": seed, "backend": "jax"}
-    meta_config.pop("extra")
 
     def save(it: int) -> None:
         meta = {
