@@ -22,7 +22,7 @@ from sushigo import game  # noqa: E402
 from sushigo.bots.features import encode  # noqa: E402
 from sushigo.jax import policies as P  # noqa: E402
 from sushigo.jax.engine import init, make_config, random_actions, step  # noqa: E402
-from sushigo.jax.ppo import PPOConfig, compiled, gae  # noqa: E402
+from sushigo.jax.ppo import PPOConfig, compiled, gae, sample  # noqa: E402
 from sushigo.sushi_go.actions import decode_action  # noqa: E402
 
 
@@ -46,6 +46,16 @@ def test_gae_matches_a_plain_loop() -> None:
             nxt = value[i, j]
     np.testing.assert_allclose(np.asarray(adv), want, atol=1e-5)
     np.testing.assert_allclose(np.asarray(ret), want + value, atol=1e-5)
+
+
+def test_sample_draws_legal_actions_with_the_softmax_frequencies() -> None:
+    logits = jnp.asarray([[0.0, P.MASKED, 1.0, P.MASKED, -1.0], [P.MASKED, P.MASKED, P.MASKED, 2.0, P.MASKED]])
+    draws = np.asarray(jax.vmap(lambda k: sample(k, logits))(jax.random.split(jax.random.PRNGKey(0), 20000)))
+    assert set(draws[:, 1]) == {3}
+    freq = np.bincount(draws[:, 0], minlength=5) / len(draws)
+    want = np.asarray(jax.nn.softmax(logits[0]))
+    np.testing.assert_allclose(freq, want, atol=0.015)
+    assert freq[1] == freq[3] == 0
 
 
 def _core(config: object, deals: np.ndarray) -> object:

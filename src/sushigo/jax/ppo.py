@@ -99,6 +99,20 @@ def outcome(games: State, margin_weight: float) -> Array:
     return share + margin_weight * jnp.tanh(margins(games) / 20.0)
 
 
+def sample(key: Array, logits: Array) -> Array:
+    """One draw per row of ``logits`` by the inverse distribution function: one uniform number a row.
+
+    Same distribution as ``jax.random.categorical``, which draws a Gumbel number for each of the 2 548
+    actions; on the CPU those random bits cost more than the network's forward pass.
+    """
+    probs = jax.nn.softmax(logits, axis=-1)
+    cdf = jnp.cumsum(probs, axis=-1)
+    u = jax.random.uniform(key, (*logits.shape[:-1], 1)) * cdf[..., -1:]
+    # the last action with probability mass bounds the draw against rounding at the top of the cdf
+    last = logits.shape[-1] - 1 - jnp.argmax(jnp.flip(probs > 0, axis=-1), axis=-1)
+    return jnp.minimum(jnp.argmax(cdf > u, axis=-1), last).astype(jnp.int32)
+
+
 def gae(reward: Array, value: Array, done: Array, last_value: Array, lam: float) -> tuple[Array, Array]:
     """Advantages and returns with γ = 1; ``done[t]`` ends the trajectory after step ``t``."""
 
@@ -194,7 +208,7 @@ class PPO:
             x = jax.vmap(jax.vmap(P.encode))(mine)
             lmask = masks[rows, seats]
             logits, value = P.network_logits(carry.params, hidden, x, lmask)
-            action = jax.random.categorical(k_act, logits).astype(jnp.int32)
+            action = sample(k_act, logits)
             logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[..., None], axis=-1)[..., 0]
             actions = self._opponents(cfg.opponent, games, views, masks, k_opp, opp)
             actions = actions.at[rows, seats].set(action)
