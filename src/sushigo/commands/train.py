@@ -20,6 +20,7 @@ from ..errors import SushigoError
 #: options that only one backend reads: giving one to the other backend is an error, not a silent no-op
 TORCH_ONLY = (
     "steps",
+    "minibatch",
     "warm_start",
     "warm_epochs",
     "reference",
@@ -88,35 +89,35 @@ def weights_path(ctx: click.Context, param: click.Parameter, value: str | None) 
     type=click.IntRange(16),
     default=4096,
     show_default=True,
-    help="Learner decisions collected per iteration.",
+    help="[torch] Learner decisions collected per iteration.",
 )
 @click.option(
     "--warm-start",
     type=click.IntRange(0),
     default=40000,
     show_default=True,
-    help="Decisions of the reference bot to imitate before self-play (0: start from scratch).",
+    help="[torch] Decisions of the reference bot to imitate before self-play (0: start from scratch).",
 )
-@click.option("--warm-epochs", type=click.IntRange(1), default=4, show_default=True)
+@click.option("--warm-epochs", type=click.IntRange(1), default=4, show_default=True, help="[torch]")
 @click.option("--lr", type=float, default=3e-4, show_default=True, help="Adam learning rate.")
 @click.option(
     "--epochs", type=click.IntRange(1), default=3, show_default=True, help="PPO epochs per iteration."
 )
-@click.option("--minibatch", type=click.IntRange(8), default=512, show_default=True)
+@click.option("--minibatch", type=click.IntRange(8), default=512, show_default=True, help="[torch] Rows.")
 @click.option("--entropy", "entropy_coef", type=float, default=0.01, show_default=True)
 @click.option("--hidden", default="256,256", show_default=True, help="Hidden layer widths.")
 @click.option(
     "--reference",
     default="heuristic",
     show_default=True,
-    help="Bot to imitate, to play in reference games and to measure the win share against.",
+    help="[torch] Bot to imitate, to play in reference games and to measure the win share against.",
 )
 @click.option(
     "--eval-deals",
     type=click.IntRange(1),
     default=10,
     show_default=True,
-    help="Fixed duplicated deals per evaluation (2p and 4p) after every iteration.",
+    help="[torch] Fixed duplicated deals per evaluation (2p and 4p) after every iteration.",
 )
 @click.option(
     "--init-weights",
@@ -129,18 +130,23 @@ def weights_path(ctx: click.Context, param: click.Parameter, value: str | None) 
     "--two-player-share",
     type=click.FloatRange(0.0, 1.0),
     default=None,
-    help="Share of plain two-player games in self-play (default 0.40); the other settings keep their ratios.",
+    help="[torch] Share of plain two-player games in self-play (default 0.40); the other settings keep their ratios.",
 )
 @click.option(
     "--mix",
     default=None,
-    help="Game kinds as reference,self,pool weights (default 0.35,0.35,0.30).",
+    help="[torch] Game kinds as reference,self,pool weights (default 0.35,0.35,0.30).",
 )
 @click.option("--checkpoint-every", type=click.IntRange(1), default=5, show_default=True)
 @click.option("--minutes", type=float, default=None, help="Stop cleanly after this much wall-clock time.")
-@click.option("--resume", is_flag=True, help="Continue the run in --out from its checkpoint.")
+@click.option("--resume", is_flag=True, help="[torch] Continue the run in --out from its checkpoint.")
 @click.option(
-    "--workers", "-j", type=click.IntRange(1), default=1, show_default=True, help="Self-play processes."
+    "--workers",
+    "-j",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="[torch] Self-play processes.",
 )
 @click.option(
     "--ray",
@@ -148,7 +154,7 @@ def weights_path(ctx: click.Context, param: click.Parameter, value: str | None) 
     is_flag=False,
     flag_value="local",
     default=None,
-    help="Self-play as Ray tasks: --ray alone starts a local Ray, --ray ADDRESS joins a cluster.",
+    help="[torch] Self-play as Ray tasks: --ray alone starts a local Ray, --ray ADDRESS joins a cluster.",
 )
 @click.option(
     "--players", type=click.IntRange(2, 5), default=2, show_default=True, help="[jax] Players a game."
