@@ -5,13 +5,17 @@ ratio means something on a loaded machine:
 
 * **JAX, random games**: ``jit(vmap(play_random))``, whole games in one compiled ``while_loop``;
 * **JAX, with observations**: the same games, but every turn also builds every seat's observation
-  vector and dense legal mask (what a training rollout computes);
-* **Numba**: ``sushigo.batch.engine.simulate(backend="numba")``, the CPU kernel (NumPy if Numba is absent).
+  vector and compact legal mask (what a training rollout computes; ``--dense`` for the 2,548-wide
+  masks);
+* **Numba**: ``sushigo.batch.engine.simulate(backend="numba")``, the CPU kernel (NumPy if Numba is absent);
+* **NumPy with observations**: the batch engine's lockstep arrays building every seat's observation
+  and legal mask each turn (what the vectorised Gymnasium environment computes), the CPU's
+  counterpart of the second JAX row.
 
 A benchmark, not a test::
 
     .venv/bin/python benchmarks/jax_speed.py                  # CPU (JAX's default is forced to CPU)
-    .venv/bin/python benchmarks/jax_speed.py --device gpu     # JAX on the GPU (jax[cuda12] installed)
+    .venv/bin/python benchmarks/jax_speed.py --device gpu     # JAX on the GPU and on this CPU (jax[cuda12])
     .venv/bin/python benchmarks/jax_speed.py --quick          # smaller sizes, one repeat
 
 It prints JAX's backend and devices first; ``--device gpu`` on a machine without a GPU backend stops
@@ -37,6 +41,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--seconds", type=float, default=3.0, help="minimum time of each measurement")
     ap.add_argument("--repeats", type=int, default=2, help="alternations of JAX and Numba")
     ap.add_argument("--quick", action="store_true", help="one repeat of one second each")
+    ap.add_argument("--dense", action="store_true", help="dense (2548) masks in the observation run")
     return ap.parse_args(argv)
 
 
@@ -58,19 +63,26 @@ def main(argv: list[str] | None = None) -> int:
     if args.device == "cpu":
         os.environ["JAX_PLATFORMS"] = "cpu"
     elif args.device == "gpu":
-        os.environ["JAX_PLATFORMS"] = "cuda"
+        os.environ["JAX_PLATFORMS"] = "cuda,cpu"
     try:
         import jax.numpy as jnp
 
         import jax
 
         devices = jax.devices()
+        if args.device == "gpu" and devices[0].platform != "gpu":
+            raise RuntimeError(
+                f"the first device is {devices[0]}; install jax[cuda12] on a machine with a GPU"
+            )
+        # on a GPU the same JAX code is timed on the machine's CPU too
+        platforms = [devices[0].platform] + (["cpu"] if devices[0].platform != "cpu" else [])
+        targets = {name: jax.devices(name)[0] for name in platforms}
     except (ImportError, RuntimeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"error: JAX has no {args.device} backend here ({first})", file=sys.stderr)
         return 2
     from sushigo import jax as sgj
-    from sushigo.batch.engine import numba_available, simulate
+    from sushigo.batch.engine import SushiGoBatch, numba_available, simulate
 
     config = sgj.make_config(args.players)
     backend = jax.default_backend()
@@ -85,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
             s, k, acc = carry
             k, sub = jax.random.split(k)
             obs = sgj.observe_all(s)
-            mask = sgj.legal_action_mask(s)
+            mask = sgj.legal_action_mask(s, compact=not args.dense)
             actions = sgj.random_actions(s, sub)
             # keep the observation and mask alive so that XLA cannot drop them
             acc = acc + obs.sum() + mask.sum()
@@ -98,14 +110,15 @@ def main(argv: list[str] | None = None) -> int:
         "random games": lambda k: sgj.play_random(k, config).rewards.sum(),
         "with observations": with_observations,
     }
-    compiled: dict[tuple[str, int], Any] = {}
-    for name, fn in kinds.items():
-        for b in args.batch:
-            f = jax.jit(lambda key, fn=fn, b=b: jax.vmap(fn)(jax.random.split(key, b)))
-            start = time.perf_counter()
-            jax.block_until_ready(f(jax.random.key(0)))
-            print(f"compiled JAX {name}, B = {b}: {time.perf_counter() - start:.1f} s")
-            compiled[name, b] = f
+    compiled: dict[tuple[str, int, str], Any] = {}
+    for platform, device in targets.items():
+        for name, fn in kinds.items():
+            for b in args.batch:
+                f = jax.jit(lambda key, fn=fn, b=b: jax.vmap(fn)(jax.random.split(key, b)))
+                start = time.perf_counter()
+                jax.block_until_ready(f(jax.device_put(jax.random.key(0), device)))
+                print(f"compiled JAX {name}, B = {b} on {platform}: {time.perf_counter() - start:.1f} s")
+                compiled[name, b, platform] = f
 
     numba_backend = "numba" if numba_available() else "numpy"
     chunk = args.numba_chunk if numba_backend == "numba" else 4096
@@ -113,10 +126,11 @@ def main(argv: list[str] | None = None) -> int:
 
     counter = [0]
 
-    def jax_run(name: str, b: int) -> Callable[[], int]:
+    def jax_run(name: str, b: int, platform: str) -> Callable[[], int]:
         def go() -> int:
             counter[0] += 1
-            jax.block_until_ready(compiled[name, b](jax.random.key(counter[0])))
+            key = jax.device_put(jax.random.key(counter[0]), targets[platform])
+            jax.block_until_ready(compiled[name, b, platform](key))
             return b
 
         return go
@@ -125,13 +139,26 @@ def main(argv: list[str] | None = None) -> int:
         counter[0] += 1
         return len(simulate(config.players, chunk, seed=counter[0], chunk=chunk, backend=numba_backend))
 
+    def numpy_obs_run() -> int:
+        counter[0] += 1
+        batch = SushiGoBatch(config, 4096, counter[0])
+        while not batch.over:
+            batch.observations()
+            batch.legal_mask()
+            batch.step(batch.random_actions())
+        return 4096
+
     results: dict[str, list[float]] = {}
     for _ in range(args.repeats):
-        for name in kinds:
-            for b in args.batch:
-                results.setdefault(f"JAX {name}, B = {b}", []).append(rate(jax_run(name, b), args.seconds))
+        for name, b, platform in compiled:
+            results.setdefault(f"JAX {name}, B = {b} ({platform})", []).append(
+                rate(jax_run(name, b, platform), args.seconds)
+            )
         results.setdefault(f"{numba_backend} batch engine, chunk {chunk}", []).append(
             rate(numba_run, args.seconds)
+        )
+        results.setdefault("NumPy batch engine with observations and dense masks, B = 4096", []).append(
+            rate(numpy_obs_run, args.seconds)
         )
     base_key = f"{numba_backend} batch engine, chunk {chunk}"
     base = sum(results[base_key]) / len(results[base_key])
@@ -141,9 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---:|---:|")
     for label, values in results.items():
         mean = sum(values) / len(values)
-        print(
-            f"| {label} ({backend if label.startswith('JAX') else 'cpu'}) | {mean:,.0f} | {mean / base:.2f} |"
-        )
+        print(f"| {label}{'' if label.startswith('JAX') else ' (cpu)'} | {mean:,.0f} | {mean / base:.2f} |")
     return 0
 
 

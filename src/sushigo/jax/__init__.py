@@ -8,6 +8,9 @@
 >>> state = sgj.step(state, sgj.random_actions(state, jax.random.key(1)))
 >>> int(state.turn), sgj.observe(state, 0).shape
 (1, (165,))
+>>> env = sgj.make(2, dummy=True)
+>>> env.num_players, env.num_compact_actions, env.observation_shape
+(2, 2548, (120,))
 
 Games replay exactly through the core (``tests/jax/test_engine_core.py``); see ``docs/jax.md``.
 """
@@ -29,6 +32,7 @@ from .engine import (  # noqa: E402
     sample_legal,
     step,
 )
+from .env import SushiGoEnv, make  # noqa: E402
 from .observe import controller, legal_action_mask, observe, observe_all  # noqa: E402
 from .score import margins, pudding_points, totals, win_rewards, winners  # noqa: E402
 from .state import State  # noqa: E402
@@ -38,11 +42,13 @@ __all__ = [
     "ACTION_SPACE_SIZE",
     "OWN_CHOICES",
     "State",
+    "SushiGoEnv",
     "compact_to_dense",
     "controller",
     "init",
     "legal_action_mask",
     "legal_actions_taken",
+    "make",
     "make_config",
     "margins",
     "obs_size",

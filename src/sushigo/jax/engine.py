@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import jax
 
 from ..sushi_go.options import Config
-from .observe import controller, direction, legal_action_mask
+from .observe import chopsticks_ok, controller, direction, legal_action_mask, own_mask
 from .score import round_sheet, win_rewards
 from .state import State
 from .tables import (
@@ -156,6 +156,30 @@ def _play(state: State, actions: Array) -> State:
     )
 
 
+def _play_last(state: State) -> State:
+    """Plays the forced last card of every hand (outside the dummy variant): a lighter :func:`_play`,
+    since there is no choice, no chopsticks and nothing left to pass."""
+    p = state.config.players
+    first = jnp.argmax(state.hands > 0, axis=1).astype(jnp.int32)
+    r, t = state.round, state.turn
+    free, nig = _place(
+        state.free_wasabi[:p],
+        state.nigiri_points[:p],
+        first,
+        jnp.ones(p, dtype=bool),
+        jnp.zeros(p, jnp.int32),
+    )
+    return state.replace(
+        picks=state.picks.at[r, t, :p, 0].set(first.astype(jnp.int8)),
+        hands=jnp.zeros_like(state.hands),
+        tableaux=state.tableaux.at[:p].add(state.hands),
+        puddings=state.puddings.at[:p].add(state.hands[:, PUDDING]),
+        free_wasabi=state.free_wasabi.at[:p].set(free),
+        nigiri_points=state.nigiri_points.at[:p].set(nig),
+        turn=t + 1,
+    )
+
+
 def _end_round(state: State) -> State:
     """Scores the round; then either ends the game (rewards set) or deals the next round."""
     cfg = state.config
@@ -192,11 +216,10 @@ def _step(state: State, actions: Array) -> State:
     state = _play(state, actions)
     if cfg.dummy:
         return jax.lax.cond(state.turn == cfg.hand_size, _end_round, _begin_turn, state)
-    left = state.hands[0].sum()
-    # the round's last card is forced: the core plays it without asking, and so does this engine
-    forced = jnp.argmax(state.hands > 0, axis=1).astype(jnp.int32) * DUMMY_BASE + NO_DUMMY
-    state = jax.lax.cond(left == 1, _play, lambda s, a: s, state, forced)
-    return jax.lax.cond(state.hands[0].sum() == 0, _end_round, lambda s: s, state)
+    # the round's last card is forced: the core plays it without asking, and so does this engine,
+    # and the round ends with it
+    last = state.hands[0].sum() == 1
+    return jax.lax.cond(last, lambda s: _end_round(_play_last(s)), lambda s: s, state)
 
 
 def step(state: State, actions: Array, key: Array | None = None) -> State:
@@ -241,11 +264,56 @@ def sample_legal(key: Array, mask: Array) -> Array:
     return jnp.argmax(cs > target[..., None], axis=-1).astype(jnp.int32)
 
 
+def _nth(counts: Array, u: Array) -> tuple[Array, Array]:
+    """The index where the running sum of ``counts`` (last axis) first passes ``u``, and ``u``'s
+    offset inside it."""
+    cs = jnp.cumsum(counts, axis=-1)
+    i = jnp.argmax(cs > u[..., None], axis=-1)
+    before = jnp.take_along_axis(cs - counts, i[..., None], axis=-1)[..., 0]
+    return i.astype(jnp.int32), u - before
+
+
 def random_actions(state: State, key: Array) -> Array:
-    """``(P,)`` dense codes drawn uniformly from each seat's legal picks (as the ``random`` bot)."""
+    """``(P,)`` dense codes drawn uniformly from each seat's legal picks (as the ``random`` bot).
+
+    One uniform number a seat picks the ``u``-th legal pick in code order, found by running sums over
+    the 13 kinds (singles, then the pair's first card, then its second) rather than over the 182 or
+    2,548 codes, which keeps it cheap under ``vmap``.
+    """
     cfg = state.config
-    compact = legal_action_mask(state, compact=True)
-    return compact_to_dense(sample_legal(key, compact), cfg)
+    hands = state.hands
+    present = (hands > 0).astype(jnp.int32)
+    dup = (hands >= 2).astype(jnp.int32)
+    k = present.sum(axis=1)
+    chop = chopsticks_ok(state)
+    total = k + jnp.where(chop, k * k - k + dup.sum(axis=1), 0)
+    u = jax.random.uniform(key, k.shape)
+    u = jnp.minimum((u * total).astype(jnp.int32), jnp.maximum(total - 1, 0))
+    single, _ = _nth(present, u)
+    # a pair (a, b): a present, then b present and different from a, or a itself when it is doubled
+    per_first = present * (k[:, None] - 1 + dup)
+    a, w = _nth(per_first, jnp.maximum(u - k, 0))
+    kinds = jnp.arange(N_KINDS)
+    seconds = present * ((kinds[None, :] != a[:, None]) | (jnp.take_along_axis(dup, a[:, None], axis=1) > 0))
+    b, _ = _nth(seconds.astype(jnp.int32), w)
+    own = jnp.where(u < k, single, N_KINDS + a * N_KINDS + b)
+    codes = own * DUMMY_BASE + NO_DUMMY
+    if not cfg.dummy:
+        return codes
+    # the controller: u-th legal (own, dummy card) in code order, weighting each own choice by the
+    # dummy cards it leaves
+    ctrl = controller(state)
+    h = hands[ctrl]
+    rest = h[None, :] - jnp.asarray(OWN_USES)  # (182, 13)
+    own_ok = own_mask(state)[ctrl].astype(jnp.int32)
+    weights = own_ok * (rest > 0).sum(axis=1)
+    n = weights.sum()
+    uc = jnp.minimum(
+        (jax.random.uniform(jax.random.fold_in(key, 1)) * n).astype(jnp.int32), jnp.maximum(n - 1, 0)
+    )
+    o, r = _nth(weights, uc)
+    d, _ = _nth((rest[o] > 0).astype(jnp.int32), r)
+    return codes.at[ctrl].set(o * DUMMY_BASE + d)
 
 
 def play_random(key: Array, config: Config) -> State:

@@ -21,7 +21,6 @@ from .tables import (
     DUMMY_BASE,
     N_KINDS,
     NO_DUMMY,
-    OWN_CHOICES,
     OWN_USES,
     ROUNDS,
     TURNS,
@@ -58,12 +57,13 @@ def own_mask(state: State) -> Array:
     """``(P, 182)`` boolean: the legal ``own`` choices (cards, ordered chopsticks pairs) of each seat."""
     hands = state.hands
     present = hands > 0
-    pairs = present[:, :, None] & present[:, None, :]
-    diag = jnp.eye(N_KINDS, dtype=bool)
-    pairs = jnp.where(diag[None], (hands >= 2)[:, :, None] & diag[None], pairs)
+    diag = jnp.eye(N_KINDS, dtype=bool)[None]
+    pairs = (present[:, :, None] & present[:, None, :] & ~diag) | ((hands >= 2)[:, :, None] & diag)
     pairs = pairs & chopsticks_ok(state)[:, None, None]
     p = hands.shape[0]
-    return jnp.concatenate([present, pairs.reshape(p, N_KINDS * N_KINDS)], axis=1)
+    # joined as uint8: XLA's CPU backend concatenates booleans several times slower
+    parts = [present.astype(jnp.uint8), pairs.reshape(p, N_KINDS * N_KINDS).astype(jnp.uint8)]
+    return jnp.concatenate(parts, axis=1).astype(bool)
 
 
 def legal_action_mask(state: State, *, compact: bool = False) -> Array:
@@ -77,7 +77,8 @@ def legal_action_mask(state: State, *, compact: bool = False) -> Array:
         if compact:
             return own
         p = own.shape[0]
-        mask = jnp.zeros((p, OWN_CHOICES, DUMMY_BASE), dtype=bool).at[:, :, NO_DUMMY].set(own)
+        # broadcast, not scatter: a legal own choice is legal with "no dummy card" only
+        mask = own[:, :, None] & (jnp.arange(DUMMY_BASE) == NO_DUMMY)[None, None, :]
         return mask.reshape(p, ACTION_SPACE_SIZE)
     ctrl = controller(state)
     p = own.shape[0]
