@@ -117,3 +117,17 @@ def test_the_time_limit_alone_stops_a_run(tmp_path: Path) -> None:
     assert (tmp_path / "a" / "weights.npz").exists()
     with pytest.raises(JaxTrainingError, match="time limit"):
         train(cfg, tmp_path / "b", iterations=None, max_seconds=None)
+
+
+@pytest.mark.slow
+def test_a_seed_gives_the_same_weights(tmp_path: Path) -> None:
+    from sushigo.jax.ppo import PPOConfig
+    from sushigo.jax.train import train, weights_arrays
+
+    cfg = PPOConfig(players=2, envs=4, rollout=8, hidden=(8,), opponent="greedy", epochs=1, minibatches=2)
+    for name, seed in (("a", 3), ("b", 3), ("c", 4)):
+        train(cfg, tmp_path / name, seed=seed, iterations=2, eval_games=0)
+    a, b, c = (weights_arrays(tmp_path / n / "weights.npz") for n in "abc")
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k])
+    assert any(not np.array_equal(a[k], c[k]) for k in a)
