@@ -149,8 +149,17 @@ class PPO:
         self.game = cfg.game()
         self.opponent_hidden = opponent_hidden
         self.tx = optax.chain(optax.clip_by_global_norm(cfg.max_grad_norm), optax.adam(cfg.lr))
-        self.iterate = jax.jit(self._iterate)
-        self.evaluate = jax.jit(self._evaluate, static_argnames=("games", "opponent"))
+        self._iterate_jit = jax.jit(self._iterate)
+        self._evaluate_jit = jax.jit(self._evaluate, static_argnames=("games", "opponent"))
+
+    def iterate(self, run: Runner, opp: Any = None) -> tuple[Runner, dict[str, Array]]:
+        """One compiled PPO iteration (see :meth:`_iterate`); ``opp``: the fixed network's parameters."""
+        # always passed positionally: jit keys its cache on how the arguments were given
+        return self._iterate_jit(run, opp)
+
+    def evaluate(self, params: Any, key: Array, opp: Any = None, *, games: int, opponent: str) -> Array:
+        """Compiled :meth:`_evaluate`: the win share of ``params``' best picks against ``opponent``."""
+        return self._evaluate_jit(params, key, opp, games=games, opponent=opponent)
 
     # -------------------------------------------------------------------------------- games
 
@@ -338,8 +347,13 @@ class PPO:
         return share[rows, seats].mean()
 
 
-@lru_cache(maxsize=8)
 def compiled(cfg: PPOConfig, opponent_hidden: tuple[int, ...] = ()) -> PPO:
     """The :class:`PPO` of a configuration, made once per process: its compiled functions are kept, so
     a second run of the same configuration (a test, a notebook) does not compile again."""
+    # one positional call shape: lru_cache keys f(a) and f(a, ()) apart
+    return _compiled(cfg, tuple(opponent_hidden))
+
+
+@lru_cache(maxsize=8)
+def _compiled(cfg: PPOConfig, opponent_hidden: tuple[int, ...]) -> PPO:
     return PPO(cfg, opponent_hidden)
