@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import itertools
 import json
 import time
 from collections.abc import Callable
@@ -38,7 +39,8 @@ class TrainConfig:
     """Everything that defines a run (stored in the checkpoint; a resume must not change it)."""
 
     seed: int = 0
-    iterations: int = 50
+    #: ``None``: as many as ``max_seconds`` allows (``sushigo train --minutes N`` alone)
+    iterations: int | None = 50
     steps: int = 4096
     hidden: tuple[int, ...] = (256, 256)
     lr: float = 3e-4
@@ -192,9 +194,15 @@ def train(
     much wall-clock time in this call; every iteration is still determined by the seed, so the
     checkpoint's iteration count is what reproduces it.
 
-    :raises TrainingError: when ``out`` holds a checkpoint of another run, or resuming finds none.
+    ``cfg.iterations=None`` runs until ``max_seconds`` has passed, so a time limit alone bounds a run.
+
+    :raises TrainingError: when ``out`` holds a checkpoint of another run, or resuming finds none, or
+        neither an iteration count nor a time limit bounds the run.
     """
     import torch
+
+    if cfg.iterations is None and max_seconds is None:
+        raise TrainingError("give a number of iterations or a time limit")
 
     from ..bots import nn as npnet
     from .learner import PolicyValue, PPOConfig, imitation_update, ppo_update
@@ -343,7 +351,8 @@ def train(
     began = time.perf_counter()
     last_saved = start_it
     try:
-        for it in range(start_it, cfg.iterations):
+        iters = itertools.count(start_it) if cfg.iterations is None else range(start_it, cfg.iterations)
+        for it in iters:
             if max_seconds is not None and time.perf_counter() - began >= max_seconds:
                 say(f"time limit reached after iteration {it}")
                 break
