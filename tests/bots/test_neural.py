@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -367,3 +368,14 @@ def test_without_numpy_the_network_bots_are_left_out_and_name_the_extra() -> Non
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "pip install 'sushigo[bots]'" in out.stdout
+
+
+def test_a_checkpoint_given_as_weights_names_weights_npz(tmp_path: Path) -> None:
+    """A PyTorch checkpoint is a zip file NumPy opens: the error says which file was meant."""
+    import zipfile
+
+    ckpt = tmp_path / "checkpoint.pt"
+    with zipfile.ZipFile(ckpt, "w") as archive:
+        archive.writestr("checkpoint/data.pkl", b"x")
+    with pytest.raises(NetworkError, match=r"training checkpoint.*weights\.npz"):
+        make_bot("neural", weights=str(ckpt))

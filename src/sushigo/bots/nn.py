@@ -117,6 +117,12 @@ def load(path: str | Path | None = None) -> Network:
 def _load_cached(path: str) -> Network:
     try:
         with np.load(path, allow_pickle=False) as data:
+            if "wp" not in data.files and any(name.endswith("data.pkl") for name in data.files):
+                # a PyTorch training checkpoint is a zip file too, so NumPy opens it
+                weights = Path(path).with_name("weights.npz")
+                raise NetworkError(
+                    f"{path} is a training checkpoint (checkpoint.pt), not network weights: pass {weights}"
+                )
             arrays = {k: data[k] for k in data.files}
     except FileNotFoundError:
         raise NetworkError(f"no network weights at {path}") from None
