@@ -27,11 +27,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from flax import linen as nn
-
-import jax
 
 from ..bots import features as F
 from ..bots.sg_tools import (

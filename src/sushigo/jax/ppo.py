@@ -23,10 +23,9 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any, NamedTuple
 
+import jax
 import jax.numpy as jnp
 import optax
-
-import jax
 
 from ..sushi_go.options import Config
 from . import policies as P

@@ -22,9 +22,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 import jax
+import numpy as np
 
 from ..bots import nn as npnet
 from ..errors import SushigoError
