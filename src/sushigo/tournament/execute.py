@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -217,7 +218,11 @@ def _run_local(cfg: dict[str, Any], tasks: list[dict[str, Any]], workers: int) -
         for t in tasks:
             yield play_game(cfg, t)
         return
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    methods = multiprocessing.get_all_start_methods()
+    # fork starts fastest, but a process that has loaded JAX runs threads a forked child may deadlock
+    # on (JAX warns so): then the workers start from a clean server process instead
+    threaded = "jax" in sys.modules
+    method = "fork" if "fork" in methods and not threaded else "forkserver" if "forkserver" in methods else "spawn"
     ctx = multiprocessing.get_context(method)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
     try:
