@@ -323,6 +323,8 @@ def test_switching_the_language_keeps_the_seat_the_pick_and_the_log(
                   selected: [...document.querySelectorAll('#hand .card.selected')].map((c) => c.dataset.index),
                   state: last.state_id, kept: window.__noReload === true})"""
     )
+    # The table was created without a name: its default name is worded in the reader's language too.
+    page.wait_for_function("() => document.getElementById('title').textContent.includes(' на ')")
     assert after["kept"], "the page was reloaded"
     assert after["seat"] == before["seat"] == 0
     assert after["selected"] == before["selected"], "the card chosen before the switch is still chosen"

@@ -468,6 +468,7 @@ def table_public(
     return TablePublic(
         id=row.id,
         name=row.name,
+        default_name=row.name == default_table_name(row.game, row.players),
         game=row.game,
         players=row.players,
         options={k: v for k, v in row.options.items() if k != "menu"},
@@ -484,6 +485,12 @@ def table_public(
         if result.get("winners") is not None
         else None,
     )
+
+
+def default_table_name(game: str, players: int) -> str:
+    """The name of a table created without one. It is stored in English (as records and older
+    clients read it); ``TablePublic.default_name`` lets each reader's page word it in its own language."""
+    return f"{spec(game).title} for {players}"
 
 
 class Hub:
@@ -601,7 +608,7 @@ class Hub:
         humans = sum(1 for s in seats if s.kind == "human")
         row = TableRow(
             id=table_id,
-            name=(body.name or f"{game_spec.title} for {players}").strip()[:40],
+            name=(body.name or default_table_name(game, players)).strip()[:40],
             game=game,
             players=players,
             options=options,

@@ -209,6 +209,11 @@ class TablePublic(BaseModel):
 
     id: str
     name: str
+    default_name: bool = Field(
+        False,
+        description="Whether name is the server's default ('Sushi Go! for 2', stored in English): a page "
+        "words it in its reader's language from game and players instead.",
+    )
     game: GameName
     players: int
     options: dict[str, OptionValue] = Field(

@@ -264,5 +264,15 @@ function dieHTML(face, extra = {}) {
 /** Whether the device has no keyboard-and-mouse pointer (a phone or tablet): hints then leave out keys. */
 function touchOnly() { return !!(window.matchMedia && window.matchMedia("(hover: none), (pointer: coarse)").matches); }
 
-window.SushiArt = { touchOnly, cardHTML, dieHTML, iconFor, esc, cardInfo, tileInfo, cardLabel, tileTitle, cardRule, dieRule, tileOf, typeOrder, categoryLabel, useGame, gameSpec, ready, onCatalogue, games: () => gamesDoc };
+/** A table's name for this reader: the server's default name ("Sushi Go! for 2", stored in English) is
+ *  worded in the reader's language from the game's title and the player count; a name someone gave is
+ *  theirs and shown as given. */
+function tableName(tb) {
+  if (!tb) return "";
+  const g = tb.default_name ? gameSpec(tb.game) : null;
+  if (!g) return tb.name;
+  return t("{game} for {n}", { game: g.title, n: I18N ? I18N.num(tb.players) : String(tb.players) });
+}
+
+window.SushiArt = { tableName, touchOnly, cardHTML, dieHTML, iconFor, esc, cardInfo, tileInfo, cardLabel, tileTitle, cardRule, dieRule, tileOf, typeOrder, categoryLabel, useGame, gameSpec, ready, onCatalogue, games: () => gamesDoc };
 })();

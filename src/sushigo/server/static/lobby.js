@@ -322,7 +322,7 @@ function tableRow(tb, kind) {
   const o = tb.options || {};
   const opts = Object.keys(o).map((k) => optionWords(tb.game, k, o[k])).join(t("; "));
   const id = encodeURIComponent(tb.id);
-  const named = (words) => esc(words) + `<span class="sr-only"> — ${esc(tb.name)}</span>`;
+  const named = (words) => esc(words) + `<span class="sr-only"> — ${esc(window.SushiArt.tableName(tb))}</span>`;
   let action = "", extra = "";
   if (kind === "open") action = `<a class="btn" href="/t/${id}">${named(t("Join"))}</a>`;
   else if (kind === "playing") action = `<a class="btn" href="/t/${id}">${named(t("Watch"))}</a>`;
@@ -334,7 +334,7 @@ function tableRow(tb, kind) {
     extra = `<br><span class="muted">${win}${totals} · <time>${esc(when(tb.finished_at || tb.created_at))}</time></span>`;
     action = tb.status === "finished" ? `<a class="btn" href="/replay/${id}">${named(t("Replay"))}</a> <a class="btn" href="/api/tables/${id}/record" download>${named(t("Record"))}</a>` : "";
   }
-  return `<tr><td><b>${esc(tb.name)}</b><br><span class="muted">${game}${opts ? " · " + esc(opts) : ""}${menu}</span>${extra}</td><td>${seats}</td><td class="actions">${action}</td></tr>`;
+  return `<tr><td><b>${esc(window.SushiArt.tableName(tb))}</b><br><span class="muted">${game}${opts ? " · " + esc(opts) : ""}${menu}</span>${extra}</td><td>${seats}</td><td class="actions">${action}</td></tr>`;
 }
 
 // Finished games come a page at a time, newest first; ``pages`` holds the cursors of the pages seen.

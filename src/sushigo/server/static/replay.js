@@ -57,7 +57,7 @@ function drawInfo() {
 function drawPage() {
   if (failed !== null) { drawFailure(); return; }
   if (!table) { $("title").textContent = t("Replay"); return; }
-  $("title").textContent = t("Replay — {name}", { name: table.name });
+  $("title").textContent = t("Replay — {name}", { name: window.SushiArt.tableName(table) });
   $("chat").innerHTML = chat.map((l) => `<li><b>${esc(l.name)}</b> ${esc(l.text)}</li>`).join("") || `<li class="muted">${esc(t("No chat at this table."))}</li>`;
   const game = frames.length ? frames[0].view.game : table.game;
   const spec = window.SushiArt.gameSpec(game);

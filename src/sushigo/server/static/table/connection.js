@@ -81,7 +81,11 @@ export async function start(on) {
   const r = await fetch(`/api/tables/${encodeURIComponent(S.tableId)}`);
   if (!r.ok) { document.querySelector("main").innerHTML = `<section class="panel"><h2>${esc(t("No such table"))}</h2><p>${esc(t("There is no table at this address. The link may be mistyped or out of date."))}</p><a class="btn" href="/">${esc(t("Back to the lobby"))}</a></section>`; return; }
   const table = await r.json();
-  $("title").textContent = table.name;
+  const showTitle = () => { $("title").textContent = window.SushiArt.tableName(table); };
+  showTitle();
+  // a default name is worded per reader, from the game's title in the reader's catalogue
+  window.SushiArt.onCatalogue(showTitle);
+  window.addEventListener("sushigo:catalogue", showTitle);
   const mine = S.saved && S.saved.token;
   if (link !== null && link !== mine) {
     const seat = link ? await seatOf(link) : null;
