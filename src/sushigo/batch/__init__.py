@@ -7,20 +7,11 @@ engine underneath. See ``docs/batch.md``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..errors import require
 
 require("numpy", "rl", "sushigo.batch")
-
-from .engine import (  # noqa: E402
-    BatchResult,
-    SushiGoBatch,
-    iter_simulate,
-    make_config,
-    numba_available,
-    random_policy,
-    run,
-    simulate,
-)
 
 __all__ = [
     "BatchResult",
@@ -32,3 +23,26 @@ __all__ = [
     "run",
     "simulate",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The engine is imported on first use: it brings the environments' encoding (Gymnasium, the rl
+    # extra), while its card tables (:mod:`.tables`, NumPy only) also serve the JAX engine.
+    if name in __all__:
+        from . import engine
+
+        return getattr(engine, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+if TYPE_CHECKING:
+    from .engine import (
+        BatchResult,
+        SushiGoBatch,
+        iter_simulate,
+        make_config,
+        numba_available,
+        random_policy,
+        run,
+        simulate,
+    )

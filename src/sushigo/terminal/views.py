@@ -66,6 +66,17 @@ def num(n: int) -> str:
     return number(n)
 
 
+def turn_title(title: str, obs: Any) -> str:
+    """The rule above a pick-a-card game's table: the game, the round and the turn of its hand."""
+    return _(
+        "{game} · round {round} of 3 · turn {turn} of {turns}",
+        game=title,
+        round=obs.round + 1,
+        turn=obs.turn + 1,
+        turns=obs.config.hand_size,
+    )
+
+
 def new_table(**kwargs: Any) -> Table:
     """Returns a table in the terminal's style: a rule under the bold header, no outer edge."""
     return Table(

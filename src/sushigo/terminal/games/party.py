@@ -163,13 +163,7 @@ def heading(obs: Any) -> tuple[str, str]:
     """The rule above the table and the line under it: round, turn, menu and passing."""
     cfg = obs.config
     mid = menu_id(cfg.menu)
-    title = _(
-        "{game} · round {round} of 3 · turn {turn} of {turns}",
-        game=game_title(GAME),
-        round=obs.round + 1,
-        turn=obs.turn + 1,
-        turns=cfg.hand_size,
-    )
+    title = views.turn_title(game_title(GAME), obs)
     way = _("hands pass left") if cfg.direction(obs.round) == 1 else _("hands pass right this round")
     menu = ", ".join(party_name(t) for t in cfg.menu)
     sizes = set(obs.hand_sizes)

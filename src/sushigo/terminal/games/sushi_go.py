@@ -114,13 +114,7 @@ def go_heading(obs: GoObservation) -> tuple[str, str]:
     """Returns the title above the table (round and turn) and the line under it (passing, the variants
     on, by their option labels)."""
     cfg = obs.config
-    title = _(
-        "{game} · round {round} of 3 · turn {turn} of {turns}",
-        game=game_title(GAME),
-        round=obs.round + 1,
-        turn=obs.turn + 1,
-        turns=cfg.hand_size,
-    )
+    title = views.turn_title(game_title(GAME), obs)
     if cfg.dummy:
         way = _("the two hands swap after each turn")
     elif cfg.direction(obs.round) == 1:
