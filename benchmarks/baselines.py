@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import platform
 import sys
@@ -40,17 +39,6 @@ import numpy as np
 
 RESULTS = Path(__file__).resolve().parent / "baselines_results"
 OPPONENTS = ("random", "heuristic", "mcts")
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson interval of a share ``wins / n``."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 class PolicyBot:
@@ -177,6 +165,7 @@ def evaluate(bot: Any, opponent: str, players: int, deals: int, seed: int) -> di
     from sushigo.game import new_game
     from sushigo.runner import play
     from sushigo.simulate import game_seeds
+    from sushigo.tournament.stats import wilson_interval
 
     wins = 0.0
     games = 0
@@ -194,7 +183,7 @@ def evaluate(bot: Any, opponent: str, players: int, deals: int, seed: int) -> di
             totals = report["totals"]
             margins.append(totals[seat] - max(t for s, t in enumerate(totals) if s != seat))
             games += 1
-    low, high = wilson(wins, games)
+    low, high = wilson_interval(wins, games)
     return {
         "opponent": opponent,
         "games": games,

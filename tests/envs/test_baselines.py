@@ -50,9 +50,3 @@ def test_a_bot_trained_elsewhere_is_measured_the_same_way(tmp_path: Path) -> Non
     assert doc["label"] == "JAX PPO" and doc["training"]["options"] == {"iterations": 5}
     assert doc["results"][0]["games"] == 2
 
-
-def test_wilson_interval() -> None:
-    baselines: object = _load()
-    low, high = baselines.wilson(50, 100)  # type: ignore[attr-defined]
-    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
-    assert baselines.wilson(0, 0) == (0.0, 1.0)  # type: ignore[attr-defined]
