@@ -176,6 +176,18 @@ _OVERFLOW_JS = r"""() => {
 }"""
 
 
+def test_the_game_titles_follow_a_switch(server: ServerProcess, browser: Any) -> None:
+    """The games' titles come from the card catalogue, fetched again in the new language: the lobby
+    must draw them from that answer, not from the one before the switch."""
+    page = open_page(browser, server.base, "en-US,en;q=0.9")
+    assert "寿司狗" not in page.inner_text("#game")
+    page.select_option(".lang-switch select", "zh-Hans")
+    page.wait_for_function("() => document.getElementById('sub').textContent.includes('寿司狗')")
+    page.wait_for_function("() => document.getElementById('game').textContent.includes('寿司狗')")
+    assert not page.js_errors, page.js_errors
+    page.context.close()
+
+
 def fits(page: Any) -> None:
     no_overflow(page)
     bad = page.evaluate(_OVERFLOW_JS)

@@ -125,6 +125,8 @@ function useDoc(doc) {
       categories: new Map((g.categories || []).map((c) => [c.id, c])),
     };
   }
+  // the new document first: a listener that asks for games() gets this language's, not the last one's
+  gamesDoc = Promise.resolve(doc);
   catalogueListeners.splice(0).forEach((f) => f());
   window.dispatchEvent(new CustomEvent("sushigo:catalogue", { detail: { lang: I18N ? I18N.lang() : "en" } }));
   return doc;
@@ -136,8 +138,7 @@ window.addEventListener("sushigo:lang", (e) => {
   const lang = e.detail.lang;
   if (lang === asked) return;
   asked = lang;
-  const next = fetchGames(lang).then((doc) => (asked === lang ? useDoc(doc) : doc));
-  next.then((doc) => { gamesDoc = Promise.resolve(doc); }, () => {});
+  fetchGames(lang).then((doc) => { if (asked === lang) useDoc(doc); }, () => {});
 });
 /** Settles when the catalogues are here, or after ``ms`` milliseconds (the page then draws without). */
 function ready(ms = 4000) {
