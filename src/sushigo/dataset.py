@@ -123,10 +123,9 @@ def write_dataset(
     except ValueError as exc:
         raise DatasetError(str(exc)) from None
     # Bad bots or options fail now, before the output file is opened (and an old one truncated).
-    new_game(spec.game, spec.players, seed=0, **dict(spec.options))
+    probe = new_game(spec.game, spec.players, seed=0, **dict(spec.options))
     for name in dict.fromkeys(bot_specs):
         make_bot(name, seed=0, game=spec.game, **given.get(name, {}))
-    probe = new_game(spec.game, spec.players, seed=0, **dict(spec.options))
     decisions = 0
     while not probe.is_over():  # a random game's length bounds the estimate (lengths vary little)
         seats = probe.to_act()
@@ -240,14 +239,15 @@ def _play_one(
         for s, action in chosen:
             state.submit(s, action)
         step += 1
+    from .envs.common import final_reward
+
     totals = adapter.totals(state)
-    winners = adapter.winners(state)
     per_seat = []
     for s in range(spec.players):
-        best_other = max(t for o, t in enumerate(totals) if o != s)
-        outcome = (1 if len(winners) == 1 else 0) if s in winners else -1
+        margin = int(final_reward(adapter, state, s, "margin"))
+        outcome = int(final_reward(adapter, state, s, "win"))
         rank = 1 + sum(t > totals[s] for t in totals)
-        per_seat.append((totals[s], totals[s] - best_other, rank, outcome))
+        per_seat.append((totals[s], margin, rank, outcome))
     return {
         "game_id": game_id,
         "game_seed": game_seed,

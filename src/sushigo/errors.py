@@ -8,6 +8,7 @@ Messages are one lowercase sentence that quotes the offending input.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -28,10 +29,13 @@ class OptionsError(InvalidActionError):
     location (``options.all_tied: must be ...``), one line a command-line tool may print as it is.
     """
 
-    def __init__(self, errors: list[dict[str, Any]]) -> None:
+    def __init__(self, errors: list[dict[str, Any]], texts: Sequence[Any] = ()) -> None:
         self.errors: list[dict[str, Any]] = [
             {"loc": list(e["loc"]), "msg": str(e["msg"])} for e in errors
         ] or [{"loc": ["options"], "msg": "invalid options"}]
+        #: each problem as a translatable text (:class:`sushigo.cards.text.Text`), in the same order,
+        #: where the game gave them (:func:`sushigo.game.located_errors` reads them)
+        self.texts: tuple[Any, ...] = tuple(texts)
         first = self.errors[0]
         super().__init__(f"{'.'.join(map(str, first['loc']))}: {first['msg']}")
 
@@ -41,9 +45,9 @@ class OptionsError(InvalidActionError):
         return str(self.errors[0]["msg"])
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # keeps the errors, and their translatable texts where a game set them, when sent back from a
-        # worker process (without them a reader would get the English words)
-        return (type(self), (self.errors,), self.__dict__ | {"errors": self.errors})
+        # keeps the errors, and their translatable texts (without them a reader would get the English
+        # words), when sent back from a worker process
+        return (type(self), (self.errors, self.texts))
 
 
 class IllegalActionError(SushigoError, ValueError):

@@ -427,15 +427,13 @@ def options_error(errors: list[tuple[list[Any], Text]]) -> OptionsError:
     """An :class:`OptionsError` (``errors``: today's located English ``msg``) that also keeps each
     problem as a translatable text (``texts``, in the same order), so that a server, a lobby or the
     terminal renders it in its reader's language (:func:`located_errors`)."""
-    exc = OptionsError([{"loc": loc, "msg": str(text)} for loc, text in errors])
-    exc.texts = [text for _, text in errors]  # type: ignore[attr-defined]
-    return exc
+    return OptionsError([{"loc": loc, "msg": str(text)} for loc, text in errors], [text for _, text in errors])
 
 
 def located_errors(exc: OptionsError) -> list[dict[str, Any]]:
     """Each located error of ``exc`` with, beside its English ``msg``, the language-free ``msgid`` and
     ``params`` of its text (:meth:`Text.to_json`; nested texts are such objects too) where known."""
-    texts: list[Text] = list(getattr(exc, "texts", ()))
+    texts = exc.texts
     out = []
     for i, err in enumerate(exc.errors):
         doc = dict(err)

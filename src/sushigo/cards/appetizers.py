@@ -107,7 +107,7 @@ class Sashimi(_Counted):
 
     @property
     def short_text(self) -> Text:
-        return gettext("{points} per {size}", points=self.SET_POINTS, size=self.SET_SIZE)
+        return per_set(self.SET_POINTS, self.SET_SIZE)
 
     def points(self, n: int) -> int:
         return n // self.SET_SIZE * self.SET_POINTS

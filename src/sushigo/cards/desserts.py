@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from .appetizers import per_set
 from .base import CardType, GameView, most_fewest_points
 from .text import N_, Text, gettext, ngettext
 
@@ -49,7 +50,7 @@ class GreenTeaIceCream(CardType):
 
     @property
     def short_text(self) -> Text:
-        return gettext("{points} per {size}", points=self.SET_POINTS, size=self.SET_SIZE)
+        return per_set(self.SET_POINTS, self.SET_SIZE)
 
     def score_game(self, view: GameView) -> list[int]:
         size, points = self.SET_SIZE, self.SET_POINTS

@@ -9,12 +9,11 @@ server and, through ``GET /api/i18n/{lang}``, the browser.
 
 from __future__ import annotations
 
+# one marker for the core's texts and every client's
+from ..cards.text import N_
 from .catalog import Translator, translator
 from .negotiate import LANGUAGES, PSEUDO, from_environ, negotiate
 
 __all__ = ["LANGUAGES", "N_", "PSEUDO", "Translator", "from_environ", "negotiate", "translator"]
 
 
-def N_(msgid: str) -> str:
-    """Marks ``msgid`` for extraction without translating it (it is translated where it is shown)."""
-    return msgid

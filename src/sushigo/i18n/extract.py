@@ -369,8 +369,9 @@ def stale_template(domain: Domain, pot: Catalog | None = None) -> list[Problem]:
         pot = read_catalog(path)
     code = template(domain)
     problems = []
+    known = {_key(m) for m in pot if m.id}
     for message in code:
-        if message.id and _key(message) not in {_key(m) for m in pot if m.id}:
+        if message.id and _key(message) not in known:
             file, line = message.locations[0]
             problems.append(Problem(file, line, f"{_show(message)} is not in {domain.name}.pot; run extract"))
     used = {_key(m) for m in code if m.id}

@@ -50,6 +50,7 @@ from ..bots.sg_tools import (
 from ..sushi_go.actions import Pick
 from ..sushi_go.cards import deck_counts
 from ..sushi_go.observation import Observation
+from .tables import OWN_FIRST, OWN_SECOND
 
 MAX_PLAYERS = F.MAX_PLAYERS
 TABLEAUX = MAX_PLAYERS + 1
@@ -179,19 +180,8 @@ def pick_from_action(action: int, legal: Sequence[Pick]) -> Pick:
 # ------------------------------------------------------------------------------------------ constants
 
 
-def _own_cards() -> tuple[np.ndarray, np.ndarray]:
-    """First and second card of every own choice (second -1 for a single card)."""
-    first = np.zeros(F.OWN_CHOICES, np.int32)
-    second = np.full(F.OWN_CHOICES, -1, np.int32)
-    first[:N] = np.arange(N)
-    for a in range(N):
-        for b in range(N):
-            first[N + N * a + b] = a
-            second[N + N * a + b] = b
-    return first, second
-
-
-_FIRST, _SECOND = _own_cards()
+#: first and second card of every own choice (second -1 for a single card), the batch engine's table
+_FIRST, _SECOND = OWN_FIRST, OWN_SECOND
 #: own choices the network chooses among: singles, and each order-free pair once (as canonical_picks)
 _CANONICAL_OWN = np.array(
     [s < 0 or f <= s or f == WASABI or s == WASABI for f, s in zip(_FIRST, _SECOND)], bool

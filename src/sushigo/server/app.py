@@ -39,6 +39,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..bots import bot_names
 from ..game import games, spec
 from ..i18n import LANGUAGES, N_, translator
+from ..i18n.cards import error_text
 from ..i18n.negotiate import canonical
 from . import i18n_routes
 from .client import hash_token
@@ -133,12 +134,10 @@ async def health() -> dict[str, str]:
 
 
 def _translate_spec(doc: dict[str, Any], lang: str) -> dict[str, Any]:
-    """A spec's JSON with its names, rules and option texts in ``lang`` (English until the card
-    catalogue's translations exist)."""
-    try:
-        from ..i18n.cards import translate_spec_json
-    except ImportError:
-        return doc
+    """A spec's JSON with its names, rules and option texts in ``lang``."""
+    # imported here, not at the top: a test puts a stand-in catalogue module in its place
+    from ..i18n.cards import translate_spec_json
+
     translated: dict[str, Any] = translate_spec_json(doc, lang)
     return translated
 
@@ -500,15 +499,6 @@ def _location(loc: Any) -> str:
     return ".".join(str(p) for p in loc) or "request"
 
 
-def _error_text(error: dict[str, Any], lang: str) -> str:
-    """A game's option error in the reader's language (English where the card catalogue is absent)."""
-    try:
-        from ..i18n.cards import error_text
-    except ImportError:  # pragma: no cover - the catalogue ships with the package
-        return str(error["msg"])
-    return error_text(error, lang)
-
-
 async def _invalid(request: Request, exc: Exception) -> JSONResponse:
     """A located 422 that never echoes the refused value (NaN or a 100 KB string would break it)."""
     assert isinstance(exc, RequestValidationError)
@@ -525,7 +515,7 @@ async def _invalid(request: Request, exc: Exception) -> JSONResponse:
         if isinstance(text, dict) and isinstance(text.get("msgid"), str):
             # a game's option error: language-free for programs, and worded for this reader
             error.update(text)
-            error["text"] = _error_text(error, lang)
+            error["text"] = error_text(error, lang)
         errors.append(error)
     first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
     detail = f"request/invalid: {_location(first['loc'])}: {first['msg']}"
