@@ -20,7 +20,7 @@ The only reward is a seat's result when its game ends, the same as the PyTorch t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import jax
@@ -91,11 +91,10 @@ class Batch(NamedTuple):
     done: Array
 
 
-def outcome(games: State, margin_weight: float) -> Array:
-    """``(P,)`` results of a finished game: win share plus the squashed margin (see the module doc)."""
+def win_share(games: State) -> Array:
+    """``(P,)`` each seat's share of a finished game's win (a tie splits it)."""
     won = winners(games)
-    share = jnp.where(won, 1.0 / jnp.maximum(won.sum(), 1), 0.0)
-    return share + margin_weight * jnp.tanh(margins(games) / 20.0)
+    return jnp.where(won, 1.0 / jnp.maximum(won.sum(), 1), 0.0)
 
 
 def sample(key: Array, logits: Array) -> Array:
@@ -222,10 +221,11 @@ class PPO:
             actions = actions.at[rows, seats].set(action)
             nxt = jax.vmap(step)(games, actions)
             done = nxt.terminated
-            result = jax.vmap(partial(outcome, margin_weight=cfg.margin_weight))(nxt)
+            shares = jax.vmap(win_share)(nxt)
+            # the result: win share plus the squashed margin (see the module doc)
+            result = shares + cfg.margin_weight * jnp.tanh(jax.vmap(margins)(nxt) / 20.0)
             reward = jnp.where(done[:, None], result[rows, seats], 0.0)
-            won = jax.vmap(winners)(nxt)
-            share = jnp.where(won, 1.0 / jnp.maximum(won.sum(axis=1, keepdims=True), 1), 0.0)[rows, seats]
+            share = shares[rows, seats]
             fresh = self._deal(k_deal, cfg.envs)
             games = jax.tree_util.tree_map(
                 lambda f, s: jnp.where(done.reshape(-1, *([1] * (s.ndim - 1))), f, s), fresh, nxt
@@ -341,9 +341,7 @@ class PPO:
             return (jax.vmap(step)(st, actions), k), None
 
         (state, _), _ = jax.lax.scan(turn, (state, key), None, length=turns)
-        won = jax.vmap(winners)(state)
-        share = jnp.where(won, 1.0 / jnp.maximum(won.sum(axis=1, keepdims=True), 1), 0.0)
-        return share[rows, seats].mean()
+        return jax.vmap(win_share)(state)[rows, seats].mean()
 
 
 def compiled(cfg: PPOConfig, opponent_hidden: tuple[int, ...] = ()) -> PPO:

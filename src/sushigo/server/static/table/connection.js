@@ -82,9 +82,8 @@ export async function start(on) {
   if (!r.ok) { document.querySelector("main").innerHTML = `<section class="panel"><h2>${esc(t("No such table"))}</h2><p>${esc(t("There is no table at this address. The link may be mistyped or out of date."))}</p><a class="btn" href="/">${esc(t("Back to the lobby"))}</a></section>`; return; }
   const table = await r.json();
   const showTitle = () => { $("title").textContent = window.SushiArt.tableName(table); };
-  showTitle();
+  showTitle();  // the page starts once the catalogue is here (or late: then the event below redraws it)
   // a default name is worded per reader, from the game's title in the reader's catalogue
-  window.SushiArt.onCatalogue(showTitle);
   window.addEventListener("sushigo:catalogue", showTitle);
   const mine = S.saved && S.saved.token;
   if (link !== null && link !== mine) {
