@@ -108,8 +108,11 @@ ACT_JS = """async () => {
     click('#myBelt .die:not([disabled])');
     if (click('#takeBtn:not([disabled])')) return sid;
   } else if (document.getElementById('playBtn')) {
+    // A Party spoon or takeout box first, when the hand has one: its decisions are what the
+    // pseudo-locale test must see (the first card alone left them to the deal's luck).
+    const special = '#hand .card[data-card^="spoon"]:not([disabled]):not(.selected), #hand .card[data-card^="takeout_box"]:not([disabled]):not(.selected)';
     for (let i = 0; i < 3 && document.querySelector('#playBtn[disabled]'); i++) {
-      if (!click('#hand .card:not([disabled]):not(.selected)')) break;
+      if (!click(special) && !click('#hand .card:not([disabled]):not(.selected)')) break;
       click('#decision [data-action]');
     }
     if (click('#playBtn:not([disabled])')) return sid;
