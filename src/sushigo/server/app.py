@@ -41,7 +41,8 @@ from ..game import games, spec
 from ..i18n import LANGUAGES, N_, translator
 from ..i18n.cards import error_text
 from ..i18n.negotiate import canonical
-from . import i18n_routes
+from . import analysis, i18n_routes, metrics, pages, players, routes_tables
+from .accounts import routes as account_routes
 from .client import hash_token
 from .limits import BodyLimit, Limits, RateLimiter, RequestRate, client_address
 from .party_menus import PartyMenus, party_menus
@@ -653,6 +654,9 @@ def create_app(
     app.add_middleware(TableSockets)
     app.include_router(api)
     app.include_router(i18n_routes.router)
+    # Issue 21 (accounts, players, table life cycle, their pages), 25 (analysis), 23 (metrics).
+    for extension in (account_routes, players, routes_tables, pages, analysis, metrics):
+        app.include_router(extension.router)
 
     @app.get(
         "/healthz", response_model=HealthResponse, tags=["ops"], responses={503: {"model": HealthResponse}}

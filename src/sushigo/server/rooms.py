@@ -25,7 +25,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -116,7 +116,20 @@ class Room(Presence, TableChat, BotDriver):
             row.name,
             row.finished_at,
             id(row.result),
-            tuple((s.kind, s.name, s.bot, s.token_hash is not None) for s in row.seats),
+            row.rematch,
+            tuple(
+                (
+                    s.kind,
+                    s.name,
+                    s.bot,
+                    s.token_hash is not None,
+                    s.user_id,
+                    s.program,
+                    s.conceded,
+                    s.reserved_for,
+                )
+                for s in row.seats
+            ),
         )
         if self._public_base is None or self._public_base[0] != key:
             # The presence-free part; each spectator connect changes only the presence.
@@ -380,6 +393,7 @@ class Room(Presence, TableChat, BotDriver):
                 self.row.status = "finished"
                 self.row.result = result
                 self.row.finished_at = time.time()
+                self.hub.finished(self.row)
             # The turn (and its timer) goes on only while an action just moved its seat in or out of
             # a simultaneous decision that others still owe: a secret pick, or taking one back. Any
             # other change (a sequential move, a re-roll, a Party card being resolved, a new deal, a
@@ -460,6 +474,11 @@ def table_public(
             taken=s.kind == "bot" or s.token_hash is not None,
             connected=bool(connected and connected[i]),
             standin=bool(standin and standin[i]),
+            account=None,  # filled in by the seating work (issue 21)
+            deleted=False,
+            program=s.program,
+            conceded=s.conceded,
+            reserved=s.reserved_for is not None,
         )
         for i, s in enumerate(row.seats)
     ]
@@ -484,6 +503,9 @@ def table_public(
         winner_names=[row.seats[w].name or f"Player {w + 1}" for w in result["winners"]]
         if result.get("winners") is not None
         else None,
+        rated=row.rated,
+        rematch=row.rematch,
+        rematch_of=row.rematch_of,
     )
 
 
@@ -518,6 +540,10 @@ class Hub:
         self._batch: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sushigo-db")
+        #: Called with each table's row once its game has finished and been stored (ratings, histories):
+        #: each listener runs as its own task, so a slow or failing one never holds up the table.
+        self.on_finish: list[Callable[[TableRow], Coroutine[Any, Any, None]]] = []
+        self._listening: set[asyncio.Task[None]] = set()
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs a store call on the database thread, keeping the event loop free."""
@@ -553,6 +579,18 @@ class Hub:
             for _, future in batch:
                 if not future.done():
                     future.set_result(None)
+
+    def finished(self, row: TableRow) -> None:
+        """Tells every :attr:`on_finish` listener that ``row``'s game is over (it is stored already)."""
+        for listener in self.on_finish:
+            task = asyncio.get_running_loop().create_task(listener(row))
+            self._listening.add(task)
+            task.add_done_callback(self._listened)
+
+    def _listened(self, task: asyncio.Task[None]) -> None:
+        self._listening.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a finish listener failed", exc_info=task.exception())
 
     def standin_bot(self, game: str) -> str:
         names = bot_names(game)

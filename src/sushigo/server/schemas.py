@@ -33,7 +33,7 @@ else:
     #: OpenAPI schema lists them as an enum); type checkers see a ``str``.
     GameName = Literal[GAME_NAMES]
 SeatKind = Literal["human", "bot"]
-TableStatus = Literal["open", "playing", "finished", "abandoned"]
+TableStatus = Literal["open", "playing", "finished", "abandoned", "cancelled"]
 #: An option's value on the wire: on/off, a word, or a small number (a menu is sent as ``menu``).
 OptionValue = bool | int | str
 #: The most seats any game takes (a table's seat list is bounded by it before the game is looked up).
@@ -132,6 +132,11 @@ class TableCreate(BaseModel):
         None, ge=5, le=600, description="Seconds a human has per decision before a bot picks for them."
     )
     name: CleanText | None = Field(None, max_length=40, description="Table name shown in the lobby.")
+    rated: bool = Field(
+        False,
+        description="A rated table (issue 21): only signed-in players and built-in bots; each finishing "
+        "place moves the players' ratings (docs/accounts.md).",
+    )
     _checked: dict[str, Any] | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
@@ -151,7 +156,10 @@ class TableCreate(BaseModel):
                         type=PydanticCustomError(
                             "game_option",
                             "{problem}",
-                            {"problem": e["msg"], "text": {k: v for k, v in e.items() if k not in ("loc", "msg")}},
+                            {
+                                "problem": e["msg"],
+                                "text": {k: v for k, v in e.items() if k not in ("loc", "msg")},
+                            },
                         ),
                         loc=self._where(e["loc"]),
                         input=None,
@@ -202,6 +210,11 @@ class SeatPublic(BaseModel):
     taken: bool = Field(description="A human has joined this seat (always true for bots).")
     connected: bool = False
     standin: bool = Field(False, description="A bot is playing for an absent human right now.")
+    account: str | None = Field(None, description="The account seated here (its profile's name), if any.")
+    deleted: bool = Field(False, description="The account seated here has since been deleted.")
+    program: bool = Field(False, description="The account plays through an API token: a program.")
+    conceded: bool = Field(False, description="The player conceded; a bot plays the seat to the end.")
+    reserved: bool = Field(False, description="Play again: the seat waits for its previous player.")
 
 
 class TablePublic(BaseModel):
@@ -232,6 +245,9 @@ class TablePublic(BaseModel):
     totals: list[int] | None = None
     winners: list[int] | None = None
     winner_names: list[str] | None = Field(None, description="Names of the winners' seats, when finished.")
+    rated: bool = Field(False, description="A rated table: only accounts and built-in bots; ratings move.")
+    rematch: str | None = Field(None, description="The table made by 'Play again' from this one.")
+    rematch_of: str | None = Field(None, description="The table this one replays ('Play again').")
 
 
 class TableList(BaseModel):

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Engine,
     Float,
@@ -62,6 +63,11 @@ tables_t = Table(
     Column("result", Text, nullable=True),
     # A hash of the address that created the table, so its per-address limit holds across restarts.
     Column("created_by", String(32), nullable=True),
+    # Accounts (issue 21): a rated table, the account that created it, and the play-again chain.
+    Column("rated", Boolean, nullable=False, default=False, server_default=text("false")),
+    Column("created_user", Integer, nullable=True),
+    Column("rematch_of", String(32), nullable=True),
+    Column("rematch", String(32), nullable=True),
 )
 # The lobby pages through tables newest first, by status: these indexes serve those queries.
 Index("ix_sushigo_tables_status_created", tables_t.c.status, tables_t.c.created_at, tables_t.c.id)
@@ -100,9 +106,33 @@ class SeatRow:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    #: The account seated here (``None``: a guest, a bot, or nobody yet).
+    user_id: int | None = None
+    #: The account plays through an API token: a program, marked as one in every view.
+    program: bool = False
+    #: The player conceded the running game: a bot plays the seat to the end, ratings count it last.
+    conceded: bool = False
+    #: Play again: the seat waits for its old occupant, ``"user:<id>"`` for an account or
+    #: ``"token:<sha256 of the old seat token>"`` for a guest; cleared on accept or decline.
+    reserved_for: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "bot": self.bot, "token_hash": self.token_hash}
+        doc: dict[str, Any] = {
+            "kind": self.kind,
+            "name": self.name,
+            "bot": self.bot,
+            "token_hash": self.token_hash,
+        }
+        # Written only when set, so the seats of guest tables read exactly as before.
+        if self.user_id is not None:
+            doc["user_id"] = self.user_id
+        if self.program:
+            doc["program"] = True
+        if self.conceded:
+            doc["conceded"] = True
+        if self.reserved_for is not None:
+            doc["reserved_for"] = self.reserved_for
+        return doc
 
 
 @dataclass
@@ -123,6 +153,10 @@ class TableRow:
     result: dict[str, Any] | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
     created_by: str | None = None
+    rated: bool = False
+    created_user: int | None = None
+    rematch_of: str | None = None
+    rematch: str | None = None
 
 
 class StoreError(Exception):
@@ -173,6 +207,8 @@ class Store:
                 cur.execute("PRAGMA busy_timeout=5000")
                 cur.close()
 
+        from .accounts import models as _accounts  # noqa: F401  (registers its tables on metadata)
+
         try:
             metadata.create_all(self.engine)
             self._migrate()
@@ -187,6 +223,15 @@ class Store:
         with self.engine.begin() as conn:
             if "created_by" not in columns:
                 conn.execute(text("ALTER TABLE sushigo_tables ADD COLUMN created_by VARCHAR(32)"))
+            # Interim until the Alembic history replaces this method (issue 21).
+            for name, ddl in (
+                ("rated", "BOOLEAN NOT NULL DEFAULT false"),
+                ("created_user", "INTEGER"),
+                ("rematch_of", "VARCHAR(32)"),
+                ("rematch", "VARCHAR(32)"),
+            ):
+                if name not in columns:
+                    conn.execute(text(f"ALTER TABLE sushigo_tables ADD COLUMN {name} {ddl}"))
         for index in tables_t.indexes:
             index.create(self.engine, checkfirst=True)
 
@@ -226,6 +271,9 @@ class Store:
                     turn_timer=row.turn_timer,
                     created_at=row.created_at,
                     created_by=row.created_by,
+                    rated=row.rated,
+                    created_user=row.created_user,
+                    rematch_of=row.rematch_of,
                 )
             )
 
@@ -236,14 +284,17 @@ class Store:
         seats: Sequence[SeatRow] | None = None,
         status: str | None = None,
         result: dict[str, Any] | None = None,
+        rematch: str | None = None,
     ) -> None:
-        """Updates a table's seats, status or result (committed on return)."""
+        """Updates a table's seats, status, result or play-again table (committed on return)."""
         values: dict[str, Any] = {}
+        if rematch is not None:
+            values["rematch"] = rematch
         if seats is not None:
             values["seats"] = json.dumps([s.to_json() for s in seats])
         if status is not None:
             values["status"] = status
-            if status in ("finished", "abandoned"):
+            if status in ("finished", "abandoned", "cancelled"):
                 values["finished_at"] = time.time()
         if result is not None:
             values["result"] = json.dumps(result)
@@ -424,4 +475,8 @@ def _row(r: Any) -> TableRow:
         finished_at=r["finished_at"],
         result=json.loads(r["result"]) if r["result"] else None,
         created_by=r.get("created_by"),
+        rated=bool(r.get("rated") or False),
+        created_user=r.get("created_user"),
+        rematch_of=r.get("rematch_of"),
+        rematch=r.get("rematch"),
     )
