@@ -41,7 +41,21 @@ OLD_DDL = [
 ]
 #: An even older server: no created_by column and none of the lobby's composite indexes.
 OLDER_DDL = [OLD_DDL[0], OLD_DDL[1], OLD_DDL[2].replace(", created_by VARCHAR(32)", ""), OLD_DDL[3]]
-OLD_TABLE_COLUMNS = ["id", "name", "game", "players", "options", "seed", "seats", "status", "turn_timer", "created_at", "finished_at", "result", "created_by"]
+OLD_TABLE_COLUMNS = [
+    "id",
+    "name",
+    "game",
+    "players",
+    "options",
+    "seed",
+    "seats",
+    "status",
+    "turn_timer",
+    "created_at",
+    "finished_at",
+    "result",
+    "created_by",
+]
 
 
 def schema_differences(url: str) -> list[Any]:
