@@ -15,8 +15,8 @@ from .conftest import create, make_client, page_headers
 PASSWORD = "correct horse battery"
 
 
-def run(db: str, *args: str, input: str | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(main, ["users", *args, "--database", db], input=input)
+def run(db: str, *args: str, answer: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["users", *args, "--database", db], input=answer)
     return result.exit_code, result.output
 
 
@@ -55,7 +55,7 @@ def test_users_command(tmp_path: Path) -> None:
         assert fresh.post("/api/session", json={"name": "alice", "password": PASSWORD}).status_code == 401
         assert fresh.post("/api/session", json={"name": "alice", "password": new}).status_code == 200
 
-        code, out = run(db, "delete", "alice", input="n\n")
+        code, out = run(db, "delete", "alice", answer="n\n")
         assert code == 1 and "Aborted" in out
         code, out = run(db, "delete", "alice", "--yes")
         assert code == 0 and f"#{me['id']}" in out
