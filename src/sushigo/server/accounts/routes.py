@@ -192,8 +192,10 @@ async def create_account(body: Credentials, request: Request) -> JSONResponse:
 
 @router.post("/session", response_model=Me, responses=_ERRORS)
 async def sign_in(body: Credentials, request: Request) -> JSONResponse:
-    """Signs in with a name and a password (sets the session cookie). A wrong name and a wrong password
-    get the same answer."""
+    """Signs in with a name and a password (sets the session cookie).
+
+    A wrong name and a wrong password get the same answer (401 ``auth/failed``).
+    """
     accounts = _accounts(request)
     try:
         user_id, name, cookie, csrf = await accounts.sign_in(body.name, body.password, _address(request))
@@ -218,8 +220,10 @@ async def sign_out(request: Request) -> Response:
 
 @router.get("/me", response_model=Me, responses=_ERRORS)
 async def me(request: Request) -> JSONResponse:
-    """The signed-in account (401 ``auth/required`` for a guest). It renews the session cookie, whose
-    expiry slides: 30 days after the last use."""
+    """Describes the signed-in account, with the CSRF token its pages send (401 for a guest).
+
+    It renews the session cookie, whose expiry slides: 30 days after the last use.
+    """
     accounts = _accounts(request)
     who = await _signed_in(request)
     answer = await _me(accounts, who.user_id, who.name, who.csrf)
@@ -244,8 +248,11 @@ async def change_password(body: PasswordChange, request: Request) -> Response:
 
 @router.get("/me/export", responses={**_ERRORS, 200: {"description": "A sushigo-account/1 document."}})
 async def export(request: Request) -> Response:
-    """Downloads everything stored about the account: profile, sessions and tokens (no secrets),
-    ratings, rating events, and its games (seats by public name, results)."""
+    """Downloads everything stored about the account as a ``sushigo-account/1`` JSON document.
+
+    Profile, sessions and tokens (no secrets), ratings, rating events, and its games (seats by
+    public name, results).
+    """
     accounts = _accounts(request)
     who = await _session(request)
     try:
@@ -264,8 +271,10 @@ async def export(request: Request) -> Response:
 
 @router.delete("/me", status_code=204, responses=_ERRORS)
 async def delete_me(body: PasswordProof, request: Request) -> Response:
-    """Deletes the account (confirmed by its password). Its games stay, shown with a deleted player;
-    its name becomes free, its sessions and tokens end."""
+    """Deletes the account, confirmed by its password; its finished games stay.
+
+    They show a deleted player; the name becomes free, the sessions and tokens end.
+    """
     accounts = _accounts(request)
     who = await _session(request)
     try:
@@ -280,7 +289,7 @@ async def delete_me(body: PasswordProof, request: Request) -> Response:
 
 @router.get("/me/tokens", response_model=list[TokenPublic], responses=_ERRORS)
 async def list_tokens(request: Request) -> list[TokenPublic]:
-    """The account's live API tokens (never their values)."""
+    """Lists the account's live API tokens (never their values)."""
     accounts = _accounts(request)
     who = await _session(request)
     rows = await accounts.db(accounts.store.list_tokens, who.user_id)
