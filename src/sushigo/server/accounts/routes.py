@@ -169,6 +169,14 @@ async def _session(request: Request) -> Identity:
     return who
 
 
+async def _replace_session(request: Request, accounts: Accounts) -> None:
+    """Ends the session this browser held before signing in anew (it would linger until it expired)."""
+    before = await identify(request)
+    if before is not None and before.session is not None:
+        await accounts.sign_out(before.session)
+    ident.forget(request.scope)
+
+
 def _signed_in_answer(request: Request, accounts: Accounts, me: Me, cookie: str, status: int) -> JSONResponse:
     response = JSONResponse(me.model_dump(), status_code=status, headers={"Cache-Control": "no-store"})
     _set_cookie(response, request, cookie, accounts)
@@ -185,7 +193,7 @@ async def create_account(body: Credentials, request: Request) -> JSONResponse:
         )
     except AccountError as exc:
         raise _fail(exc) from None
-    ident.forget(request.scope)
+    await _replace_session(request, accounts)
     me = await _me(accounts, user_id, name, csrf)
     return _signed_in_answer(request, accounts, me, cookie, 201)
 
@@ -201,7 +209,7 @@ async def sign_in(body: Credentials, request: Request) -> JSONResponse:
         user_id, name, cookie, csrf = await accounts.sign_in(body.name, body.password, _address(request))
     except AccountError as exc:
         raise _fail(exc) from None
-    ident.forget(request.scope)
+    await _replace_session(request, accounts)
     me = await _me(accounts, user_id, name, csrf)
     return _signed_in_answer(request, accounts, me, cookie, 200)
 
