@@ -70,7 +70,7 @@ def bearer(scope: Any) -> str | None:
 
 
 async def identify_scope(scope: Any) -> Identity | None:
-    """The identity behind an ASGI scope (HTTP or WebSocket), computed once per scope."""
+    """The identity behind an ASGI scope (HTTP or WebSocket), computed once per HTTP request."""
     if _SCOPE_KEY in scope:
         known: Identity | None = scope[_SCOPE_KEY]
         return known
@@ -90,7 +90,10 @@ async def identify_scope(scope: Any) -> Identity | None:
                 if hit is not None:
                     digest, session = hit
                     found = Identity(session.user_id, session.name, session=digest, csrf=session.csrf)
-    scope[_SCOPE_KEY] = found
+    if scope.get("type") == "http":
+        # Kept for the rest of this request only: a WebSocket asks afresh each time (a long-lived
+        # connection re-checks that its session or token still holds).
+        scope[_SCOPE_KEY] = found
     return found
 
 
@@ -112,6 +115,8 @@ async def identify_socket(websocket: Any) -> Identity | None:
     """As :func:`identify`, for a WebSocket's handshake (its cookie or ``Authorization`` header).
 
     A cookie counts only when the handshake's ``Origin`` is this site (no cross-site WebSocket hijacking).
+    Each call looks again (nothing is cached on a socket): calling it before an action tells whether
+    the session or token still holds (signed out, revoked, disabled or deleted: ``None``).
     """
     scope = websocket.scope
     if bearer(scope) is None and session_cookie(scope) is not None:
