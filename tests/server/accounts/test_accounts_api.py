@@ -190,3 +190,19 @@ def test_delete_keeps_the_row_frees_the_name_and_ends_everything(client: TestCli
     assert user.name is None and user.deleted_at is not None and stored is None
     again = client.post("/api/account", json={"name": "alice", "password": PASSWORD})
     assert again.status_code == 201 and again.json()["id"] != me["id"]
+
+
+def test_token_labels_are_visible_text(client: TestClient) -> None:
+    me = create(client)
+    for label in ("   ", "bot\u202e", "a\x00b", "x" * 41):
+        r = client.post("/api/me/tokens", json={"label": label}, headers=page_headers(me))
+        assert r.status_code == 422, label
+    made = client.post("/api/me/tokens", json={"label": "  my   bot "}, headers=page_headers(me)).json()
+    assert made["label"] == "my bot"
+
+
+def test_sign_in_ignores_surrounding_spaces_and_width(client: TestClient) -> None:
+    create(client, "Alice")
+    client.cookies.clear()
+    r = client.post("/api/session", json={"name": " ａｌｉｃｅ ", "password": PASSWORD})
+    assert r.status_code == 200 and r.json()["name"] == "Alice"

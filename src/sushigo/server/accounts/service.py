@@ -209,7 +209,7 @@ class AccountStore:
             r = (
                 conn.execute(
                     select(users_t).where(
-                        users_t.c.name_key == names.key(name), users_t.c.deleted_at.is_(None)
+                        users_t.c.name_key == names.key(names.normalise(name)), users_t.c.deleted_at.is_(None)
                     )
                 )
                 .mappings()
@@ -643,7 +643,7 @@ class Accounts:
         return cookie, csrf
 
     def _failure_key(self, raw_name: str) -> str:
-        return "n:" + names.key(raw_name.strip())[:64]
+        return "n:" + names.key(names.normalise(raw_name))[:64]
 
     def _limited(self, limiter: RateLimiter, key: str) -> None:
         wait = limiter.retry_after(key)
