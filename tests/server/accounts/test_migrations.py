@@ -84,7 +84,7 @@ def schema_differences(url: str) -> list[Any]:
 def test_head_is_the_historys_head() -> None:
     from alembic.script import ScriptDirectory
 
-    config: Any = migrations._config(None)  # type: ignore[arg-type]
+    config: Any = migrations.alembic_config(None)
     assert ScriptDirectory.from_config(config).get_heads() == [migrations.HEAD]
 
 

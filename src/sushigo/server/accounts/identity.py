@@ -37,7 +37,8 @@ class Identity:
     csrf: str = ""
 
 
-def _header(scope: Any, name: bytes) -> str | None:
+def header(scope: Any, name: bytes) -> str | None:
+    """A request's or handshake's header ``name`` (lower case), the first of several."""
     for key, value in scope.get("headers", ()):
         if key.lower() == name:
             return str(value.decode("latin-1"))
@@ -45,7 +46,7 @@ def _header(scope: Any, name: bytes) -> str | None:
 
 
 def _cookie(scope: Any, name: str) -> str | None:
-    raw = _header(scope, b"cookie")
+    raw = header(scope, b"cookie")
     if not raw:
         return None
     for part in raw.split(";"):
@@ -62,7 +63,7 @@ def session_cookie(scope: Any) -> str | None:
 
 def bearer(scope: Any) -> str | None:
     """The token of an ``Authorization: Bearer …`` header, if any."""
-    raw = _header(scope, b"authorization")
+    raw = header(scope, b"authorization")
     if raw is None:
         return None
     kind, _, value = raw.strip().partition(" ")
