@@ -206,3 +206,39 @@ def test_sign_in_ignores_surrounding_spaces_and_width(client: TestClient) -> Non
     client.cookies.clear()
     r = client.post("/api/session", json={"name": " ａｌｉｃｅ ", "password": PASSWORD})
     assert r.status_code == 200 and r.json()["name"] == "Alice"
+
+
+@pytest.mark.slow
+def test_the_account_flow_on_postgresql(tmp_path: Path, pg_database: str) -> None:
+    with make_client(tmp_path, database=pg_database) as client:
+        me = create(client, "Zoë")
+        h = page_headers(me)
+        token = client.post("/api/me/tokens", json={"label": "bot"}, headers=h).json()
+        program = TestClient(client.app)
+        assert (
+            program.get("/api/me", headers={"Authorization": f"Bearer {token['token']}"}).json()["id"]
+            == me["id"]
+        )
+        assert (
+            client.post("/api/account", json={"name": "ZOE", "password": PASSWORD}, headers=h).status_code
+            == 409
+        )
+        assert (
+            client.post(
+                "/api/me/password", json={"old": PASSWORD, "new": "another password"}, headers=h
+            ).status_code
+            == 204
+        )
+        assert client.get("/api/me/export").json()["profile"]["name"] == "Zoë"
+        assert client.delete(f"/api/me/tokens/{token['id']}", headers=h).status_code == 204
+        assert (
+            program.get("/api/me", headers={"Authorization": f"Bearer {token['token']}"}).status_code == 401
+        )
+        assert (
+            client.request("DELETE", "/api/me", json={"password": "another password"}, headers=h).status_code
+            == 204
+        )
+        assert (
+            client.post("/api/session", json={"name": "Zoë", "password": "another password"}).status_code
+            == 401
+        )
