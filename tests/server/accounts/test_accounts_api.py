@@ -242,3 +242,15 @@ def test_the_account_flow_on_postgresql(tmp_path: Path, pg_database: str) -> Non
             client.post("/api/session", json={"name": "Zoë", "password": "another password"}).status_code
             == 401
         )
+
+
+def test_the_cookie_is_secure_over_https(client: TestClient) -> None:
+    secure = TestClient(client.app, base_url="https://testserver")
+    r = secure.post(
+        "/api/account", json={"name": "alice", "password": PASSWORD}, headers={"Origin": "https://testserver"}
+    )
+    assert r.status_code == 201 and "secure" in r.headers["set-cookie"].lower()
+    out = secure.delete(
+        "/api/session", headers={"Origin": "https://testserver", "X-CSRF-Token": r.json()["csrf"]}
+    )
+    assert out.status_code == 204
