@@ -3,6 +3,7 @@
 #   Debian's chromium (browser end-to-end tests, driven by Python Playwright; never `playwright install`)
 #   Debian's postgresql (the server tests also run against a throwaway PostgreSQL server)
 #   Debian's fonts-wqy-microhei (a CJK font: the Chinese browser tests measure real glyphs, not boxes)
+#   Debian's nginx (the deploy tests put a real nginx with deploy/nginx.conf in front of the server)
 # Needs root (or sudo) and apt; prints what it skips. Safe to run many times.
 set -eu
 
@@ -10,9 +11,10 @@ need=""
 if [ ! -x /usr/bin/chromium ]; then need="$need chromium"; fi
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then need="$need postgresql"; fi
 if [ ! -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ]; then need="$need fonts-wqy-microhei"; fi
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then need="$need nginx"; fi
 
 if [ -z "$need" ]; then
-    echo "install-system-deps: chromium, postgresql and a CJK font are already installed"
+    echo "install-system-deps: chromium, postgresql, a CJK font and nginx are already installed"
     exit 0
 fi
 
@@ -35,3 +37,4 @@ $SUDO apt-get update -qq || true
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $need
 # The test fixtures start their own throwaway server; the packaged cluster service is not needed.
+$SUDO service nginx stop >/dev/null 2>&1 || true
