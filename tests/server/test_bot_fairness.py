@@ -13,6 +13,7 @@ import secrets
 import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -66,7 +67,7 @@ def test_each_other_address_overtakes_a_waiting_job_at_most_once() -> None:
 
     async def scenario() -> None:
         pool = BotPool(1, executor=ThreadPoolExecutor(1))
-        pool.on_start = starts.append
+        pool.on_start.append(starts.append)
         tasks = [
             asyncio.ensure_future(pool.run(f"{a}{t}", _job, f"{a}{t}", order, address=a))
             for a in ("A", "B", "C")
@@ -131,6 +132,33 @@ def test_a_cancelled_waiter_leaves_the_queue_and_the_time_limit_counts_only_runn
     asyncio.run(scenario())
 
 
+def test_a_room_queues_its_bot_moves_under_the_address_that_created_the_table(tmp_path: Path) -> None:
+    """The room's driver tells the pool whose table it is (``created_by``), so fairness is per address."""
+    from sushigo.server.rooms import Hub
+    from sushigo.server.schemas import TableCreate
+    from sushigo.server.store import Store
+
+    starts: list[Started] = []
+
+    async def scenario() -> None:
+        pool = BotPool(1, move_ms=20.0, executor=ThreadPoolExecutor(1))
+        pool.on_start.append(starts.append)
+        hub = Hub(Store(f"sqlite:///{tmp_path / 'fair.sqlite3'}"), bot_delay=0.0, bot_pool=pool)
+        body = TableCreate.model_validate(
+            {"game": "sushi-go", "seats": [{"kind": "bot", "bot": "mcts"}, {"kind": "bot", "bot": "random"}]}
+        )
+        room = await hub.create(body, creator="hash-of-an-address")
+        deadline = time.monotonic() + 20
+        while not starts:
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.02)
+        assert {s.table for s in starts} == {room.id}
+        await hub.close()
+
+    asyncio.run(scenario())
+    assert {s.address for s in starts} == {"hash-of-an-address"}
+
+
 # ------------------------------------------------------------------------ real bots, real workers
 
 
@@ -193,7 +221,7 @@ def test_ten_tables_of_mcts_bots_from_one_address_do_not_slow_another_address_bo
 
     async def scenario() -> int:
         pool = BotPool(limits.bot_workers, move_ms=limits.bot_move_ms)
-        pool.on_start = starts.append
+        pool.on_start.append(starts.append)
         stop = asyncio.Event()
         try:
             await pool.run("warm-up", int)  # the workers start (and import the bots) before measuring

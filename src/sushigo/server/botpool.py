@@ -171,8 +171,8 @@ class BotPool:
         self.running = 0
         #: Moves refused because their address had ``per_address`` waiting (played by the fallback).
         self.refused = 0
-        #: Told about each job a worker takes (the metrics' wait histogram, the fairness test).
-        self.on_start: Callable[[Started], None] | None = None
+        #: Each is told about every job a worker takes (the metrics' wait histogram, the fairness test).
+        self.on_start: list[Callable[[Started], None]] = []
 
     @property
     def waiting(self) -> int:
@@ -308,9 +308,11 @@ class BotPool:
             job = self._next()
             if job.future.done():  # cancelled while waiting
                 continue
-            if self.on_start is not None:
+            if self.on_start:
                 waited = time.monotonic() - job.queued_at
-                self.on_start(Started(job.address, job.table, waited, self._turn - job.queued_turn - 1))
+                started = Started(job.address, job.table, waited, self._turn - job.queued_turn - 1)
+                for listener in self.on_start:
+                    listener(started)
             self.running += 1
             try:
                 done: Future[Any] = self._pool().submit(job.fn, *job.args)

@@ -92,7 +92,7 @@ class HubMetrics:
             registry=self.registry,
         )
         self.registry.register(_HubState(hub, self))
-        hub.bot_pool.on_start = self._bot_started
+        hub.bot_pool.on_start.append(self._bot_started)
         #: True once the process stops taking tables: ``/readyz`` answers 503 and ``sushigo_draining`` is 1.
         self.draining = False
         #: Seconds a rendered page is reused (a flood of scrapes renders once per interval).
