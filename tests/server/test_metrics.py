@@ -65,6 +65,7 @@ def test_livez_answers_without_the_database_and_readyz_with_it(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     hub = _hub(client)
+    monkeypatch.setattr(metrics, "READY_CACHE", 0.0)
     assert client.get("/livez").json() == {"status": "ok"}
     ready = client.get("/readyz")
     assert ready.status_code == 200
@@ -96,6 +97,19 @@ def test_livez_answers_without_the_database_and_readyz_with_it(
     assert late.status_code == 503 and late.json()["database"] is False
     assert time.monotonic() - started < 0.5
     time.sleep(0.6)  # let the database thread finish the slow ping before the app closes
+
+    # Within READY_CACHE a check's answer is reused: a flood of probes costs one ping per interval.
+    pings = []
+
+    def counted() -> bool:
+        pings.append(1)
+        return True
+
+    monkeypatch.setattr(hub.store, "ping", counted)
+    assert client.get("/readyz").status_code == 200
+    monkeypatch.setattr(metrics, "READY_CACHE", 30.0)
+    assert all(client.get("/readyz").status_code == 200 for _ in range(5))
+    assert len(pings) == 1
 
 
 def _play_one_action(client: TestClient, table_id: str, token: str) -> None:

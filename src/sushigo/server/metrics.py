@@ -45,6 +45,9 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 #: Seconds ``/readyz`` waits for the database's answer before it calls the process not ready.
 READY_TIMEOUT = 2.0
+#: Seconds a database check's answer is reused: a flood of ``/readyz`` (it is not under ``/api``, so
+#: no rate limit applies) costs the database thread one ping per interval, never a queue of them.
+READY_CACHE = 1.0
 #: Every status a table can have; each is reported, at zero when no room has it.
 STATUSES = ("open", "playing", "finished", "abandoned")
 #: Latency buckets (seconds) of actions and database calls: a commit is about a millisecond on SQLite,
@@ -98,6 +101,8 @@ class HubMetrics:
         #: Seconds a rendered page is reused (a flood of scrapes renders once per interval).
         self.cache_seconds = 1.0
         self._page: tuple[float, bytes] | None = None
+        self._ready: tuple[float, bool] | None = None
+        self._pinging: asyncio.Future[bool] | None = None
 
     def acted(self, by: str, started: float) -> None:
         """Counts one accepted action made by ``by`` whose handling began at ``started``
@@ -121,6 +126,24 @@ class HubMetrics:
                 self.database_seconds.labels(operation).observe(time.perf_counter() - start)
 
         return call
+
+    async def database_ready(self, hub: Hub) -> bool:
+        """Whether the database answers a trivial query within :data:`READY_TIMEOUT`; concurrent callers
+        share one check, and its answer is reused for :data:`READY_CACHE` seconds."""
+        now = time.monotonic()
+        if self._ready is not None and now - self._ready[0] < READY_CACHE:
+            return self._ready[1]
+        if self._pinging is None or self._pinging.done():
+            self._pinging = asyncio.ensure_future(self._ping(hub))
+        return await asyncio.shield(self._pinging)
+
+    async def _ping(self, hub: Hub) -> bool:
+        try:
+            ok = bool(await asyncio.wait_for(hub.db(hub.store.ping), READY_TIMEOUT))
+        except Exception:  # a timeout, a lost connection: either way not ready
+            ok = False
+        self._ready = (time.monotonic(), ok)
+        return ok
 
     def _bot_started(self, started: Started) -> None:
         self.bot_wait_seconds.observe(started.waited)
@@ -242,10 +265,7 @@ async def livez() -> LiveResponse:
 async def readyz(request: Request) -> JSONResponse:
     """Tells whether the process should get new work: 503 while its database does not answer or it drains."""
     hub = _hub(request)
-    try:
-        ok = bool(await asyncio.wait_for(hub.db(hub.store.ping), READY_TIMEOUT))
-    except Exception:  # a timeout, a lost connection: either way not ready
-        ok = False
+    ok = await hub.metrics.database_ready(hub)
     draining = hub.metrics.draining
     status: Literal["ready", "unavailable", "draining"] = (
         "draining" if draining else "ready" if ok else "unavailable"
