@@ -177,6 +177,11 @@ def test_nginx_sends_a_table_to_one_process_and_spreads_the_rest(
         refused = [(body, headers) for code, body, headers in codes if code == 429]
         assert refused and refused[0][0]["code"] == "rate/limited"
         assert refused[0][1]["Retry-After"] == "1"
+        big = urllib.request.Request(base + "/api/tables", data=b"x" * 20_000, method="POST")
+        with pytest.raises(urllib.error.HTTPError) as too_large:
+            urllib.request.urlopen(big, timeout=5)
+        assert too_large.value.code == 413
+        assert json.loads(too_large.value.read())["code"] == "request/too_large"
     finally:
         subprocess.run(
             [nginx, "-p", f"{prefix}/", "-c", str(prefix / "nginx.conf"), "-s", "stop"],
