@@ -1,4 +1,5 @@
-"""Bot thinking on the server: off the event loop, a bounded number at once, fairly across tables.
+"""Bot thinking on the server: off the event loop, a bounded number at once, fairly across addresses
+and tables.
 
 Search bots are pure Python, so a thread would keep the GIL from the event loop: measured on the
 development machine, four ``mcts`` bots thinking in threads raised the loop's p99 wake-up delay from
@@ -7,10 +8,24 @@ development machine, four ``mcts`` bots thinking in threads raised the loop's p9
 observation and its legal actions to a worker and the bot (with what it remembered) back, about 13 KB
 and half a millisecond for ``mcts``.
 
-Waiting moves are queued per table and served round-robin across tables, so a table with five search
-bots cannot make another table's single bot wait behind all five. Every search bot's budget is capped
-at ``move_ms`` of wall-clock time per move (:func:`cap_budget`), and a move that takes far longer than
-that is given up (the room then plays a legal fallback) while its worker finishes.
+**Fairness.** One address may hold ten tables of eight ``mcts`` bots; served first come first served, a
+human playing one ``mcts`` bot elsewhere waited 5.6 s a move instead of 0.48 s. So waiting moves are
+queued per table, tables are grouped by the address that created them, and a free worker takes the
+next move of the address served longest ago (one that was never served goes first), and within it of
+the table served longest ago. A table's moves wait in its own queue one behind the other, so each table
+offers at most one move to the workers at a time, and one address at most ``per_address`` waiting moves
+(beyond that a move is refused at once and played by the cheap fallback: :class:`BotQueueFull`).
+
+The bound this gives: every move holds a worker at most ``T`` (``move_ms`` of search, capped by
+:func:`cap_budget`, plus its last iteration and the transfer, a few milliseconds). A move waits only for
+the moves running when it arrived and at most one move of each *other* address with moves waiting, so
+it starts within ``ceil((k + 1) / workers) * T``, where ``k`` is the number of those addresses, however
+many tables and bots each of them has. One address with ten tables of eight ``mcts`` bots makes another
+address's bot wait at most ``T`` for one worker (``k = 1``: its next move goes first, behind the one
+running). Within one address the same holds across its tables. docs/deploy.md ("Bots") has the figures.
+
+A move that runs far past its budget (``3 * move_ms + 10 s``) is given up (the room then plays a legal
+fallback) while its worker finishes; waiting in the queue does not count towards that.
 
 Cheap bots (``INLINE_BOTS``, well under a millisecond a move) are not worth the trip and act inline.
 """
@@ -21,6 +36,7 @@ import asyncio
 import contextlib
 import ctypes
 import dataclasses
+import math
 import multiprocessing
 import os
 import signal
@@ -36,6 +52,9 @@ from ..bots.budget import SearchBudget
 
 #: How much nicer (lower priority) than the server the worker processes run.
 WORKER_NICENESS = 10
+#: Moves of one address that may wait at once: ten tables (``Limits.max_tables_per_address``) of eight
+#: search-bot seats each (Sushi Go Party!'s largest table) never reach it.
+PER_ADDRESS_QUEUE = 80
 #: Bots whose moves cost well under a millisecond (measured): they act on the event loop.
 INLINE_BOTS = frozenset({"random", "greedy", "heuristic", "roll-greedy"})
 
@@ -88,37 +107,87 @@ def cap_budget(bot: Any, move_ms: float) -> Any:
     return bot
 
 
-@dataclasses.dataclass
+class BotQueueFull(RuntimeError):
+    """An address already has ``per_address`` moves waiting: the move is refused instead of queued."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Started:
+    """What :attr:`BotPool.on_start` hears when a worker takes a job."""
+
+    address: str
+    table: str
+    #: Seconds the job waited in the queue.
+    waited: float
+    #: Jobs that started between this one's arrival and its start: at most one per other address with
+    #: jobs waiting (the fairness bound), however many tables and jobs those addresses have.
+    overtaken: int
+
+
+@dataclasses.dataclass(eq=False)
 class _Job:
+    table: str
+    address: str
     fn: Callable[..., Any]
     args: tuple[Any, ...]
     future: asyncio.Future[Any]
+    limit: float | None
+    queued_at: float
+    queued_turn: int
+    timer: asyncio.TimerHandle | None = None
+
+
+class _Address:
+    """One address's tables with moves waiting, each table's moves in order, and when each was served."""
+
+    def __init__(self) -> None:
+        self.tables: OrderedDict[str, deque[_Job]] = OrderedDict()
+        self.waiting = 0
 
 
 class BotPool:
-    """At most ``workers`` jobs run at once; waiting jobs are served round-robin by table."""
+    """At most ``workers`` jobs run at once; waiting jobs are served round-robin by address, then by
+    table (see the module docstring for the bound it gives)."""
 
     def __init__(
         self,
         workers: int = 2,
         *,
         move_ms: float = 1000.0,
+        per_address: int = PER_ADDRESS_QUEUE,
         processes: bool = True,
         executor: Executor | None = None,
     ) -> None:
         self.workers = max(1, workers)
         self.move_ms = move_ms
+        self.per_address = max(1, per_address)
         self._processes = processes
         self._executor = executor
-        self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()
-        self._served: dict[str, int] = {}
+        self._addresses: OrderedDict[str, _Address] = OrderedDict()
+        #: When each address and each table was last served (a turn number; absent: never, or forgotten).
+        self._address_served: dict[str, int] = {}
+        self._table_served: dict[str, int] = {}
         self._turn = 0
         self.running = 0
+        #: Moves refused because their address had ``per_address`` waiting (played by the fallback).
+        self.refused = 0
+        #: Each is told about every job a worker takes (the metrics' wait histogram, the fairness test).
+        self.on_start: list[Callable[[Started], None]] = []
 
     @property
     def waiting(self) -> int:
         """Jobs queued and not yet started."""
-        return sum(len(q) for q in self._queues.values())
+        return sum(a.waiting for a in self._addresses.values())
+
+    @property
+    def addresses_waiting(self) -> int:
+        """Addresses with at least one job queued (``k + 1`` in the module docstring's bound)."""
+        return len(self._addresses)
+
+    def wait_bound(self, others: int = 1) -> float:
+        """Seconds a move waits at most for a worker while ``others`` other addresses have moves waiting,
+        counting each move at its full ``move_ms`` budget (the module docstring's bound)."""
+        return math.ceil((others + 1) / self.workers) * self.move_ms / 1000.0
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -134,43 +203,116 @@ class BotPool:
                 self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="sushigo-bot")
         return self._executor
 
-    async def run(self, table_id: str, fn: Callable[..., Any], *args: Any) -> Any:
-        """Runs ``fn(*args)`` in the pool when ``table_id``'s turn comes; returns its result."""
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queues.setdefault(table_id, deque()).append(_Job(fn, args, future))
-        self._dispatch()
-        return await future
+    async def run(
+        self,
+        table_id: str,
+        fn: Callable[..., Any],
+        *args: Any,
+        address: str | None = None,
+        limit: float | None = None,
+    ) -> Any:
+        """Runs ``fn(*args)`` in the pool when its turn comes; returns its result.
 
-    async def think(self, table_id: str, bot: Any, observation: Any, legal: Sequence[Any]) -> tuple[Any, Any]:
-        """Asks ``bot`` for its move in a worker; gives up (``TimeoutError``) well past its budget."""
+        ``address`` is the key of whoever the work is for (a table's ``created_by``); without one the
+        table counts as an address of its own. ``limit``: seconds it may run once started before
+        ``TimeoutError`` (its worker still finishes it).
+
+        :raises BotQueueFull: that address already has ``per_address`` jobs waiting.
+        """
+        key = address if address is not None else "table:" + table_id
+        group = self._addresses.get(key)
+        if group is not None and group.waiting >= self.per_address:
+            self.refused += 1
+            raise BotQueueFull(f"{group.waiting} bot moves of this address are waiting already")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        job = _Job(table_id, key, fn, args, future, limit, time.monotonic(), self._turn)
+        if group is None:
+            group = self._addresses[key] = _Address()
+        group.tables.setdefault(table_id, deque()).append(job)
+        group.waiting += 1
+        self._dispatch()
+        try:
+            return await future
+        except asyncio.CancelledError:
+            self._withdraw(job)  # still queued: it leaves the queue (a running one just finishes)
+            raise
+
+    async def think(
+        self, table_id: str, bot: Any, observation: Any, legal: Sequence[Any], *, address: str | None = None
+    ) -> tuple[Any, Any]:
+        """Asks ``bot`` for its move in a worker; gives up (``TimeoutError``) well past its budget.
+
+        A move its address may not queue (:class:`BotQueueFull`) is the first legal action, at once:
+        only that address's own tables play weaker, and nobody waits.
+        """
         limit = 3 * self.move_ms / 1000.0 + 10.0
-        result: tuple[Any, Any] = await asyncio.wait_for(
-            asyncio.shield(self.run(table_id, think, bot, observation, list(legal))), limit
-        )
+        try:
+            result: tuple[Any, Any] = await self.run(
+                table_id, think, bot, observation, list(legal), address=address, limit=limit
+            )
+        except BotQueueFull:
+            return legal[0], bot
         return result
 
     def drop(self, table_id: str) -> None:
         """Forgets the waiting jobs of a table that closed (their awaiting tasks are cancelled)."""
-        self._served.pop(table_id, None)
-        for job in self._queues.pop(table_id, deque()):
-            job.future.cancel()
+        self._table_served.pop(table_id, None)
+        for key, group in list(self._addresses.items()):
+            jobs = group.tables.pop(table_id, None)
+            if jobs is None:
+                continue
+            group.waiting -= len(jobs)
+            if not group.tables:
+                del self._addresses[key]
+            for job in jobs:
+                job.future.cancel()
+
+    def _withdraw(self, job: _Job) -> None:
+        group = self._addresses.get(job.address)
+        jobs = group.tables.get(job.table) if group is not None else None
+        if group is None or jobs is None or job not in jobs:
+            return
+        jobs.remove(job)
+        group.waiting -= 1
+        if not jobs:
+            del group.tables[job.table]
+            if not group.tables:
+                del self._addresses[job.address]
+
+    def _next(self) -> _Job:
+        """Takes the next job: the address served longest ago, then its table served longest ago."""
+        key = min(self._addresses, key=lambda a: self._address_served.get(a, -1))
+        group = self._addresses[key]
+        table = min(group.tables, key=lambda t: self._table_served.get(t, -1))
+        jobs = group.tables[table]
+        job = jobs.popleft()
+        group.waiting -= 1
+        if not jobs:
+            del group.tables[table]
+            if not group.tables:
+                del self._addresses[key]
+        self._turn += 1
+        self._address_served[key] = self._turn
+        self._table_served[table] = self._turn
+        if len(self._table_served) > 10_000 or len(self._address_served) > 10_000:
+            # Forgetting an idle one only lets it go first next time, as a new one would.
+            busy = {j.table for g in self._addresses.values() for q in g.tables.values() for j in q}
+            self._table_served = {t: n for t, n in self._table_served.items() if t in busy}
+            self._address_served = {a: n for a, n in self._address_served.items() if a in self._addresses}
+        return job
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
-        while self.running < self.workers and self._queues:
-            # Round-robin: the table served longest ago (or never) goes next, so a table that just
-            # had a move started waits for every other waiting table.
-            table_id = min(self._queues, key=lambda t: self._served.get(t, -1))
-            queue = self._queues[table_id]
-            job = queue.popleft()
-            if not queue:
-                del self._queues[table_id]
-            if job.future.cancelled():
+        while self.running < self.workers and self._addresses:
+            job = self._next()
+            if job.future.done():  # cancelled while waiting
                 continue
-            self._turn += 1
-            self._served[table_id] = self._turn
-            if len(self._served) > 10_000:
-                self._served = {t: n for t, n in self._served.items() if t in self._queues}
+            if self.on_start:
+                waited = time.monotonic() - job.queued_at
+                started = Started(job.address, job.table, waited, self._turn - job.queued_turn - 1)
+                for listener in self.on_start:
+                    listener(started)
             self.running += 1
             try:
                 done: Future[Any] = self._pool().submit(job.fn, *job.args)
@@ -178,15 +320,25 @@ class BotPool:
                 self.running -= 1
                 job.future.set_exception(exc)
                 continue
+            if job.limit is not None:
+                job.timer = loop.call_later(job.limit, self._give_up, job)
             done.add_done_callback(lambda f, job=job: loop.call_soon_threadsafe(self._finished, job, f))  # type: ignore[misc]
+
+    def _give_up(self, job: _Job) -> None:
+        if not job.future.done():
+            job.future.set_exception(TimeoutError(f"the move ran past {job.limit:.0f} s"))
 
     def _finished(self, job: _Job, done: Future[Any]) -> None:
         self.running -= 1
+        if job.timer is not None:
+            job.timer.cancel()
+        exc = done.exception() if not done.cancelled() else None
+        if isinstance(exc, BrokenExecutor):
+            self._executor = None  # a worker died (killed, out of memory): start a fresh pool
         if not job.future.done():
-            exc = done.exception()
-            if isinstance(exc, BrokenExecutor):
-                self._executor = None  # a worker died (killed, out of memory): start a fresh pool
-            if exc is not None:
+            if done.cancelled():
+                job.future.cancel()
+            elif exc is not None:
                 job.future.set_exception(exc)
             else:
                 job.future.set_result(done.result())
@@ -194,8 +346,9 @@ class BotPool:
 
     def close(self) -> None:
         """Stops the workers without waiting for moves in progress."""
-        for table_id in list(self._queues):
-            self.drop(table_id)
+        for group in list(self._addresses.values()):
+            for table_id in list(group.tables):
+                self.drop(table_id)
         executor, self._executor = self._executor, None
         if executor is not None:
             # Moves in progress are not waited for: their workers are ended (they hold no state).

@@ -144,7 +144,9 @@ class BotDriver:
             else:
                 # Off the event loop, in a worker process, queued fairly with other tables' bots; the
                 # bot comes back with what it remembered from this move.
-                action, thought = await self.hub.bot_pool.think(self.id, bot, observation, legal)
+                action, thought = await self.hub.bot_pool.think(
+                    self.id, bot, observation, legal, address=self.row.created_by
+                )
                 if self.bots.get(seat) is bot:
                     self.bots[seat] = thought
             if action not in legal:

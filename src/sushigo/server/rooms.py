@@ -37,6 +37,7 @@ from .chat import TableChat
 from .client import Client, RoomError, action_text, encode, hash_token
 from .driver import BotDriver
 from .limits import Limits
+from .metrics import HubMetrics
 from .names import check_player_name, name_key
 from .presence import Presence
 from .presentation import presentation
@@ -320,6 +321,7 @@ class Room(Presence, TableChat, BotDriver):
 
         :raises RoomError: with a stable code; nothing changes then.
         """
+        started = time.perf_counter()
         async with self.lock:
             if seat is None:
                 raise RoomError("auth/required", "spectators cannot act; join a seat first")
@@ -406,6 +408,7 @@ class Room(Presence, TableChat, BotDriver):
             else:
                 self._new_turn()
                 secret = False
+            self.hub.metrics.acted(by, started)
             if client is not None:
                 client.send({"type": "ack", "state_id": self.state_id, "action": canonical})
             self.changed.set()
@@ -532,6 +535,7 @@ class Hub:
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
         self.bot_pool = bot_pool or BotPool(self.limits.bot_workers, move_ms=self.limits.bot_move_ms)
+        self.metrics = HubMetrics(self)
         self.rooms: dict[str, Room] = {}
         #: Finished rooms without clients, kept a while (:meth:`park`): id -> when the last one left.
         self.parked: OrderedDict[str, float] = OrderedDict()
@@ -548,7 +552,7 @@ class Hub:
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs a store call on the database thread, keeping the event loop free."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, lambda: fn(*args, **kwargs))
+        return await loop.run_in_executor(self.executor, self.metrics.timed(fn, args, kwargs))
 
     async def append_action(self, item: dict[str, Any]) -> None:
         """Commits one accepted action; actions that arrive while a commit runs share the next one."""
