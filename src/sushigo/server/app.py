@@ -528,7 +528,7 @@ async def _invalid(request: Request, exc: Exception) -> JSONResponse:
 
 #: Addresses whose errors stay JSON (``{"detail": ...}``, as docs/protocol.md documents them); every
 #: other address is a browser's, and its errors are pages in the site's style with a way back.
-_JSON_PATHS = ("/api", "/ws", "/healthz", "/openapi.json")
+_JSON_PATHS = ("/api", "/ws", "/healthz", "/livez", "/readyz", "/metrics", "/openapi.json")
 
 _PAGE = string.Template((STATIC / "error.html").read_text(encoding="utf-8"))
 

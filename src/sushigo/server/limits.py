@@ -50,9 +50,12 @@ class Limits:
     #: Bots thinking at once on the whole server (each in its own worker process): one core fewer than
     #: the machine has, at most two. On two cores, with five-``mcts`` tables thinking, a human table's
     #: p99 was 7.2 ms with one worker and 7.9-8.0 ms with two, both at the lowest priority
-    #: (benchmarks/server_abuse.py): one leaves a core to the tables.
+    #: (benchmarks/server_abuse.py): one leaves a core to the tables. Waiting moves are served fairly
+    #: by creating address, then by table: a move waits at most ceil((k + 1) / bot_workers) moves of
+    #: ``bot_move_ms`` for a worker (k: other addresses with moves waiting); an address may have at most
+    #: 80 waiting (``botpool.PER_ADDRESS_QUEUE``; docs/deploy.md, "Bots").
     bot_workers: int = DEFAULT_BOT_WORKERS
-    #: Wall-clock budget of one search-bot move on the server (milliseconds).
+    #: Wall-clock budget of one search-bot move on the server (milliseconds); also the unit of the bound above.
     bot_move_ms: float = 1000.0
     #: WebSocket messages per second one connection may send on average, and at once.
     ws_rate: float = 10.0
