@@ -41,7 +41,8 @@ from ..game import games, spec
 from ..i18n import LANGUAGES, N_, translator
 from ..i18n.cards import error_text
 from ..i18n.negotiate import canonical
-from . import analysis, i18n_routes, metrics, pages, players, routes_tables
+from . import analysis, i18n_routes, lifecycle, metrics, pages, players, routes_tables
+from .accounts import identity as accounts_identity
 from .accounts import routes as account_routes
 from .client import hash_token
 from .limits import BodyLimit, Limits, RateLimiter, RequestRate, client_address
@@ -56,6 +57,7 @@ from .schemas import (
     JoinResponse,
     ReplayResponse,
     TableCreate,
+    TableCreated,
     TableList,
     TablePublic,
     TokenCheck,
@@ -85,6 +87,8 @@ _STATUS = {
     "table/limit": 429,
     "rate/limited": 429,
     "server/busy": 503,
+    "table/account_required": 403,
+    "rated/limit": 429,
 }
 
 
@@ -268,18 +272,22 @@ def _public(hub: Hub, row: TableRow) -> TablePublic:
 
 @api.post(
     "/tables",
-    response_model=TablePublic,
+    response_model=TableCreated,
     status_code=201,
     responses={
         400: {"model": ErrorBody},
+        403: {"model": ErrorBody},
         413: {"model": ErrorBody},
         422: {"model": ValidationErrorBody},
         429: {"model": ErrorBody},
         503: {"model": ErrorBody},
     },
 )
-async def create_table(body: TableCreate, request: Request) -> TablePublic:
-    """Creates a table; human seats are then taken with ``POST /api/tables/{table_id}/join``."""
+async def create_table(body: TableCreate, request: Request) -> TableCreated:
+    """Creates a table; human seats are then taken with ``POST /api/tables/{table_id}/join``.
+
+    ``manage`` (keep it) cancels the table while it is open; a rated table needs a signed-in creator.
+    """
     guard = _guard(request)
     address = guard.address(request)
     if not guard.creates.take(address):
@@ -291,10 +299,11 @@ async def create_table(body: TableCreate, request: Request) -> TablePublic:
             headers={"Retry-After": str(wait)},
         )
     try:
-        room = await _hub(request).create(body, creator=address_key(address))
+        identity = await accounts_identity.identify(request)
+        room = await _hub(request).create(body, creator=address_key(address), identity=identity)
     except RoomError as exc:
         raise _fail(exc) from None
-    return room.public()
+    return TableCreated(**room.public().model_dump(), manage=lifecycle.manage_token(room.row))
 
 
 @api.get("/tables/{table_id}", response_model=TablePublic, responses=_ERRORS)

@@ -32,6 +32,8 @@ from typing import Any, TypeVar
 from ..bots import bot_names
 from ..errors import IllegalActionError, InvalidActionError, SushigoError
 from ..game import GameState, new_game, spec
+from . import lifecycle
+from .accounts.identity import Identity
 from .botpool import BotPool
 from .chat import TableChat
 from .client import Client, RoomError, action_text, encode, hash_token
@@ -278,13 +280,17 @@ class Room(Presence, TableChat, BotDriver):
                 raise RoomError("table/closed", f"this table is {self.status}")
             seats = self.row.seats
             if seat is None:
-                free = [s for s, r in enumerate(seats) if r.kind == "human" and r.token_hash is None]
+                free = [
+                    s
+                    for s, r in enumerate(seats)
+                    if r.kind == "human" and r.token_hash is None and not r.reserved_for
+                ]
                 if not free:
                     raise RoomError("table/full", "every human seat at this table is taken")
                 seat = free[0]
             if not 0 <= seat < len(seats) or seats[seat].kind != "human":
                 raise RoomError("seat/invalid", f"seat {seat} is not a human seat at this table")
-            if seats[seat].token_hash is not None:
+            if seats[seat].token_hash is not None or seats[seat].reserved_for:  # play again: reserved
                 raise RoomError("seat/taken", f"seat {seat} is already taken")
             name = check_player_name(name, [r.name for r in seats if r.name], bot_names(self.game))
             token = secrets.token_urlsafe(24)
@@ -368,7 +374,7 @@ class Room(Presence, TableChat, BotDriver):
                 raise RoomError("server/error", "the server could not apply this action") from None
             seq = self.state_id
             over = self.state.is_over()
-            result = _result(self.state) if over else None
+            result = self.final_result() if over else None
             try:
                 await self.hub.append_action(
                     {
@@ -439,6 +445,190 @@ class Room(Presence, TableChat, BotDriver):
         self.hub.bot_pool.drop(self.id)
         for client in list(self.clients):
             client.close()
+
+    # ---- life cycle (issue 21)
+
+    def final_result(self) -> dict[str, Any]:
+        """The result stored when the game ends: ``conceded`` lists the seats whose players conceded,
+        so ratings rank them last whatever their score."""
+        result = _result(self.state)
+        conceded = [i for i, s in enumerate(self.row.seats) if s.conceded]
+        if conceded:
+            result["conceded"] = conceded
+        return result
+
+    def seat_of(self, token: str | None, identity: Identity | None) -> int:
+        """The caller's seat here (:func:`.lifecycle.seat_in`)."""
+        return lifecycle.seat_in(self.row, token, identity)
+
+    def _refuse_unless(self, wanted: str) -> None:
+        """Raises the refusal of an action that needs the table ``open`` or ``playing``."""
+        status = self.status
+        if status == wanted:
+            return
+        if status == "playing":
+            raise RoomError("table/started", "the game has started: concede instead")
+        if status == "open":
+            raise RoomError("table/not_started", "the game has not started: leave the table instead")
+        if status == "finished":
+            raise RoomError("table/finished", "the game is over")
+        raise RoomError("table/closed", f"this table is {status}")
+
+    def _unseat(self, seat: int) -> None:
+        """Turns the seat's connections into spectators: their token no longer opens it."""
+        for client in self.clients:
+            if client.seat == seat:
+                client.seat = None
+
+    async def _store_seats(self, seats: list[SeatRow], status: str | None = None) -> None:
+        """Commits new seats (with the lock held), then applies them and tells every client."""
+        await self.hub.db(self.hub.store.update_table, self.id, seats=seats, status=status)
+        self.row.seats = seats
+        if status is not None:
+            self.row.status = status
+            if status == "playing":
+                self._new_turn()
+                self.start_driver()
+        self.changed.set()
+        self.broadcast()
+
+    async def leave(self, token: str | None, identity: Identity | None) -> int:
+        """Frees the caller's seat at an open table (its token stops working); returns the seat."""
+        async with self.lock:
+            seat = self.seat_of(token, identity)
+            self._refuse_unless("open")
+            seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+            seats[seat] = SeatRow("human")
+            await self.hub.db(self.hub.store.update_table, self.id, seats=seats)
+            self._unseat(seat)
+            self.row.seats = seats
+            self.absent_since[seat] = time.monotonic()
+            self.changed.set()
+            self.broadcast()
+            return seat
+
+    async def concede(self, token: str | None, identity: Identity | None) -> int:
+        """The caller gives up a running game: a stand-in bot plays the seat to the end, for good.
+
+        The seat keeps its name and account (ratings rank it last: :meth:`final_result`); its token
+        stops working and its open connections become spectators.
+        """
+        async with self.lock:
+            seat = self.seat_of(token, identity)
+            if self.row.seats[seat].conceded:
+                raise RoomError("seat/conceded", "you already conceded this game")
+            self._refuse_unless("playing")
+            if self.state.is_over():
+                raise RoomError("table/finished", "the game is over")
+            seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+            seats[seat].token_hash = None
+            seats[seat].conceded = True
+            await self.hub.db(self.hub.store.update_table, self.id, seats=seats)
+            self._unseat(seat)
+            self.row.seats = seats
+            # absent for longer than the grace already: the driver's stand-in plays the seat at once
+            self.absent_since[seat] = time.monotonic() - self.hub.grace - 1.0
+            timer = self._grace_timers.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
+            self.changed.set()
+            self.broadcast()
+            return seat
+
+    async def claim(self, keys: list[str], identity: Identity | None) -> tuple[int, str]:
+        """Gives the caller the play-again seat reserved for them (``keys``: :func:`.lifecycle.invite_keys`).
+
+        :raises RoomError: ``rematch/not_invited`` when no seat waits for them.
+        """
+        async with self.lock:
+            if self.status != "open":
+                raise RoomError("table/closed", f"this table is {self.status}")
+            seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+            seat = next((i for i, s in enumerate(seats) if s.reserved_for and s.reserved_for in keys), None)
+            if seat is None:
+                raise RoomError("rematch/not_invited", "no seat at this table waits for you")
+            token = secrets.token_urlsafe(24)
+            old = seats[seat]
+            seats[seat] = SeatRow(
+                "human",
+                identity.name if identity is not None else old.name,
+                None,
+                hash_token(token),
+                user_id=identity.user_id if identity is not None else None,
+                program=identity.program if identity is not None else False,
+            )
+            starts = all(r.kind == "bot" or r.token_hash is not None for r in seats)
+            await self._store_seats(seats, "playing" if starts else None)
+            self.absent_since[seat] = time.monotonic()
+            return seat, token
+
+    async def decline(self, keys: list[str]) -> int:
+        """Opens the play-again seat reserved for the caller to anyone; returns the seat."""
+        async with self.lock:
+            if self.status != "open":
+                raise RoomError("table/closed", f"this table is {self.status}")
+            seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+            seat = next((i for i, s in enumerate(seats) if s.reserved_for and s.reserved_for in keys), None)
+            if seat is None:
+                raise RoomError("rematch/not_invited", "no seat at this table waits for you")
+            seats[seat] = SeatRow("human")
+            await self._store_seats(seats)
+            return seat
+
+    async def open_reserved(self) -> None:
+        """Opens every play-again seat still waiting (their time ran out)."""
+        async with self.lock:
+            if self.status != "open" or not any(s.reserved_for for s in self.row.seats):
+                return
+            seats = [SeatRow("human") if r.reserved_for else SeatRow(**r.to_json()) for r in self.row.seats]
+            await self._store_seats(seats)
+
+    async def quick_seat(self, name: str | None, identity: Identity | None) -> tuple[int, str]:
+        """Seats a quick-play caller at the first free seat (an account under its own name)."""
+        async with self.lock:
+            if self.status != "open":
+                raise RoomError("table/closed", f"this table is {self.status}")
+            seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+            if identity is not None and any(s.user_id == identity.user_id for s in seats):
+                raise RoomError("quickplay/waiting", "you already have a seat at this table")
+            free = [
+                i
+                for i, r in enumerate(seats)
+                if r.kind == "human" and r.token_hash is None and not r.reserved_for
+            ]
+            if not free:
+                raise RoomError("table/full", "every human seat at this table is taken")
+            seat = free[0]
+            if identity is None:
+                name = check_player_name(name or "", [r.name for r in seats if r.name], bot_names(self.game))
+            token = secrets.token_urlsafe(24)
+            seats[seat] = SeatRow(
+                "human",
+                identity.name if identity is not None else name,
+                None,
+                hash_token(token),
+                user_id=identity.user_id if identity is not None else None,
+                program=identity.program if identity is not None else False,
+            )
+            starts = all(r.kind == "bot" or r.token_hash is not None for r in seats)
+            await self._store_seats(seats, "playing" if starts else None)
+            self.absent_since[seat] = time.monotonic()
+            return seat, token
+
+    async def fill_with_bots(self, bot: str) -> bool:
+        """Quick play's wait is over: ``bot`` takes every free seat and the game starts. Returns false
+        (changing nothing) when nobody is seated: a table of bots alone is not started."""
+        async with self.lock:
+            if self.status != "open":
+                return True
+            seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+            if not any(r.kind == "human" and r.token_hash is not None for r in seats):
+                return False
+            for i, r in enumerate(seats):
+                if r.kind == "human" and r.token_hash is None:
+                    seats[i] = SeatRow("bot", f"{bot.title()} bot {i + 1}", bot, None)
+            await self._store_seats(seats, "playing")
+            return True
 
 
 def replay_state(row: TableRow, log: GameLog | None = None, picks: dict[int, str] | None = None) -> GameState:
@@ -604,8 +794,11 @@ class Hub:
             if r.status in ("open", "playing") and (creator is None or r.row.created_by == creator)
         )
 
-    async def create(self, body: TableCreate, creator: str | None = None) -> Room:
-        """Creates and stores a table; ``creator`` is the (hashed) address it is counted against.
+    async def create(
+        self, body: TableCreate, creator: str | None = None, identity: Identity | None = None
+    ) -> Room:
+        """Creates and stores a table; ``creator`` is the (hashed) address it is counted against,
+        ``identity`` the signed-in creator (a rated table needs one: :meth:`rated_terms`).
 
         :raises RoomError: ``table/invalid`` for a bad combination of game, seats, bots and options;
             ``table/limit`` when ``creator`` has ``max_tables_per_address`` tables not yet finished;
@@ -619,6 +812,7 @@ class Hub:
             )
         if self.unfinished() >= limits.max_tables:
             raise RoomError("server/busy", "the server has as many tables as it can run; try later")
+        turn_timer = await self.rated_terms(body.rated, body.seats, body.turn_timer, identity)
         game = body.game
         players = len(body.seats)
         known_bots = bot_names(game)
@@ -653,9 +847,11 @@ class Hub:
             seed=seed,
             seats=seats,
             status="open" if humans else "playing",
-            turn_timer=body.turn_timer,
+            turn_timer=turn_timer,
             created_at=time.time(),
             created_by=creator,
+            rated=body.rated,
+            created_user=identity.user_id if identity is not None else None,
         )
         await self.db(self.store.create_table, row)
         room = Room(self, row)
@@ -774,3 +970,252 @@ class Hub:
         self.bot_pool.close()
         self.executor.shutdown(wait=True)
         self.store.close()
+
+    # ---- life cycle (issue 21)
+
+    @property
+    def life(self) -> lifecycle.LifeState:
+        """Quick-play tables and waiters, reservation timers (made on first use)."""
+        state = self.__dict__.get("_life")
+        if state is None:
+            state = self.__dict__["_life"] = lifecycle.LifeState()
+        assert isinstance(state, lifecycle.LifeState)
+        return state
+
+    async def rated_terms(
+        self, rated: bool, seats: list[Any], turn_timer: float | None, identity: Identity | None
+    ) -> float | None:
+        """Checks a rated table's terms and returns its turn timer (a rated one always has one).
+
+        :raises RoomError: ``table/account_required`` for a guest; ``rated/limit`` when the account
+            already started ``rated_per_hour`` rated games against bots in the last hour.
+        """
+        if not rated:
+            return turn_timer
+        if identity is None:
+            raise RoomError("table/account_required", "sign in to create a rated table")
+        if any(getattr(s, "kind", None) == "bot" for s in seats):
+            await self.check_rated_bots(identity)
+        return turn_timer if turn_timer is not None else self.limits.rated_turn_timer
+
+    async def check_rated_bots(self, identity: Identity) -> None:
+        """Refuses a rated game against bots beyond ``rated_per_hour`` an hour (no bot farming).
+
+        Seating calls it too when an account joins a rated table with bot seats.
+        """
+        limit = self.limits.rated_per_hour
+        played = await self.db(lifecycle.rated_games_last_hour, self.store, identity.user_id)
+        if played >= limit:
+            raise RoomError(
+                "rated/limit", f"at most {limit} rated games against bots an hour; try later", limit=limit
+            )
+
+    def _check_room_for(self, creator: str | None) -> None:
+        """The table limits of :meth:`create`, for tables made another way (play again)."""
+        limits = self.limits
+        if creator is not None and self.unfinished(creator) >= limits.max_tables_per_address:
+            raise RoomError(
+                "table/limit",
+                f"you have {limits.max_tables_per_address} tables open or playing; finish one first",
+            )
+        if self.unfinished() >= limits.max_tables:
+            raise RoomError("server/busy", "the server has as many tables as it can run; try later")
+
+    async def _close(self, room: Room, status: str) -> None:
+        """Closes an open table (lock held): stored with ``status``, its clients told; then forgotten."""
+        await self.db(self.store.update_table, room.id, status=status)
+        room.row.status = status
+        room.row.finished_at = time.time()
+        room.broadcast()
+
+    def _forget(self, room: Room) -> None:
+        self.life.forget_quick(room.id)
+        timer = self.life.timers.pop(room.id, None)
+        if timer is not None:
+            timer.cancel()
+        room.stop()
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+
+    async def cancel(self, room: Room, token: str | None, identity: Identity | None) -> None:
+        """The creator closes an open table: stored as ``cancelled`` (the lobby no longer lists it).
+
+        The creator is the account that created it, or whoever holds its manage token.
+        """
+        async with room.lock:
+            row = room.row
+            mine = identity is not None and row.created_user == identity.user_id
+            if not mine and not lifecycle.is_manage_token(row, token):
+                if token is None and identity is None:
+                    raise RoomError("auth/required", "sign in, or give the table's manage token")
+                raise RoomError("table/not_creator", "only the table's creator may cancel it")
+            room._refuse_unless("open")
+            await self._close(room, "cancelled")
+        self._forget(room)
+
+    async def rematch(
+        self, room: Room, token: str | None, identity: Identity | None, creator: str | None
+    ) -> tuple[Room, int, str | None]:
+        """Play again: the next table of a finished one (made once; asked again, the same one).
+
+        Same game, options, bots, names, timer and rating; every human seat waits for its previous
+        player (``reserved_for``), who is invited by a ``rematch`` message. Returns the room, how many
+        seats wait, and the new table's manage token (``None`` when it was made before).
+        """
+        async with room.lock:
+            row = room.row
+            if row.status != "finished":
+                raise RoomError("table/not_finished", "play again once the game is over")
+            seat = room.seat_of(token, identity)
+            if row.rematch is not None:
+                made = await self.get(row.rematch)
+                if made is not None:
+                    return made, sum(1 for s in made.row.seats if s.reserved_for), None
+            self._check_room_for(creator)
+            if row.rated:
+                if identity is None:
+                    raise RoomError("table/account_required", "sign in to play a rated table again")
+                if lifecycle.has_bots(row):
+                    await self.check_rated_bots(identity)
+            seats: list[SeatRow] = []
+            for old in row.seats:
+                if old.kind == "bot":
+                    seats.append(SeatRow("bot", old.name, old.bot, None))
+                    continue
+                reserved = lifecycle.reservation(old)
+                seats.append(SeatRow("human", old.name if reserved else None, reserved_for=reserved))
+            new = TableRow(
+                id=secrets.token_urlsafe(9),
+                name=row.name,
+                game=row.game,
+                players=row.players,
+                options=dict(row.options),
+                seed=secrets.randbits(62),
+                seats=seats,
+                status="open" if any(s.kind == "human" for s in seats) else "playing",
+                turn_timer=row.turn_timer,
+                created_at=time.time(),
+                created_by=creator,
+                rated=row.rated,
+                created_user=identity.user_id if identity is not None else None,
+                rematch_of=row.id,
+            )
+            await self.db(self.store.create_table, new)
+            await self.db(self.store.update_table, row.id, rematch=new.id)
+            row.rematch = new.id
+            made = Room(self, new)
+            self.rooms[new.id] = made
+            made.start_driver()
+            invites = sum(1 for s in seats if s.reserved_for)
+            if invites:
+                delay = min(self.limits.rematch_reserve_seconds, self.limits.open_table_seconds)
+                life = self.life
+                life.timers[new.id] = asyncio.get_running_loop().call_later(
+                    delay, lambda: life.spawn(made.open_reserved())
+                )
+            room.broadcast()  # the finished table now names its next one
+            asker = row.seats[seat].name or f"Player {seat + 1}"
+            message = encode({"type": "rematch", "table": new.id, "from": asker})
+            for client in list(room.clients):
+                client.send_text(message)
+            return made, invites, lifecycle.manage_token(new)
+
+    async def quickplay(
+        self,
+        body: TableCreate,
+        wait: float,
+        name: str | None,
+        identity: Identity | None,
+        address: str,
+    ) -> tuple[Room, int, str, float]:
+        """Seats the caller at the oldest open quick-play table of that game, size and options with a
+        free seat, or opens one; bots fill its free seats at ``fill_at`` (the earliest of its seated
+        callers' waits). One wait per caller (account, else address). Returns room, seat, token, fill_at.
+        """
+        life = self.life
+        caller = lifecycle.caller_key(identity, address)
+        waiting = life.waiting.get(caller)
+        if waiting is not None:
+            at = self.rooms.get(waiting)
+            if at is not None and at.status == "open":
+                raise RoomError("quickplay/waiting", "you already wait at a quick-play table; leave it first")
+            del life.waiting[caller]
+        if identity is None:
+            if not name:
+                raise RoomError("name/required", "give a name to play under (or sign in)")
+            name = check_player_name(name, [], bot_names(body.game))  # refused before any table is made
+        options = spec(body.game).stored_options(body.game_options())
+        key = lifecycle.quick_key(body.game, len(body.seats), options)
+        candidates = sorted(
+            (self.rooms[t] for t, q in life.quick.items() if q.key == key and t in self.rooms),
+            key=lambda r: (r.row.created_at, r.id),
+        )
+        room: Room | None = None
+        seat, token = -1, ""
+        for candidate in candidates:
+            try:
+                seat, token = await candidate.quick_seat(name, identity)
+            except RoomError as exc:
+                if exc.code in ("table/full", "table/closed", "name/taken", "quickplay/waiting"):
+                    continue
+                raise
+            room = candidate
+            break
+        if room is None:
+            room = await self.create(body, creator=lifecycle.address_hash(address))
+            life.quick[room.id] = lifecycle.QuickTable(key, time.time() + wait)
+            try:
+                seat, token = await room.quick_seat(name, identity)
+            except RoomError:
+                async with room.lock:
+                    await self._close(room, "cancelled")
+                self._forget(room)
+                raise
+        entry = life.quick.get(room.id)
+        if room.status != "open" or entry is None:  # this caller took the last seat
+            life.forget_quick(room.id)
+            return room, seat, token, time.time()
+        life.waiting[caller] = room.id
+        entry.fill_at = min(entry.fill_at, time.time() + wait)
+        if entry.timer is not None:
+            entry.timer.cancel()
+        target = room
+        entry.timer = asyncio.get_running_loop().call_later(
+            max(0.0, entry.fill_at - time.time()), lambda: life.spawn(self._fill_quick(target))
+        )
+        return room, seat, token, entry.fill_at
+
+    async def _fill_quick(self, room: Room) -> None:
+        """Quick play's wait ran out: bots fill the free seats; a table nobody sits at is cancelled."""
+        filled = await room.fill_with_bots(self.standin_bot(room.game))
+        if not filled:
+            async with room.lock:
+                if room.status == "open":
+                    await self._close(room, "cancelled")
+            self._forget(room)
+        self.life.forget_quick(room.id)
+
+    def left_quick(self, room: Room, identity: Identity | None, address: str) -> None:
+        """The caller left ``room``: their quick-play wait there ends."""
+        caller = lifecycle.caller_key(identity, address)
+        if self.life.waiting.get(caller) == room.id:
+            del self.life.waiting[caller]
+
+    def tables_of(self, user_id: int) -> list[tuple[Room, int | None, bool, bool]]:
+        """The account's open and playing tables, newest first: (room, its seat, created, invited).
+
+        Every open or playing table has a room, so this reads memory only.
+        """
+        key = f"user:{user_id}"
+        found = []
+        for room in self.rooms.values():
+            if room.status not in ("open", "playing"):
+                continue
+            row = room.row
+            seat = next((i for i, s in enumerate(row.seats) if s.user_id == user_id and not s.conceded), None)
+            created = row.created_user == user_id
+            invited = any(s.reserved_for == key for s in row.seats)
+            if seat is not None or created or invited:
+                found.append((room, seat, created, invited))
+        found.sort(key=lambda f: (f[0].row.created_at, f[0].id), reverse=True)
+        return found
