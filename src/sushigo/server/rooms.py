@@ -247,6 +247,8 @@ class Room(Presence, TableChat, BotDriver):
         """Adds a connected client; a returning human takes their seat back from the stand-in bot."""
         await self.send_chat_history(client)
         async with self.lock:
+            if client.seat is not None and self.row.seats[client.seat].token_hash is None:
+                client.seat = None  # the seat was left or conceded since its hello: it watches
             self.clients.add(client)
             self.hub.parked.pop(self.id, None)
             client.on_drop.append(self.forget)
