@@ -518,3 +518,33 @@ def test_a_connection_whose_seat_was_conceded_before_it_attached_only_watches(cl
     client.portal.call(room.attach, late)  # type: ignore[union-attr]  # ... and attaches after the concede
     assert late.seat is None
     client.portal.call(room.detach, late)  # type: ignore[union-attr]
+
+
+def test_play_again_keeps_the_party_menu_the_options_and_the_timer(client: TestClient) -> None:
+    t = create(
+        client,
+        [{"kind": "human"}, {"kind": "bot", "bot": "random", "name": "Dice"}],
+        game="sushi-go-party",
+        menu="my_first_meal",
+        turn_timer=42,
+    )
+    token = join(client, t["id"], "Ann")
+    wait_status(client, t["id"], "finished")
+    made = client.post(f"/api/tables/{t['id']}/rematch", json={"token": token}).json()["table"]
+    old = table(client, t["id"])
+    for key in ("game", "players", "options", "menu", "turn_timer", "rated", "name"):
+        assert made[key] == old[key], key
+    assert made["menu"] == [
+        "nigiri",
+        "maki",
+        "tempura",
+        "sashimi",
+        "miso_soup",
+        "wasabi",
+        "tea",
+        "green_tea_ice_cream",
+    ]
+    assert [(s["kind"], s["bot"], s["name"]) for s in made["seats"]] == [
+        ("human", None, "Ann"),
+        ("bot", "random", "Dice"),
+    ]
