@@ -104,8 +104,8 @@ def create(client: TestClient, seats: list[dict[str, Any]], **extra: Any) -> dic
     return t
 
 
-def join(client: TestClient, tid: str, name: str) -> str:
-    r = client.post(f"/api/tables/{tid}/join", json={"name": name})
+def join(client: TestClient, tid: str, name: str, headers: dict[str, str] | None = None) -> str:
+    r = client.post(f"/api/tables/{tid}/join", json={"name": name}, headers=headers)
     assert r.status_code == 200, r.text
     token: str = r.json()["token"]
     return token
@@ -176,7 +176,14 @@ def test_a_rated_game_against_bots_is_played_to_the_end(client: TestClient) -> N
     t = create(
         client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}], rated=True, headers=user(3, "Cy")
     )
-    token = join(client, t["id"], "Cy")
+    refused(
+        client,
+        t["id"],
+        lambda: client.post(f"/api/tables/{t['id']}/join", json={"name": "Cy"}),
+        403,
+        "seat/account_required",
+    )
+    token = join(client, t["id"], "Cy", user(3, "Cy"))
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
         hello(ws, token)
         last = play_to_end(ws)
@@ -286,6 +293,7 @@ def test_a_player_concedes_and_a_bot_plays_the_seat_to_the_end(client: TestClien
     assert last["table"]["seats"][0]["conceded"] and last["table"]["seats"][0]["name"] == "Ann"
     done = wait_status(client, tid, "finished")
     assert done["seats"][0]["conceded"] and not done["seats"][1]["conceded"]
+    assert done["seats"][0]["taken"]  # a conceded seat is nobody's to join
     row = client.app.state.hub.store.load_table(tid)  # type: ignore[attr-defined]
     assert row.result["conceded"] == [0]
     assert client.post(f"/api/tables/{tid}/token", json={"token": ann}).status_code == 403
@@ -308,6 +316,14 @@ def test_a_second_concede_is_refused_while_the_game_runs(client: TestClient) -> 
     concede = f"/api/tables/{tid}/concede"
     assert client.post(concede, headers=user(8, "Hal")).status_code == 204
     refused(client, tid, lambda: client.post(concede, headers=user(8, "Hal")), 409, "seat/conceded")
+    # joining again does not take the seat back from the bot (the table is full), nor does a socket
+    refused(
+        client,
+        tid,
+        lambda: client.post(f"/api/tables/{tid}/join", json={"name": "x"}, headers=user(8, "Hal")),
+        409,
+        "table/full",
+    )
     seats = table(client, tid)["seats"]
     assert [(s["name"], s["conceded"]) for s in seats] == [("Hal", True), ("Ida", False)]
 

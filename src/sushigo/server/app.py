@@ -42,8 +42,9 @@ from ..i18n import LANGUAGES, N_, translator
 from ..i18n.cards import error_text
 from ..i18n.negotiate import canonical
 from . import analysis, i18n_routes, lifecycle, metrics, pages, players, routes_tables
-from .accounts import identity as accounts_identity
+from .accounts import identity
 from .accounts import routes as account_routes
+from .accounts.csrf import CsrfMiddleware
 from .client import hash_token
 from .limits import BodyLimit, Limits, RateLimiter, RequestRate, client_address
 from .party_menus import PartyMenus, party_menus
@@ -79,6 +80,7 @@ _STATUS = {
     "table/closed": 409,
     "seat/taken": 409,
     "seat/invalid": 400,
+    "seat/account_required": 403,
     "auth/invalid": 403,
     "table/invalid": 400,
     "name/taken": 409,
@@ -254,6 +256,7 @@ async def list_tables(
         rows = await hub.db(hub.store.list_page, status, limit + 1, after)
         more = len(rows) > limit
         rows = rows[:limit]
+        await hub.refresh_accounts(rows)
         page = TableList(
             tables=[_public(hub, row) for row in rows],
             next=_cursor(rows[-1], status) if more and rows else None,
@@ -267,7 +270,7 @@ async def list_tables(
 
 def _public(hub: Hub, row: TableRow) -> TablePublic:
     room = hub.rooms.get(row.id)
-    return room.public() if room is not None else table_public(row)
+    return room.public() if room is not None else table_public(row, deleted=hub.deleted_users)
 
 
 @api.post(
@@ -299,8 +302,8 @@ async def create_table(body: TableCreate, request: Request) -> TableCreated:
             headers={"Retry-After": str(wait)},
         )
     try:
-        identity = await accounts_identity.identify(request)
-        room = await _hub(request).create(body, creator=address_key(address), identity=identity)
+        who = await identity.identify(request)
+        room = await _hub(request).create(body, creator=address_key(address), identity=who)
     except RoomError as exc:
         raise _fail(exc) from None
     return TableCreated(**room.public().model_dump(), manage=lifecycle.manage_token(room.row))
@@ -313,6 +316,7 @@ async def get_table(table_id: str, request: Request) -> TablePublic:
     row = await hub.load_row(table_id)
     if row is None:
         raise _not_found(table_id)
+    await hub.refresh_accounts([row])
     return _public(hub, row)
 
 
@@ -322,7 +326,12 @@ async def get_table(table_id: str, request: Request) -> TablePublic:
     responses={**_ERRORS, 400: {"model": ErrorBody}, 422: {"model": ValidationErrorBody}},
 )
 async def join_table(table_id: str, body: JoinRequest, request: Request) -> JoinResponse:
-    """Takes a free human seat with a name; the answer's ``token`` is the seat's secret key."""
+    """Takes a free human seat with a name; the answer's ``token`` is the seat's secret key.
+
+    A signed-in player or a program sits under its account's name, and gets its own seat back (with a
+    fresh token) when it holds one here already; a rated table seats nobody else.
+    """
+    who = await identity.identify(request)
     hub = _hub(request)
     room: Room | None = hub.rooms.get(table_id)
     if room is None:
@@ -331,7 +340,7 @@ async def join_table(table_id: str, body: JoinRequest, request: Request) -> Join
             raise _not_found(table_id)
         raise HTTPException(409, detail="table/full: this table takes no more players")
     try:
-        seat, token = await room.join(body.name, body.seat)
+        seat, token = await room.join(body.name, body.seat, who)
     except RoomError as exc:
         raise _fail(exc) from None
     return JoinResponse(table_id=table_id, seat=seat, token=token, url=f"/t/{table_id}")
@@ -637,6 +646,7 @@ def create_app(
         opened = store if store is not None else Store(database_url or default_url(data_dir))
         hub = Hub(opened, grace=grace, bot_delay=bot_delay, limits=limits)
         app.state.hub = hub
+        account_routes.install(app, hub)
         app.state.guard = Guard(limits)
         app.state.finished = FinishedCache(limits.cache_entries)
         app.state.lobby = OrderedDict()
@@ -656,6 +666,7 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _server_error)
+    app.add_middleware(CsrfMiddleware)  # innermost: after the rate limit, before any route
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     # Added last, so it runs first: a refused request costs no body check, routing or dependency.
     app.add_middleware(RequestRate, limits=limits)

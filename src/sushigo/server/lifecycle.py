@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from .accounts.identity import Identity
     from .store import TableRow
 
+#: The token hash of a conceded seat: it stays taken (nobody joins it) and no token's SHA-256 is this.
+CONCEDED = "conceded"
+
 #: The HTTP status of each life-cycle refusal (any other code: 400).
 STATUS: dict[str, int] = {
     "auth/required": 401,
@@ -119,20 +122,18 @@ def rated_tables_last_hour(store: Store, user_id: int, now: float | None = None)
     return sum(1 for (seats,) in rows if any(s.get("kind") == "bot" for s in json.loads(seats)))
 
 
-def rated_games_last_hour(store: Store, user_id: int) -> int:
-    """Rated games against bots ``user_id`` took part in during the last hour (``Limits.rated_per_hour``).
+def ratings_counter() -> Any:
+    """``ratings.rated_games_last_hour(store, user_id)`` when the ratings module provides it, else ``None``.
 
-    Asks ``ratings.rated_games_last_hour`` when the ratings module has it; otherwise
-    :func:`rated_tables_last_hour`.
+    It counts the rated games against bots an account *finished* in the last hour (its history rows);
+    :meth:`~.rooms.Hub.check_rated_bots` adds the account's rated tables with bots still open or playing.
     """
     try:
         ratings = importlib.import_module("sushigo.server.ratings")
     except ImportError:
-        ratings = None
+        return None
     counted = getattr(ratings, "rated_games_last_hour", None)
-    if callable(counted):
-        return int(counted(store, user_id))
-    return rated_tables_last_hour(store, user_id)
+    return counted if callable(counted) else None
 
 
 # ------------------------------------------------------------------------------------ quick play
