@@ -837,3 +837,8 @@ class RematchMessage(BaseModel):
     type: Literal["rematch"] = "rematch"
     table: str
     from_: str = Field(alias="from")
+
+
+# The life cycle's server message joins the one list (kept here so this section stays appended).
+SERVER_MESSAGES = (*SERVER_MESSAGES, RematchMessage)
+DIRECTIONS = (("client", CLIENT_MESSAGES), ("server", SERVER_MESSAGES))
