@@ -564,3 +564,22 @@ def test_play_again_keeps_the_party_menu_the_options_and_the_timer(client: TestC
         ("human", None, "Ann"),
         ("bot", "random", "Dice"),
     ]
+
+
+def test_the_rated_bound_counts_finished_games_from_ratings_and_live_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+    import types
+
+    fake = types.ModuleType("sushigo.server.ratings")
+    finished: dict[int, int] = {31: 1}
+    fake.rated_games_last_hour = lambda store, user_id: finished.get(user_id, 0)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "sushigo.server.ratings", fake)
+    for client in make_client(tmp_path, monkeypatch, rated_per_hour=2):
+        seats = [{"kind": "human"}, {"kind": "bot"}]
+        live = create(client, seats, rated=True, headers=user(31, "Ola"))  # 1 finished + this one: 2
+        r = client.post("/api/tables", json={"seats": seats, "rated": True}, headers=user(31, "Ola"))
+        assert r.status_code == 429 and r.json()["detail"].startswith("rated/limit:")
+        assert client.post(f"/api/tables/{live['id']}/cancel", headers=user(31, "Ola")).status_code == 204
+        assert create(client, seats, rated=True, headers=user(31, "Ola"))["rated"]  # a cancelled one is not
