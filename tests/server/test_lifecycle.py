@@ -451,7 +451,7 @@ def test_unanswered_invites_open_after_their_time(tmp_path: Path, monkeypatch: p
 def test_quick_play_joins_the_oldest_waiting_table_and_fills_it_with_bots(client: TestClient) -> None:
     quick = "/api/quickplay"
     r = client.post(quick, json={"players": 3, "wait_seconds": 120})
-    assert r.status_code == 422 and r.json()["detail"].startswith("name/required:")
+    assert r.status_code == 422 and r.json()["detail"].startswith("name/invalid:")
     r = client.post(quick, json={"players": 3, "wait_seconds": 121, "name": "Ann"})
     assert r.status_code == 422
     r = client.post(quick, json={"players": 9, "wait_seconds": 1, "name": "Ann"})

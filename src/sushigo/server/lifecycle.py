@@ -49,7 +49,6 @@ STATUS: dict[str, int] = {
     "seat/conceded": 409,
     "name/taken": 409,
     "quickplay/waiting": 409,
-    "name/required": 422,
     "name/invalid": 422,
     "name/reserved": 422,
     "rated/limit": 429,

@@ -1297,7 +1297,7 @@ class Hub:
             del life.waiting[caller]
         if identity is None:
             if not name:
-                raise RoomError("name/required", "give a name to play under (or sign in)")
+                raise RoomError("name/invalid", "a guest quick-plays with a name (or signs in)")
             name = check_player_name(name, [], bot_names(body.game))  # refused before any table is made
         options = spec(body.game).stored_options(body.game_options())
         key = lifecycle.quick_key(body.game, len(body.seats), options)
