@@ -480,7 +480,7 @@ def test_quick_play_joins_the_oldest_waiting_table_and_fills_it_with_bots(client
         headers=at(4),
     ).json()
     assert d["table_id"] not in (tid, hand["id"]) and d["table"]["options"] == {"soy_sauce": True}
-    # the earliest wait decides: a third player who waits 0.3 s takes the last seat and it starts
+    # a third player takes the last seat and the game starts at once
     e = client.post(quick, json={"players": 3, "wait_seconds": 0.3, "name": "Eve"}, headers=at(5)).json()
     assert e["table_id"] == tid and e["seat"] == 2
     full = wait_status(client, tid, "playing")
@@ -490,6 +490,12 @@ def test_quick_play_joins_the_oldest_waiting_table_and_fills_it_with_bots(client
     filled = wait_status(client, f["table_id"], "playing")
     assert [s["kind"] for s in filled["seats"]] == ["human", "bot", "bot", "bot"]
     assert all(s["bot"] == "heuristic" for s in filled["seats"][1:])
+    # the earliest wait decides: a patient player and then a hasty one get bots after the hasty one's wait
+    g = client.post(quick, json={"players": 5, "wait_seconds": 120, "name": "Gus"}, headers=at(6)).json()
+    h = client.post(quick, json={"players": 5, "wait_seconds": 0.3, "name": "Hal"}, headers=at(7)).json()
+    assert h["table_id"] == g["table_id"] and h["fill_at"] < g["fill_at"]
+    filled = wait_status(client, g["table_id"], "playing", timeout=20)
+    assert [s["kind"] for s in filled["seats"]] == ["human", "human", "bot", "bot", "bot"]
 
 
 def test_a_quick_play_table_everyone_left_is_cancelled_not_played_by_bots(client: TestClient) -> None:
