@@ -220,6 +220,8 @@ def test_the_creator_cancels_an_open_table_and_others_cannot(client: TestClient)
     assert table(client, tid)["status"] == "cancelled"
     listed = [x["id"] for x in client.get("/api/tables").json()["tables"]]
     assert tid not in listed
+    assert client.get(f"/replay/{tid}").status_code == 409  # no replay page pretends it is still on
+    assert "abandoned" in client.get(f"/replay/{tid}").text
     assert client.post(f"/api/tables/{tid}/join", json={"name": "Bob"}).status_code == 409
     r = client.post(cancel, json={"token": t["manage"]})
     assert r.status_code == 409 and r.json()["code"] == "table/closed"

@@ -726,7 +726,7 @@ def create_app(
                 N_("There is no game at this address to replay. The link may be mistyped or out of date."),
                 lang=lang,
             )
-        if row.status == "abandoned":
+        if row.status in ("abandoned", "cancelled"):
             return error_page(
                 409,
                 N_("No replay"),
