@@ -591,3 +591,26 @@ def test_the_rated_bound_counts_finished_games_from_ratings_and_live_tables(
         assert r.status_code == 429 and r.json()["detail"].startswith("rated/limit:")
         assert client.post(f"/api/tables/{live['id']}/cancel", headers=user(31, "Ola")).status_code == 204
         assert create(client, seats, rated=True, headers=user(31, "Ola"))["rated"]  # a cancelled one is not
+
+
+def test_two_quick_play_requests_of_one_caller_at_once_wait_once(client: TestClient) -> None:
+    import asyncio
+
+    from sushigo.server.client import RoomError
+    from sushigo.server.schemas import TableCreate
+
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    body = TableCreate.model_validate({"seats": [{"kind": "human"}] * 3})
+
+    async def both() -> list[Any]:
+        return list(
+            await asyncio.gather(
+                hub.quickplay(body, 60.0, "Ann", None, "10.9.9.9"),
+                hub.quickplay(body, 60.0, "Ann", None, "10.9.9.9"),
+                return_exceptions=True,
+            )
+        )
+
+    first, second = client.portal.call(both)  # type: ignore[union-attr]
+    assert isinstance(second, RoomError) and second.code == "quickplay/waiting"
+    assert not isinstance(first, BaseException) and stored(client) == 1

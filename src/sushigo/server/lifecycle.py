@@ -175,6 +175,10 @@ class LifeState:
             del self.waiting[caller]
 
 
+#: What :attr:`LifeState.waiting` holds for a caller while its quick-play request is being seated.
+PENDING = ""
+
+
 def quick_key(game: str, players: int, options: dict[str, Any]) -> tuple[str, int, str]:
     """What two quick-play requests must share to sit at one table: game, size and stored options."""
     return (game, players, json.dumps(options, sort_keys=True))

@@ -1292,7 +1292,7 @@ class Hub:
         waiting = life.waiting.get(caller)
         if waiting is not None:
             at = self.rooms.get(waiting)
-            if at is not None and at.status == "open":
+            if waiting == lifecycle.PENDING or (at is not None and at.status == "open"):
                 raise RoomError("quickplay/waiting", "you already wait at a quick-play table; leave it first")
             del life.waiting[caller]
         if identity is None:
@@ -1301,31 +1301,12 @@ class Hub:
             name = check_player_name(name, [], bot_names(body.game))  # refused before any table is made
         options = spec(body.game).stored_options(body.game_options())
         key = lifecycle.quick_key(body.game, len(body.seats), options)
-        candidates = sorted(
-            (self.rooms[t] for t, q in life.quick.items() if q.key == key and t in self.rooms),
-            key=lambda r: (r.row.created_at, r.id),
-        )
-        room: Room | None = None
-        seat, token = -1, ""
-        for candidate in candidates:
-            try:
-                seat, token = await candidate.quick_seat(name, identity)
-            except RoomError as exc:
-                if exc.code in ("table/full", "table/closed", "name/taken", "quickplay/waiting"):
-                    continue
-                raise
-            room = candidate
-            break
-        if room is None:
-            room = await self.create(body, creator=lifecycle.address_hash(address))
-            life.quick[room.id] = lifecycle.QuickTable(key, time.time() + wait)
-            try:
-                seat, token = await room.quick_seat(name, identity)
-            except RoomError:
-                async with room.lock:
-                    await self._close(room, "cancelled")
-                self._forget(room)
-                raise
+        life.waiting[caller] = lifecycle.PENDING  # a second request of this caller meanwhile is refused
+        try:
+            room, seat, token = await self._quick_seat(body, key, wait, name, identity, address)
+        finally:
+            if life.waiting.get(caller) == lifecycle.PENDING:
+                del life.waiting[caller]
         entry = life.quick.get(room.id)
         if room.status != "open" or entry is None:  # this caller took the last seat
             life.forget_quick(room.id)
@@ -1339,6 +1320,40 @@ class Hub:
             max(0.0, entry.fill_at - time.time()), lambda: life.spawn(self._fill_quick(target))
         )
         return room, seat, token, entry.fill_at
+
+    async def _quick_seat(
+        self,
+        body: TableCreate,
+        key: tuple[str, int, str],
+        wait: float,
+        name: str | None,
+        identity: Identity | None,
+        address: str,
+    ) -> tuple[Room, int, str]:
+        """A seat at the oldest matching quick-play table with one free, else at a new one."""
+        life = self.life
+        candidates = sorted(
+            (self.rooms[t] for t, q in life.quick.items() if q.key == key and t in self.rooms),
+            key=lambda r: (r.row.created_at, r.id),
+        )
+        for candidate in candidates:
+            try:
+                seat, token = await candidate.quick_seat(name, identity)
+            except RoomError as exc:
+                if exc.code in ("table/full", "table/closed", "name/taken", "quickplay/waiting"):
+                    continue
+                raise
+            return candidate, seat, token
+        room = await self.create(body, creator=lifecycle.address_hash(address))
+        life.quick[room.id] = lifecycle.QuickTable(key, time.time() + wait)
+        try:
+            seat, token = await room.quick_seat(name, identity)
+        except RoomError:
+            async with room.lock:
+                await self._close(room, "cancelled")
+            self._forget(room)
+            raise
+        return room, seat, token
 
     async def _fill_quick(self, room: Room) -> None:
         """Quick play's wait ran out: bots fill the free seats; a table nobody sits at is cancelled."""
