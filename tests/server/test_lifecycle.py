@@ -35,10 +35,12 @@ async def _fake_identify(request: Any) -> Identity | None:
     return Identity(int(uid), name)
 
 
-def make_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **limits: Any) -> Iterator[TestClient]:
+def make_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database: str | None = None, **limits: Any
+) -> Iterator[TestClient]:
     monkeypatch.setattr(accounts_identity, "identify", _fake_identify)
     app = create_app(
-        f"sqlite:///{tmp_path / 'life.sqlite3'}",
+        database or f"sqlite:///{tmp_path / 'life.sqlite3'}",
         grace=0.2,
         bot_delay=0.0,
         limits=Limits(forwarded_header="X-Forwarded-For", http_rate=1000, http_burst=1000, **limits),
@@ -614,3 +616,36 @@ def test_two_quick_play_requests_of_one_caller_at_once_wait_once(client: TestCli
     first, second = client.portal.call(both)  # type: ignore[union-attr]
     assert isinstance(second, RoomError) and second.code == "quickplay/waiting"
     assert not isinstance(first, BaseException) and stored(client) == 1
+
+
+def test_the_stored_side_on_both_databases(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database: str
+) -> None:
+    """The rated count without the ratings module, a cancelled table left out of the lobby, play again
+    and a concede in the stored result: SQLite and PostgreSQL."""
+    from sushigo.server import lifecycle
+
+    monkeypatch.setattr(lifecycle, "ratings_counter", lambda: None)  # as without the ratings module
+    for client in make_client(tmp_path, monkeypatch, database, rated_per_hour=1):
+        seats = [{"kind": "human"}, {"kind": "bot"}]
+        rated = create(client, seats, rated=True, headers=user(41, "Pia"))
+        r = client.post("/api/tables", json={"seats": seats, "rated": True}, headers=user(41, "Pia"))
+        assert r.status_code == 429 and r.json()["detail"].startswith("rated/limit:")
+        assert (
+            client.post(f"/api/tables/{rated['id']}/cancel", json={"token": rated["manage"]}).status_code
+            == 204
+        )
+        assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == []
+        # without the ratings module the count is of rated tables created, cancelled or not
+        r = client.post("/api/tables", json={"seats": seats, "rated": True}, headers=user(41, "Pia"))
+        assert r.status_code == 429
+        old, (ann,) = finished_by_standins(client, [{"kind": "human"}, {"kind": "bot"}], ["Ann"])
+        new = client.post(f"/api/tables/{old}/rematch", json={"token": ann}).json()["table"]["id"]
+        token = client.post(f"/api/tables/{new}/accept", json={"from_token": ann}).json()["token"]
+        wait_status(client, new, "playing")
+        assert client.post(f"/api/tables/{new}/concede", json={"token": token}).status_code == 204
+        wait_status(client, new, "finished")
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        row = hub.store.load_table(new)
+        assert row.result["conceded"] == [0] and row.rematch_of == old and row.seats[0].conceded
+        assert hub.store.load_table(old).rematch == new
