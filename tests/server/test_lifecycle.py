@@ -591,6 +591,9 @@ def test_the_rated_bound_counts_finished_games_from_ratings_and_live_tables(
         live = create(client, seats, rated=True, headers=user(31, "Ola"))  # 1 finished + this one: 2
         r = client.post("/api/tables", json={"seats": seats, "rated": True}, headers=user(31, "Ola"))
         assert r.status_code == 429 and r.json()["detail"].startswith("rated/limit:")
+        # joining that table itself is its own game, not one more (seating asks with ``joining``)
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        client.portal.call(hub.check_rated_bots, Identity(31, "Ola"), live["id"])  # type: ignore[union-attr]
         assert client.post(f"/api/tables/{live['id']}/cancel", headers=user(31, "Ola")).status_code == 204
         assert create(client, seats, rated=True, headers=user(31, "Ola"))["rated"]  # a cancelled one is not
 

@@ -1138,10 +1138,11 @@ class Hub:
             await self.check_rated_bots(identity)
         return turn_timer if turn_timer is not None else self.limits.rated_turn_timer
 
-    async def check_rated_bots(self, identity: Identity) -> None:
+    async def check_rated_bots(self, identity: Identity, joining: str | None = None) -> None:
         """Refuses a rated game against bots beyond ``rated_per_hour`` an hour (no bot farming).
 
-        Seating calls it too when an account joins a rated table with bot seats.
+        Seating calls it too when an account takes a new seat at a rated table with bot seats, naming
+        that table as ``joining`` (it is the game being asked for, so it is not counted twice).
         """
         limit = self.limits.rated_per_hour
         counter = lifecycle.ratings_counter()
@@ -1152,6 +1153,7 @@ class Hub:
                 1
                 for room in self.rooms.values()
                 if room.status in ("open", "playing")
+                and room.id != joining
                 and room.row.rated
                 and lifecycle.has_bots(room.row)
                 and (
