@@ -20,6 +20,7 @@ from typing import Any, Literal, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.engine import Connection
 
@@ -113,6 +114,138 @@ def _decode(cursor: str, kinds: tuple[type, ...]) -> list[Any] | None:
 
 def _bad_cursor() -> JSONResponse:
     return _invalid("query.cursor", "not a cursor this server gave out")
+
+
+# ----------------------------------------------------------------------------- answer models
+# The answers are built as JSON directly (one query's rows); these models document them in
+# /openapi.json.
+
+
+class RatingDoc(BaseModel):
+    """A rating in one game and pool: ``rating`` is the display rating (docs/ratings.md)."""
+
+    rating: int
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+class PoolRatings(BaseModel):
+    """An account's ratings in one game: as a person and as a program (``null`` before the first)."""
+
+    players: RatingDoc | None
+    programs: RatingDoc | None
+
+
+class StatsDoc(BaseModel):
+    """Finished games (rated or not) of one game at one table size."""
+
+    game: str
+    players: int
+    played: int
+    won: int
+    avg_score: float | None
+
+
+class ProfileResponse(BaseModel):
+    """``GET /api/players/{name}``."""
+
+    name: str | None
+    deleted: bool
+    created_at: float
+    program: bool
+    ratings: dict[str, PoolRatings]
+    stats: list[StatsDoc]
+
+
+class GameDoc(BaseModel):
+    """One finished game of a player (its replay is at ``/replay/{table_id}``)."""
+
+    table_id: str
+    game: str
+    players: int
+    seat: int
+    place: int | None
+    score: int | None
+    rated: bool
+    conceded: bool
+    program: bool
+    finished_at: float
+    names: list[str | None]
+
+
+class GamesResponse(BaseModel):
+    """``GET /api/players/{name}/games``: a page, and the cursor of the next (``null``: the last)."""
+
+    games: list[GameDoc]
+    next: str | None
+
+
+class RatingPoint(BaseModel):
+    """The rating after one rated game."""
+
+    t: float
+    rating: int
+    table_id: str
+    place: int
+
+
+class RatingHistory(BaseModel):
+    """``GET /api/players/{name}/rating``."""
+
+    game: str
+    pool: str
+    points: list[RatingPoint]
+
+
+class BoardRow(BaseModel):
+    """One leaderboard row."""
+
+    rank: int
+    name: str
+    rating: int
+    games: int
+    wins: int
+
+
+class LeaderboardResponse(BaseModel):
+    """``GET /api/leaderboard``."""
+
+    game: str
+    pool: str
+    players: int | None
+    rows: list[BoardRow]
+    next: str | None
+
+
+class BotRating(BaseModel):
+    """A built-in bot's fixed rating in one game."""
+
+    game: str
+    bot: str
+    rating: int
+    mu: float
+    sigma: float
+    measured: bool
+
+
+class BotsResponse(BaseModel):
+    """``GET /api/ratings/bots``."""
+
+    bots: list[BotRating]
+
+
+class PlayerError(BaseModel):
+    """A refused request: ``detail`` is one line starting with ``code``."""
+
+    detail: str
+    code: str
+    params: dict[str, Any]
+
+
+_NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": PlayerError}, 422: {"model": PlayerError}}
+_BAD: dict[int | str, dict[str, Any]] = {422: {"model": PlayerError}}
 
 
 # ------------------------------------------------------------------------------------ queries
@@ -352,7 +485,7 @@ def _board(
 # ------------------------------------------------------------------------------------- routes
 
 
-@router.get("/players/{name}")
+@router.get("/players/{name}", responses={200: {"model": ProfileResponse}, **_NOT_FOUND})
 async def player_profile(name: str, request: Request) -> JSONResponse:
     """A player's profile: ratings per game and pool, games played and won and average score per game
     and table size, and whether the account is deleted or a program (404 ``player/unknown``)."""
@@ -362,7 +495,7 @@ async def player_profile(name: str, request: Request) -> JSONResponse:
     return _unknown(name) if doc is None else JSONResponse(doc)
 
 
-@router.get("/players/{name}/games")
+@router.get("/players/{name}/games", responses={200: {"model": GamesResponse}, **_NOT_FOUND})
 async def player_games(
     name: str,
     request: Request,
@@ -385,7 +518,7 @@ async def player_games(
     return _unknown(name) if doc is None else JSONResponse(doc)
 
 
-@router.get("/players/{name}/rating")
+@router.get("/players/{name}/rating", responses={200: {"model": RatingHistory}, **_NOT_FOUND})
 async def player_rating(
     name: str,
     request: Request,
@@ -404,7 +537,7 @@ async def player_rating(
     return _unknown(name) if doc is None else JSONResponse(doc)
 
 
-@router.get("/leaderboard")
+@router.get("/leaderboard", responses={200: {"model": LeaderboardResponse}, **_BAD})
 async def leaderboard(
     request: Request,
     game: str = Query("sushi-go", max_length=40, description="The game."),
@@ -432,7 +565,7 @@ async def leaderboard(
     return JSONResponse(await _read(request, _board, game, pool, players, limit, after))
 
 
-@router.get("/ratings/bots")
+@router.get("/ratings/bots", responses={200: {"model": BotsResponse}})
 async def rating_bots() -> JSONResponse:
     """Every built-in bot's fixed rating per game: bots take part in rated games at these and never change."""
     return JSONResponse({"bots": bots_table()})

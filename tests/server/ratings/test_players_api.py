@@ -16,7 +16,7 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
-from sushigo.server import ratings
+from sushigo.server import players, ratings
 from sushigo.server.accounts.models import rating_events_t, table_players_t
 from sushigo.server.app import create_app
 from sushigo.server.rooms import Hub
@@ -248,3 +248,16 @@ def test_bots_table(client: TestClient) -> None:
         "measured": True,
     }
     assert {b["game"] for b in bots} == {"sushi-go", "sushi-go-party", "sushi-roll"}
+
+
+def test_answers_match_their_documented_models(client: TestClient, filled: dict[str, int]) -> None:
+    players.ProfileResponse.model_validate(client.get("/api/players/Ann").json())
+    players.ProfileResponse.model_validate(client.get("/api/players/Gone").json())
+    players.GamesResponse.model_validate(client.get("/api/players/Ann/games").json())
+    players.RatingHistory.model_validate(client.get("/api/players/Ann/rating?game=sushi-go").json())
+    players.LeaderboardResponse.model_validate(client.get("/api/leaderboard?players=2").json())
+    players.BotsResponse.model_validate(client.get("/api/ratings/bots").json())
+    players.PlayerError.model_validate(client.get("/api/players/nobody").json())
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/players/{name}", "/api/players/{name}/games", "/api/leaderboard", "/api/ratings/bots"):
+        assert "200" in paths[path]["get"]["responses"]
