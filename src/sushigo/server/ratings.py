@@ -138,6 +138,17 @@ def bots_table() -> list[dict[str, Any]]:
     return out
 
 
+def bots_markdown() -> str:
+    """The bots' table of docs/ratings.md (a test keeps the page equal to :data:`BOT_STRENGTH`)."""
+    lines = ["| game | bot | mu | sigma | rating | measured |", "|---|---|---|---|---|---|"]
+    for b in bots_table():
+        measured = "yes" if b["measured"] else "no"
+        lines.append(
+            f"| {b['game']} | `{b['bot']}` | {b['mu']:g} | {b['sigma']:g} | {b['rating']} | {measured} |"
+        )
+    return "\n".join(lines)
+
+
 # ------------------------------------------------------------------------------------ places
 
 
@@ -392,6 +403,7 @@ __all__ = [
     "BotStrength",
     "Entrant",
     "bot_strength",
+    "bots_markdown",
     "bots_table",
     "display",
     "install",

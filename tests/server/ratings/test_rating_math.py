@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("openskill")
@@ -98,3 +100,9 @@ def test_display_is_the_scaled_ordinal() -> None:
     assert display(25.0, 25.0 / 3.0) == 1000
     assert display(30.0, 2.0) == 1000 + 20 * 24
     assert display(10.0, 5.0) < 1000
+
+
+def test_the_published_table_in_the_docs_is_the_code_s() -> None:
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "ratings.md").read_text(encoding="utf-8")
+    table = doc.split("<!-- bots:begin -->\n", 1)[1].split("<!-- bots:end -->", 1)[0]
+    assert table.strip() == ratings.bots_markdown(), "copy ratings.bots_markdown() into docs/ratings.md"
