@@ -25,7 +25,9 @@ Why these choices:
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
@@ -45,6 +47,8 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
     from .rooms import Hub
+
+log = logging.getLogger(__name__)
 
 #: The two leaderboards: people, and accounts playing through an API token.
 POOLS = ("players", "programs")
@@ -350,9 +354,67 @@ def listener(hub: Hub) -> Callable[[TableRow], Coroutine[Any, Any, None]]:
     return on_finish
 
 
+#: How far back, and how many tables at most, :func:`catch_up` looks at start-up.
+CATCH_UP_SECONDS = 7 * 86400.0
+CATCH_UP_TABLES = 200
+
+
+def catch_up(store: Store, *, now: float | None = None, limit: int = CATCH_UP_TABLES) -> int:
+    """Counts the finished tables with account seats that have no history rows yet: games that ended
+    while the server stopped between storing the last action and running the listener. Looks back
+    :data:`CATCH_UP_SECONDS` at most ``limit`` tables; returns how many it counted."""
+    since = (time.time() if now is None else now) - CATCH_UP_SECONDS
+    tp = table_players_t.c
+    query = (
+        select(tables_t.c.id)
+        .select_from(tables_t.outerjoin(table_players_t, tp.table_id == tables_t.c.id))
+        .where(
+            and_(
+                tables_t.c.status == "finished",
+                tables_t.c.finished_at >= since,
+                # an account seat writes "user_id" into the seats' JSON; guest tables never do
+                tables_t.c.seats.contains('"user_id"'),
+                tp.table_id.is_(None),
+            )
+        )
+        .order_by(tables_t.c.finished_at)
+        .limit(limit)
+    )
+    with store.engine.connect() as conn:
+        ids = [str(r.id) for r in conn.execute(query)]
+    counted = 0
+    for table_id in ids:
+        row = store.load_table(table_id)
+        if row is not None and record_finished(store, row):
+            counted += 1
+    return counted
+
+
 def install(app: FastAPI | None, hub: Hub) -> None:
-    """Registers the listener on ``hub`` (called from ``create_app``'s lifespan)."""
+    """Registers the listener on ``hub`` (called from ``create_app``'s lifespan), and counts in the
+    background the games that finished while the server was down (:func:`catch_up`)."""
     hub.on_finish.append(listener(hub))
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return  # no loop (a test wiring a hub by hand): nothing to catch up on
+
+    async def later() -> None:
+        try:
+            counted = await hub.db(catch_up, hub.store)
+        except Exception:
+            log.exception("cannot count the games that finished while the server was down")
+            return
+        if counted:
+            log.info("counted %d finished games for ratings and histories", counted)
+
+    task = loop.create_task(later())
+    _STARTUP.add(task)
+    task.add_done_callback(_STARTUP.discard)
+
+
+#: The start-up catch-up tasks (a task must be referenced until it is done).
+_STARTUP: set[asyncio.Task[None]] = set()
 
 
 # ---------------------------------------------------------------------------------- limits
@@ -405,6 +467,7 @@ __all__ = [
     "bot_strength",
     "bots_markdown",
     "bots_table",
+    "catch_up",
     "display",
     "install",
     "listener",

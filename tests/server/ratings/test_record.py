@@ -150,3 +150,18 @@ def test_rated_games_last_hour_counts_rated_games_against_bots(kit: Any, store: 
     assert ratings.rated_games_last_hour(store, bob) == 0
     with store.engine.connect() as conn:
         assert ratings.rated_games_last_hour(conn, ann, now=now + 3600) == 0
+
+
+def test_catch_up_counts_games_that_finished_while_the_server_was_down(db: Store, kit_for: Any) -> None:
+    kit = kit_for(db)
+    ann = kit.add_user("Ann")
+    now = time.time()
+    kit.finished("missed", [kit.account(ann, "Ann"), kit.bot("random")], [30, 10], at=now - 100)
+    kit.finished("guests", [kit.guest("Zed"), kit.bot("random")], [30, 10], at=now - 100)
+    done = kit.finished("done", [kit.account(ann, "Ann"), kit.bot("random")], [30, 10], at=now - 50)
+    ratings.record_finished(db, done)
+    assert ratings.catch_up(db) == 1
+    assert ratings.catch_up(db) == 0
+    with db.engine.connect() as conn:
+        assert {r.table_id for r in conn.execute(select(table_players_t))} == {"missed", "done"}
+    assert _ratings(db)[ann, "sushi-go", "players"][2:] == (2, 2)
