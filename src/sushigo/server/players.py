@@ -324,13 +324,23 @@ def _profile(conn: Connection, name: str) -> dict[str, Any] | None:
     }
 
 
-def _seat_names(conn: Connection, seats_json: str) -> list[str | None]:
-    """The names of a table's seats: an account's current name (``None`` once deleted), else the seat's."""
+def _parse_seats(seats_json: str) -> list[dict[str, Any]]:
     try:
-        seats = [s for s in json.loads(seats_json) if isinstance(s, dict)]
+        seats = json.loads(seats_json)
     except ValueError:
         return []
-    ids = {int(s["user_id"]) for s in seats if isinstance(s.get("user_id"), int)}
+    return [s for s in seats if isinstance(s, dict)] if isinstance(seats, list) else []
+
+
+def _account(seat: dict[str, Any]) -> int | None:
+    uid = seat.get("user_id")
+    return uid if isinstance(uid, int) and not isinstance(uid, bool) else None
+
+
+def _seat_names(conn: Connection, tables: list[list[dict[str, Any]]]) -> list[list[str | None]]:
+    """The names of each table's seats: an account's current name (``None`` once deleted), else the
+    seat's own; one query for the accounts of a whole page."""
+    ids = {uid for seats in tables for s in seats if (uid := _account(s)) is not None}
     names: dict[int, str | None] = {}
     if ids:
         for r in conn.execute(
@@ -338,7 +348,8 @@ def _seat_names(conn: Connection, seats_json: str) -> list[str | None]:
         ):
             names[int(r.id)] = None if r.deleted_at is not None else r.name
     return [
-        names.get(int(s["user_id"])) if isinstance(s.get("user_id"), int) else s.get("name") for s in seats
+        [names.get(uid) if (uid := _account(s)) is not None else s.get("name") for s in seats]
+        for seats in tables
     ]
 
 
@@ -363,6 +374,7 @@ def _games(
     rows = conn.execute(query.order_by(tp.finished_at.desc(), tp.table_id.desc()).limit(limit + 1)).all()
     more = len(rows) > limit
     rows = rows[:limit]
+    names = _seat_names(conn, [_parse_seats(r.seats) for r in rows])
     out = [
         {
             "table_id": r.table_id,
@@ -375,9 +387,9 @@ def _games(
             "conceded": bool(r.conceded),
             "program": bool(r.program),
             "finished_at": float(r.finished_at),
-            "names": _seat_names(conn, r.seats),
+            "names": seat_names,
         }
-        for r in rows
+        for r, seat_names in zip(rows, names)
     ]
     last = rows[-1] if rows else None
     return {
