@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -420,38 +420,62 @@ _STARTUP: set[asyncio.Task[None]] = set()
 # ---------------------------------------------------------------------------------- limits
 
 
+def _with_bots(seats_json: str) -> list[dict[str, Any]] | None:
+    """A table's seats when one of them is a built-in bot (not an account's conceded seat), else ``None``."""
+    try:
+        seats = json.loads(seats_json)
+    except ValueError:
+        return None
+    if not isinstance(seats, list):
+        return None
+    seats = [s for s in seats if isinstance(s, dict)]
+    return seats if any(s.get("kind") == "bot" and s.get("user_id") is None for s in seats) else None
+
+
 def rated_games_last_hour(
     store_or_conn: Store | Connection, user_id: int, *, now: float | None = None
 ) -> int:
-    """How many rated games against bots ``user_id`` finished in the last hour (``Limits.rated_per_hour``
-    is checked against it when a rated table is created or joined). A rated table without a bot seat
-    (people only) does not count: its opponents are not a farm."""
+    """How many rated games against bots ``user_id`` played in the last hour: those that finished in
+    it, and the rated tables made in it that are still open or playing with the account seated or as
+    their creator (``Limits.rated_per_hour`` is checked against it when a rated table is created or
+    joined, so starting many at once counts too). A rated table of people only does not count: its
+    opponents are not a farm."""
     since = (time.time() if now is None else now) - HOUR
-    query = (
-        select(tables_t.c.seats)
-        .select_from(table_players_t.join(tables_t, tables_t.c.id == table_players_t.c.table_id))
+    tp = table_players_t.c
+    finished = (
+        select(tables_t.c.id, tables_t.c.seats)
+        .select_from(table_players_t.join(tables_t, tables_t.c.id == tp.table_id))
+        .where(and_(tp.user_id == user_id, tp.rated.is_(True), tp.finished_at >= since))
+        .limit(_LAST_HOUR_ROWS)
+    )
+    # The seats' JSON names an account as "user_id": N (json.dumps' separators); the match is
+    # confirmed on the parsed seats, so N=5 matching "user_id": 55 costs a parse, never a count.
+    running = (
+        select(tables_t.c.id, tables_t.c.seats, tables_t.c.created_user)
         .where(
             and_(
-                table_players_t.c.user_id == user_id,
-                table_players_t.c.rated.is_(True),
-                table_players_t.c.finished_at >= since,
+                tables_t.c.rated.is_(True),
+                tables_t.c.created_at >= since,
+                tables_t.c.status.in_(("open", "playing")),
+                or_(
+                    tables_t.c.created_user == user_id,
+                    tables_t.c.seats.contains(f'"user_id": {int(user_id)}'),
+                ),
             )
         )
         .limit(_LAST_HOUR_ROWS)
     )
 
     def count(conn: Connection) -> int:
-        n = 0
-        for (seats,) in conn.execute(query):
-            try:
-                parsed = json.loads(seats)
-            except ValueError:
-                continue
-            if any(
-                s.get("kind") == "bot" and s.get("user_id") is None for s in parsed if isinstance(s, dict)
-            ):
-                n += 1
-        return n
+        counted: set[str] = set()
+        for table_id, seats_json in conn.execute(finished):
+            if _with_bots(seats_json) is not None:
+                counted.add(table_id)
+        for table_id, seats_json, creator in conn.execute(running):
+            seats = _with_bots(seats_json)
+            if seats is not None and (creator == user_id or any(s.get("user_id") == user_id for s in seats)):
+                counted.add(table_id)
+        return len(counted)
 
     if isinstance(store_or_conn, Connection):
         return count(store_or_conn)

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from sushigo.server import ratings
 from sushigo.server.accounts.models import rating_events_t, ratings_t, table_players_t
-from sushigo.server.store import Store
+from sushigo.server.store import Store, TableRow
 
 
 @pytest.fixture
@@ -150,6 +150,29 @@ def test_rated_games_last_hour_counts_rated_games_against_bots(kit: Any, store: 
     assert ratings.rated_games_last_hour(store, bob) == 0
     with store.engine.connect() as conn:
         assert ratings.rated_games_last_hour(conn, ann, now=now + 3600) == 0
+    # rated tables against bots still being played count as well: seated, or made and not yet joined
+    for i, seats in enumerate(
+        ([kit.account(ann, "Ann"), kit.bot("random")], [kit.guest("?"), kit.bot("random")])
+    ):
+        store.create_table(
+            TableRow(
+                id=f"run{i}",
+                name="t",
+                game="sushi-go",
+                players=2,
+                options={},
+                seed=1,
+                seats=seats,
+                status="playing" if i == 0 else "open",
+                turn_timer=60.0,
+                created_at=now - 10,
+                rated=True,
+                created_user=ann,
+            )
+        )
+    # Bob sits at none of them
+    assert ratings.rated_games_last_hour(store, ann) == 5
+    assert ratings.rated_games_last_hour(store, bob) == 0
 
 
 def test_catch_up_counts_games_that_finished_while_the_server_was_down(db: Store, kit_for: Any) -> None:
