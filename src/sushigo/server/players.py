@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection
 
 from ..game import games
 from .accounts.models import rating_events_t, ratings_t, table_players_t, users_t
-from .names import name_key
+from .accounts.names import key as account_key
 from .ratings import POOLS, bots_table, display
 from .rooms import Hub
 from .schemas import valid_table_id
@@ -44,8 +44,8 @@ T = TypeVar("T")
 
 
 def player_key(name: str) -> str:
-    """The form accounts are looked up in: NFKC, case-folded (the ``name_key`` column)."""
-    return name_key(name)
+    """The form accounts are looked up in: the accounts' own key (NFKC, case-folded; ``name_key``)."""
+    return account_key(name)
 
 
 def _error(status: int, code: str, words: str, **params: Any) -> JSONResponse:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import insert
 
+from sushigo.server.accounts import names
 from sushigo.server.accounts.models import users_t
 from sushigo.server.store import SeatRow, Store, TableRow
 
@@ -26,7 +27,7 @@ class Kit:
             result = conn.execute(
                 insert(users_t).values(
                     name=name,
-                    name_key=name.casefold(),
+                    name_key=names.key(name),
                     skeleton="skel-" + name.casefold(),
                     password_hash=None,
                     created_at=time.time(),
