@@ -107,6 +107,16 @@ class Limits:
     cache_entries: int = 256
     #: Header set by a trusted reverse proxy that carries the client address; ``None`` trusts none.
     forwarded_header: str | None = None
+    # ---- life cycle (issue 21)
+    #: Rated games against bots one account may start in an hour: a bot seat counts at its published
+    #: strength, so without a bound an account could farm rating points from tireless opponents.
+    rated_per_hour: int = 20
+    #: The turn timer of a rated table created without one (seconds): a rated game must end, so no
+    #: seat may stall it forever.
+    rated_turn_timer: float = 60.0
+    #: Seconds a "play again" seat stays reserved for its previous player; then it opens for anyone
+    #: (and the table itself is closed after ``open_table_seconds`` like any open table).
+    rematch_reserve_seconds: float = 300.0
 
 
 class RateLimiter:

@@ -25,13 +25,18 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
+
+from sqlalchemy import select
 
 from ..bots import bot_names
 from ..errors import IllegalActionError, InvalidActionError, SushigoError
 from ..game import GameState, new_game, spec
+from . import lifecycle
+from .accounts.identity import Identity
+from .accounts.models import users_t
 from .botpool import BotPool
 from .chat import TableChat
 from .client import Client, RoomError, action_text, encode, hash_token
@@ -47,6 +52,8 @@ from .tablelog import WITHDRAW, GameLog, SecretPicks, apply_stored, record, tabl
 log = logging.getLogger("sushigo.server")
 T = TypeVar("T")
 
+#: Seconds a seated account's "deleted" flag is trusted before it is looked up again.
+ACCOUNT_RECHECK = 60.0
 #: Stand-in bots for absent players, best first; the first one available is used.
 STANDIN_PREFERENCE = ("heuristic", "greedy", "random")
 
@@ -99,7 +106,13 @@ class Room(Presence, TableChat, BotDriver):
     def public(self) -> TablePublic:
         """Returns what everyone may know about the table."""
         connected, standin, spectators = self._presence_key()
-        return table_public(self.row, connected=list(connected), standin=list(standin), spectators=spectators)
+        return table_public(
+            self.row,
+            connected=list(connected),
+            standin=list(standin),
+            spectators=spectators,
+            deleted=self.hub.deleted_users,
+        )
 
     def public_json(
         self, presence: tuple[tuple[bool, ...], tuple[bool, ...], int] | None = None
@@ -130,10 +143,11 @@ class Room(Presence, TableChat, BotDriver):
                 )
                 for s in row.seats
             ),
+            tuple(s.user_id in self.hub.deleted_users for s in row.seats if s.user_id is not None),
         )
         if self._public_base is None or self._public_base[0] != key:
             # The presence-free part; each spectator connect changes only the presence.
-            self._public_base = (key, table_public(row).model_dump())
+            self._public_base = (key, table_public(row, deleted=self.hub.deleted_users).model_dump())
             self._public = None
         if self._public is None or self._public[0] != presence:
             base = self._public_base[1]
@@ -241,10 +255,27 @@ class Room(Presence, TableChat, BotDriver):
                 return seat
         raise RoomError("auth/invalid", "this token opens no seat at this table")
 
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat the account ``user_id`` holds at this table, if any (an account holds at most one)."""
+        for seat, seat_row in enumerate(self.row.seats):
+            if seat_row.user_id == user_id and seat_row.kind == "human" and not seat_row.conceded:
+                return seat
+        return None
+
     async def attach(self, client: Client) -> None:
-        """Adds a connected client; a returning human takes their seat back from the stand-in bot."""
+        """Adds a connected client; a returning human takes their seat back from the stand-in bot.
+
+        The newest connection of a seat wins: the seat's older connections are told ``seat/moved``
+        and ``moved`` and go on as spectators, so one player never acts from two devices at once (and
+        a stale device cannot undo what the new one did).
+        """
         await self.send_chat_history(client)
         async with self.lock:
+            if client.seat is not None and self.row.seats[client.seat].token_hash in (
+                None,
+                lifecycle.CONCEDED,
+            ):
+                client.seat = None  # the seat was left or conceded since its hello: it watches
             self.clients.add(client)
             self.hub.parked.pop(self.id, None)
             client.on_drop.append(self.forget)
@@ -253,10 +284,29 @@ class Room(Presence, TableChat, BotDriver):
                 timer = self._grace_timers.pop(client.seat, None)
                 if timer is not None:
                     timer.cancel()
+                for older in [c for c in self.clients if c is not client and c.seat == client.seat]:
+                    self._move_out(older)
             self.changed.set()
             # Only the newcomer needs the table; everyone else hears of it in a small presence message.
             self.send_state(client)
             self.schedule_presence()
+
+    def _move_out(self, client: Client) -> None:
+        """Turns an older connection of a seat into a spectator (call it with the lock held)."""
+        seat = client.seat
+        client.send(
+            {
+                "type": "error",
+                "code": "seat/moved",
+                "message": f"seat {seat} was opened on another connection; this one now watches",
+            }
+        )
+        client.send({"type": "moved"})
+        client.seat = None
+        client.identity = None
+        client.chat_name = None
+        # Its next state is a spectator's (the log is public, so it carries on from where it was).
+        self.send_state(client)
 
     async def detach(self, client: Client) -> None:
         """Removes a client; a seat left without connections starts its grace period."""
@@ -268,28 +318,64 @@ class Room(Presence, TableChat, BotDriver):
 
     # ---------------------------------------------------------------------------- seating
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Gives a free human seat to ``name`` and returns ``(seat, token)``.
+    async def join(
+        self, name: str | None, seat: int | None, identity: Identity | None = None
+    ) -> tuple[int, str]:
+        """Gives a free human seat to ``name`` (a guest) or to ``identity`` (an account) and returns
+        ``(seat, token)``.
 
-        :raises RoomError: ``table/full``, ``seat/taken`` or ``seat/invalid``.
+        An account is seated under its own name (``name`` is ignored), and one that already holds a
+        seat here gets that seat back with a fresh token (the old token stops opening it) instead of a
+        second one: a player on a second device finds their seat, never a copy of themselves.
+
+        :raises RoomError: ``table/full``, ``seat/taken``, ``seat/invalid``, ``seat/account_required``
+            (a rated table seats accounts only) or a name's ``name/*``.
         """
         async with self.lock:
             if self.status not in ("open", "playing"):  # abandoned while this request waited
                 raise RoomError("table/closed", f"this table is {self.status}")
             seats = self.row.seats
+            held = self.seat_of(identity.user_id) if identity is not None else None
+            if held is not None:
+                if seat is not None and seat != held:
+                    raise RoomError("seat/taken", f"you already hold seat {held} at this table")
+                return held, await self._reissue(held)
+            if identity is None and self.row.rated:
+                raise RoomError("seat/account_required", "a rated table seats signed-in players only")
             if seat is None:
-                free = [s for s, r in enumerate(seats) if r.kind == "human" and r.token_hash is None]
+                free = [
+                    s
+                    for s, r in enumerate(seats)
+                    if r.kind == "human" and r.token_hash is None and not r.reserved_for
+                ]
                 if not free:
                     raise RoomError("table/full", "every human seat at this table is taken")
                 seat = free[0]
             if not 0 <= seat < len(seats) or seats[seat].kind != "human":
                 raise RoomError("seat/invalid", f"seat {seat} is not a human seat at this table")
-            if seats[seat].token_hash is not None:
+            if seats[seat].token_hash is not None or seats[seat].reserved_for:  # play again: reserved
                 raise RoomError("seat/taken", f"seat {seat} is already taken")
-            name = check_player_name(name, [r.name for r in seats if r.name], bot_names(self.game))
+            others = [r.name for i, r in enumerate(seats) if r.name and i != seat]
+            if identity is not None:
+                # The account's name was checked when it was made; only a clash with a guest's or a
+                # bot's name at this table is refused (two seats must not look alike).
+                name = identity.name
+                if name_key(name) in {name_key(n) for n in others}:
+                    raise RoomError("name/taken", f"a seat at this table is already called {name!r}")
+            else:
+                if name is None:
+                    raise RoomError("name/invalid", "a guest joins with a name")
+                name = check_player_name(name, others, bot_names(self.game))
             token = secrets.token_urlsafe(24)
             new_seats = [SeatRow(**r.to_json()) for r in seats]
-            new_seats[seat] = SeatRow("human", name, None, hash_token(token))
+            new_seats[seat] = SeatRow(
+                "human",
+                name,
+                None,
+                hash_token(token),
+                user_id=identity.user_id if identity is not None else None,
+                program=identity.program if identity is not None else False,
+            )
             starts = all(r.kind == "bot" or r.token_hash is not None for r in new_seats)
             status = "playing" if starts and self.row.status == "open" else None
             await self.hub.db(self.hub.store.update_table, self.id, seats=new_seats, status=status)
@@ -302,6 +388,15 @@ class Room(Presence, TableChat, BotDriver):
             self.changed.set()
             self.broadcast()
             return seat, token
+
+    async def _reissue(self, seat: int) -> str:
+        """A fresh token for an account's own seat (call it with the lock held); nothing else changes."""
+        token = secrets.token_urlsafe(24)
+        new_seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+        new_seats[seat].token_hash = hash_token(token)
+        await self.hub.db(self.hub.store.update_table, self.id, seats=new_seats, status=None)
+        self.row.seats = new_seats
+        return token
 
     # ---------------------------------------------------------------------------- actions
 
@@ -368,7 +463,7 @@ class Room(Presence, TableChat, BotDriver):
                 raise RoomError("server/error", "the server could not apply this action") from None
             seq = self.state_id
             over = self.state.is_over()
-            result = _result(self.state) if over else None
+            result = self.final_result() if over else None
             try:
                 await self.hub.append_action(
                     {
@@ -440,6 +535,195 @@ class Room(Presence, TableChat, BotDriver):
         for client in list(self.clients):
             client.close()
 
+    # ---- life cycle (issue 21)
+
+    def final_result(self) -> dict[str, Any]:
+        """The result stored when the game ends: ``conceded`` lists the seats whose players conceded,
+        so ratings rank them last whatever their score."""
+        result = _result(self.state)
+        conceded = [i for i, s in enumerate(self.row.seats) if s.conceded]
+        if conceded:
+            result["conceded"] = conceded
+        return result
+
+    def caller_seat(self, token: str | None, identity: Identity | None) -> int:
+        """The caller's seat here (:func:`.lifecycle.seat_in`)."""
+        return lifecycle.seat_in(self.row, token, identity)
+
+    def _refuse_unless(self, wanted: str) -> None:
+        """Raises the refusal of an action that needs the table ``open`` or ``playing``."""
+        status = self.status
+        if status == wanted:
+            return
+        if status == "playing":
+            raise RoomError("table/started", "the game has started: concede instead")
+        if status == "open":
+            raise RoomError("table/not_started", "the game has not started: leave the table instead")
+        if status == "finished":
+            raise RoomError("table/finished", "the game is over")
+        raise RoomError("table/closed", f"this table is {status}")
+
+    def _unseat(self, seat: int) -> None:
+        """Turns the seat's connections into spectators: their token no longer opens it."""
+        for client in self.clients:
+            if client.seat == seat:
+                client.seat = None
+                client.identity = None
+                client.chat_name = None
+
+    async def _store_seats(self, seats: list[SeatRow], status: str | None = None) -> None:
+        """Commits new seats (with the lock held), then applies them and tells every client."""
+        await self.hub.db(self.hub.store.update_table, self.id, seats=seats, status=status)
+        self.row.seats = seats
+        if status is not None:
+            self.row.status = status
+            if status == "playing":
+                self._new_turn()
+                self.start_driver()
+        self.changed.set()
+        self.broadcast()
+
+    async def leave(self, token: str | None, identity: Identity | None) -> int:
+        """Frees the caller's seat at an open table (its token stops working); returns the seat."""
+        async with self.lock:
+            seat = self.caller_seat(token, identity)
+            self._refuse_unless("open")
+            seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+            seats[seat] = SeatRow("human")
+            await self.hub.db(self.hub.store.update_table, self.id, seats=seats)
+            self._unseat(seat)
+            self.row.seats = seats
+            self.absent_since[seat] = time.monotonic()
+            self.changed.set()
+            self.broadcast()
+            return seat
+
+    async def concede(self, token: str | None, identity: Identity | None) -> int:
+        """The caller gives up a running game: a stand-in bot plays the seat to the end, for good.
+
+        The seat keeps its name and account (ratings rank it last: :meth:`final_result`) and stays taken;
+        its token stops working and its open connections become spectators.
+        """
+        async with self.lock:
+            seat = self.caller_seat(token, identity)
+            if self.row.seats[seat].conceded:
+                raise RoomError("seat/conceded", "you already conceded this game")
+            self._refuse_unless("playing")
+            if self.state.is_over():
+                raise RoomError("table/finished", "the game is over")
+            seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+            seats[seat].token_hash = lifecycle.CONCEDED  # taken for good; no token opens it
+            seats[seat].conceded = True
+            await self.hub.db(self.hub.store.update_table, self.id, seats=seats)
+            self._unseat(seat)
+            self.row.seats = seats
+            # absent for longer than the grace already: the driver's stand-in plays the seat at once
+            self.absent_since[seat] = time.monotonic() - self.hub.grace - 1.0
+            timer = self._grace_timers.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
+            self.changed.set()
+            self.broadcast()
+            return seat
+
+    async def claim(self, keys: list[str], identity: Identity | None) -> tuple[int, str]:
+        """Gives the caller the play-again seat reserved for them (``keys``: :func:`.lifecycle.invite_keys`).
+
+        :raises RoomError: ``rematch/not_invited`` when no seat waits for them.
+        """
+        async with self.lock:
+            if self.status != "open":
+                raise RoomError("table/closed", f"this table is {self.status}")
+            seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+            seat = next((i for i, s in enumerate(seats) if s.reserved_for and s.reserved_for in keys), None)
+            if seat is None:
+                raise RoomError("rematch/not_invited", "no seat at this table waits for you")
+            token = secrets.token_urlsafe(24)
+            old = seats[seat]
+            seats[seat] = SeatRow(
+                "human",
+                identity.name if identity is not None else old.name,
+                None,
+                hash_token(token),
+                user_id=identity.user_id if identity is not None else None,
+                program=identity.program if identity is not None else False,
+            )
+            starts = all(r.kind == "bot" or r.token_hash is not None for r in seats)
+            await self._store_seats(seats, "playing" if starts else None)
+            self.absent_since[seat] = time.monotonic()
+            return seat, token
+
+    async def decline(self, keys: list[str]) -> int:
+        """Opens the play-again seat reserved for the caller to anyone; returns the seat."""
+        async with self.lock:
+            if self.status != "open":
+                raise RoomError("table/closed", f"this table is {self.status}")
+            seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+            seat = next((i for i, s in enumerate(seats) if s.reserved_for and s.reserved_for in keys), None)
+            if seat is None:
+                raise RoomError("rematch/not_invited", "no seat at this table waits for you")
+            seats[seat] = SeatRow("human")
+            await self._store_seats(seats)
+            return seat
+
+    async def open_reserved(self) -> None:
+        """Opens every play-again seat still waiting (their time ran out)."""
+        async with self.lock:
+            if self.status != "open" or not any(s.reserved_for for s in self.row.seats):
+                return
+            seats = [SeatRow("human") if r.reserved_for else SeatRow(**r.to_json()) for r in self.row.seats]
+            await self._store_seats(seats)
+
+    async def quick_seat(self, name: str | None, identity: Identity | None) -> tuple[int, str]:
+        """Seats a quick-play caller at the first free seat (an account under its own name)."""
+        async with self.lock:
+            if self.status != "open":
+                raise RoomError("table/closed", f"this table is {self.status}")
+            seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+            if identity is not None and any(s.user_id == identity.user_id for s in seats):
+                raise RoomError("quickplay/waiting", "you already have a seat at this table")
+            taken = {name_key(r.name) for r in seats if r.name}
+            if identity is not None and name_key(identity.name) in taken:
+                raise RoomError("name/taken", f"a seat at this table is already called {identity.name!r}")
+            free = [
+                i
+                for i, r in enumerate(seats)
+                if r.kind == "human" and r.token_hash is None and not r.reserved_for
+            ]
+            if not free:
+                raise RoomError("table/full", "every human seat at this table is taken")
+            seat = free[0]
+            if identity is None:
+                name = check_player_name(name or "", [r.name for r in seats if r.name], bot_names(self.game))
+            token = secrets.token_urlsafe(24)
+            seats[seat] = SeatRow(
+                "human",
+                identity.name if identity is not None else name,
+                None,
+                hash_token(token),
+                user_id=identity.user_id if identity is not None else None,
+                program=identity.program if identity is not None else False,
+            )
+            starts = all(r.kind == "bot" or r.token_hash is not None for r in seats)
+            await self._store_seats(seats, "playing" if starts else None)
+            self.absent_since[seat] = time.monotonic()
+            return seat, token
+
+    async def fill_with_bots(self, bot: str) -> bool:
+        """Quick play's wait is over: ``bot`` takes every free seat and the game starts. Returns false
+        (changing nothing) when nobody is seated: a table of bots alone is not started."""
+        async with self.lock:
+            if self.status != "open":
+                return True
+            seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+            if not any(r.kind == "human" and r.token_hash is not None for r in seats):
+                return False
+            for i, r in enumerate(seats):
+                if r.kind == "human" and r.token_hash is None:
+                    seats[i] = SeatRow("bot", f"{bot.title()} bot {i + 1}", bot, None)
+            await self._store_seats(seats, "playing")
+            return True
+
 
 def replay_state(row: TableRow, log: GameLog | None = None, picks: dict[int, str] | None = None) -> GameState:
     """Replays a stored table's actions (withdrawn picks included) into a new game, its log and its
@@ -463,19 +747,27 @@ def table_public(
     connected: list[bool] | None = None,
     standin: list[bool] | None = None,
     spectators: int = 0,
+    deleted: Collection[int] = (),
 ) -> TablePublic:
-    """Builds the public description of a stored table."""
+    """Builds the public description of a stored table.
+
+    An account's seat shows the account's name (``account``; the seat's name is that name, kept in the
+    seat at join, so no look-up is needed), never its id. A seat whose account was deleted since
+    (``deleted`` holds its id, or the accounts side cleared the seat's name) shows no name at all:
+    ``deleted: true``, ``account`` and ``name`` null.
+    """
+    gone = [s.user_id is not None and (s.user_id in deleted or not s.name) for s in row.seats]
     seats = [
         SeatPublic(
             seat=i,
             kind=s.kind,  # type: ignore[arg-type]
-            name=s.name,
+            name=None if gone[i] else s.name,
             bot=s.bot,
             taken=s.kind == "bot" or s.token_hash is not None,
             connected=bool(connected and connected[i]),
             standin=bool(standin and standin[i]),
-            account=None,  # filled in by the seating work (issue 21)
-            deleted=False,
+            account=s.name if s.user_id is not None and not gone[i] else None,
+            deleted=gone[i],
             program=s.program,
             conceded=s.conceded,
             reserved=s.reserved_for is not None,
@@ -500,13 +792,20 @@ def table_public(
         finished_at=row.finished_at,
         totals=result.get("totals"),
         winners=result.get("winners"),
-        winner_names=[row.seats[w].name or f"Player {w + 1}" for w in result["winners"]]
+        winner_names=[seats[w].name or f"Player {w + 1}" for w in result["winners"]]
         if result.get("winners") is not None
         else None,
         rated=row.rated,
         rematch=row.rematch,
         rematch_of=row.rematch_of,
     )
+
+
+def _deleted_among(store: Store, user_ids: list[int]) -> set[int]:
+    """Which of ``user_ids`` are deleted accounts (runs on the database thread)."""
+    query = select(users_t.c.id).where(users_t.c.id.in_(user_ids), users_t.c.deleted_at.is_not(None))
+    with store.engine.connect() as conn:
+        return {int(r[0]) for r in conn.execute(query)}
 
 
 def default_table_name(game: str, players: int) -> str:
@@ -544,6 +843,9 @@ class Hub:
         #: each listener runs as its own task, so a slow or failing one never holds up the table.
         self.on_finish: list[Callable[[TableRow], Coroutine[Any, Any, None]]] = []
         self._listening: set[asyncio.Task[None]] = set()
+        #: Ids of seated accounts found deleted (:meth:`refresh_accounts`); their seats show no name.
+        self.deleted_users: set[int] = set()
+        self._accounts_checked: dict[int, float] = {}
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs a store call on the database thread, keeping the event loop free."""
@@ -592,6 +894,33 @@ class Hub:
         if not task.cancelled() and task.exception() is not None:
             log.error("a finish listener failed", exc_info=task.exception())
 
+    async def refresh_accounts(self, rows: Iterable[TableRow]) -> None:
+        """Looks up which of the accounts seated at ``rows`` were deleted (one query; each account at
+        most once per :data:`ACCOUNT_RECHECK` seconds), for the public views to show them as deleted.
+
+        A view is built on every state and every lobby page, far too often for a query each time; a
+        deletion is rare and shows within the recheck period (and at once wherever the accounts side
+        cleared the seat's name).
+        """
+        ids = {s.user_id for row in rows for s in row.seats if s.user_id is not None}
+        now = time.monotonic()
+        stale = [i for i in ids if now - self._accounts_checked.get(i, -ACCOUNT_RECHECK) >= ACCOUNT_RECHECK]
+        if not stale:
+            return
+        try:
+            gone = await self.db(_deleted_among, self.store, stale)
+        except Exception:
+            log.exception("cannot look up deleted accounts")
+            return
+        if len(self._accounts_checked) > 50_000:
+            self._accounts_checked.clear()
+        for user_id in stale:
+            self._accounts_checked[user_id] = now
+            if user_id in gone:
+                self.deleted_users.add(user_id)
+            else:
+                self.deleted_users.discard(user_id)
+
     def standin_bot(self, game: str) -> str:
         names = bot_names(game)
         return next((n for n in STANDIN_PREFERENCE if n in names), names[0])
@@ -604,8 +933,11 @@ class Hub:
             if r.status in ("open", "playing") and (creator is None or r.row.created_by == creator)
         )
 
-    async def create(self, body: TableCreate, creator: str | None = None) -> Room:
-        """Creates and stores a table; ``creator`` is the (hashed) address it is counted against.
+    async def create(
+        self, body: TableCreate, creator: str | None = None, identity: Identity | None = None
+    ) -> Room:
+        """Creates and stores a table; ``creator`` is the (hashed) address it is counted against,
+        ``identity`` the signed-in creator (a rated table needs one: :meth:`rated_terms`).
 
         :raises RoomError: ``table/invalid`` for a bad combination of game, seats, bots and options;
             ``table/limit`` when ``creator`` has ``max_tables_per_address`` tables not yet finished;
@@ -619,6 +951,7 @@ class Hub:
             )
         if self.unfinished() >= limits.max_tables:
             raise RoomError("server/busy", "the server has as many tables as it can run; try later")
+        turn_timer = await self.rated_terms(body.rated, body.seats, body.turn_timer, identity)
         game = body.game
         players = len(body.seats)
         known_bots = bot_names(game)
@@ -653,9 +986,11 @@ class Hub:
             seed=seed,
             seats=seats,
             status="open" if humans else "playing",
-            turn_timer=body.turn_timer,
+            turn_timer=turn_timer,
             created_at=time.time(),
             created_by=creator,
+            rated=body.rated,
+            created_user=identity.user_id if identity is not None else None,
         )
         await self.db(self.store.create_table, row)
         room = Room(self, row)
@@ -678,6 +1013,7 @@ class Hub:
                 if row is None:
                     self._loading.pop(table_id, None)
                     return None
+                await self.refresh_accounts([row])
                 room = Room(self, row)
                 self.rooms[table_id] = room
                 room.start_driver()
@@ -774,3 +1110,267 @@ class Hub:
         self.bot_pool.close()
         self.executor.shutdown(wait=True)
         self.store.close()
+
+    # ---- life cycle (issue 21)
+
+    @property
+    def life(self) -> lifecycle.LifeState:
+        """Quick-play tables and waiters, reservation timers (made on first use)."""
+        state = self.__dict__.get("_life")
+        if state is None:
+            state = self.__dict__["_life"] = lifecycle.LifeState()
+        assert isinstance(state, lifecycle.LifeState)
+        return state
+
+    async def rated_terms(
+        self, rated: bool, seats: list[Any], turn_timer: float | None, identity: Identity | None
+    ) -> float | None:
+        """Checks a rated table's terms and returns its turn timer (a rated one always has one).
+
+        :raises RoomError: ``table/account_required`` for a guest; ``rated/limit`` when the account
+            already started ``rated_per_hour`` rated games against bots in the last hour.
+        """
+        if not rated:
+            return turn_timer
+        if identity is None:
+            raise RoomError("table/account_required", "sign in to create a rated table")
+        if any(getattr(s, "kind", None) == "bot" for s in seats):
+            await self.check_rated_bots(identity)
+        return turn_timer if turn_timer is not None else self.limits.rated_turn_timer
+
+    async def check_rated_bots(self, identity: Identity) -> None:
+        """Refuses a rated game against bots beyond ``rated_per_hour`` an hour (no bot farming).
+
+        Seating calls it too when an account joins a rated table with bot seats.
+        """
+        limit = self.limits.rated_per_hour
+        counter = lifecycle.ratings_counter()
+        if counter is None:
+            played = await self.db(lifecycle.rated_tables_last_hour, self.store, identity.user_id)
+        else:
+            live = sum(
+                1
+                for room in self.rooms.values()
+                if room.status in ("open", "playing")
+                and room.row.rated
+                and lifecycle.has_bots(room.row)
+                and (
+                    room.row.created_user == identity.user_id
+                    or any(s.user_id == identity.user_id for s in room.row.seats)
+                )
+            )
+            played = int(await self.db(counter, self.store, identity.user_id)) + live
+        if played >= limit:
+            raise RoomError(
+                "rated/limit", f"at most {limit} rated games against bots an hour; try later", limit=limit
+            )
+
+    def _check_room_for(self, creator: str | None) -> None:
+        """The table limits of :meth:`create`, for tables made another way (play again)."""
+        limits = self.limits
+        if creator is not None and self.unfinished(creator) >= limits.max_tables_per_address:
+            raise RoomError(
+                "table/limit",
+                f"you have {limits.max_tables_per_address} tables open or playing; finish one first",
+            )
+        if self.unfinished() >= limits.max_tables:
+            raise RoomError("server/busy", "the server has as many tables as it can run; try later")
+
+    async def _close(self, room: Room, status: str) -> None:
+        """Closes an open table (lock held): stored with ``status``, its clients told; then forgotten."""
+        await self.db(self.store.update_table, room.id, status=status)
+        room.row.status = status
+        room.row.finished_at = time.time()
+        room.broadcast()
+
+    def _forget(self, room: Room) -> None:
+        self.life.forget_quick(room.id)
+        timer = self.life.timers.pop(room.id, None)
+        if timer is not None:
+            timer.cancel()
+        room.stop()
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+
+    async def cancel(self, room: Room, token: str | None, identity: Identity | None) -> None:
+        """The creator closes an open table: stored as ``cancelled`` (the lobby no longer lists it).
+
+        The creator is the account that created it, or whoever holds its manage token.
+        """
+        async with room.lock:
+            row = room.row
+            mine = identity is not None and row.created_user == identity.user_id
+            if not mine and not lifecycle.is_manage_token(row, token):
+                if token is None and identity is None:
+                    raise RoomError("auth/required", "sign in, or give the table's manage token")
+                raise RoomError("table/not_creator", "only the table's creator may cancel it")
+            room._refuse_unless("open")
+            await self._close(room, "cancelled")
+        self._forget(room)
+
+    async def rematch(
+        self, room: Room, token: str | None, identity: Identity | None, creator: str | None
+    ) -> tuple[Room, int, str | None]:
+        """Play again: the next table of a finished one (made once; asked again, the same one).
+
+        Same game, options, bots, names, timer and rating; every human seat waits for its previous
+        player (``reserved_for``), who is invited by a ``rematch`` message. Returns the room, how many
+        seats wait, and the new table's manage token (``None`` when it was made before).
+        """
+        async with room.lock:
+            row = room.row
+            if row.status != "finished":
+                raise RoomError("table/not_finished", "play again once the game is over")
+            seat = room.caller_seat(token, identity)
+            if row.rematch is not None:
+                made = await self.get(row.rematch)
+                if made is not None:
+                    return made, sum(1 for s in made.row.seats if s.reserved_for), None
+            self._check_room_for(creator)
+            if row.rated:
+                if identity is None:
+                    raise RoomError("table/account_required", "sign in to play a rated table again")
+                if lifecycle.has_bots(row):
+                    await self.check_rated_bots(identity)
+            seats: list[SeatRow] = []
+            for old in row.seats:
+                if old.kind == "bot":
+                    seats.append(SeatRow("bot", old.name, old.bot, None))
+                    continue
+                reserved = lifecycle.reservation(old)
+                seats.append(SeatRow("human", old.name if reserved else None, reserved_for=reserved))
+            new = TableRow(
+                id=secrets.token_urlsafe(9),
+                name=row.name,
+                game=row.game,
+                players=row.players,
+                options=dict(row.options),
+                seed=secrets.randbits(62),
+                seats=seats,
+                status="open" if any(s.kind == "human" for s in seats) else "playing",
+                turn_timer=row.turn_timer,
+                created_at=time.time(),
+                created_by=creator,
+                rated=row.rated,
+                created_user=identity.user_id if identity is not None else None,
+                rematch_of=row.id,
+            )
+            await self.db(self.store.create_table, new)
+            await self.db(self.store.update_table, row.id, rematch=new.id)
+            row.rematch = new.id
+            made = Room(self, new)
+            self.rooms[new.id] = made
+            made.start_driver()
+            invites = sum(1 for s in seats if s.reserved_for)
+            if invites:
+                delay = min(self.limits.rematch_reserve_seconds, self.limits.open_table_seconds)
+                life = self.life
+                life.timers[new.id] = asyncio.get_running_loop().call_later(
+                    delay, lambda: life.spawn(made.open_reserved())
+                )
+            room.broadcast()  # the finished table now names its next one
+            asker = row.seats[seat].name or f"Player {seat + 1}"
+            message = encode({"type": "rematch", "table": new.id, "from": asker})
+            for client in list(room.clients):
+                client.send_text(message)
+            return made, invites, lifecycle.manage_token(new)
+
+    async def quickplay(
+        self,
+        body: TableCreate,
+        wait: float,
+        name: str | None,
+        identity: Identity | None,
+        address: str,
+    ) -> tuple[Room, int, str, float]:
+        """Seats the caller at the oldest open quick-play table of that game, size and options with a
+        free seat, or opens one; bots fill its free seats at ``fill_at`` (the earliest of its seated
+        callers' waits). One wait per caller (account, else address). Returns room, seat, token, fill_at.
+        """
+        life = self.life
+        caller = lifecycle.caller_key(identity, address)
+        waiting = life.waiting.get(caller)
+        if waiting is not None:
+            at = self.rooms.get(waiting)
+            if at is not None and at.status == "open":
+                raise RoomError("quickplay/waiting", "you already wait at a quick-play table; leave it first")
+            del life.waiting[caller]
+        if identity is None:
+            if not name:
+                raise RoomError("name/required", "give a name to play under (or sign in)")
+            name = check_player_name(name, [], bot_names(body.game))  # refused before any table is made
+        options = spec(body.game).stored_options(body.game_options())
+        key = lifecycle.quick_key(body.game, len(body.seats), options)
+        candidates = sorted(
+            (self.rooms[t] for t, q in life.quick.items() if q.key == key and t in self.rooms),
+            key=lambda r: (r.row.created_at, r.id),
+        )
+        room: Room | None = None
+        seat, token = -1, ""
+        for candidate in candidates:
+            try:
+                seat, token = await candidate.quick_seat(name, identity)
+            except RoomError as exc:
+                if exc.code in ("table/full", "table/closed", "name/taken", "quickplay/waiting"):
+                    continue
+                raise
+            room = candidate
+            break
+        if room is None:
+            room = await self.create(body, creator=lifecycle.address_hash(address))
+            life.quick[room.id] = lifecycle.QuickTable(key, time.time() + wait)
+            try:
+                seat, token = await room.quick_seat(name, identity)
+            except RoomError:
+                async with room.lock:
+                    await self._close(room, "cancelled")
+                self._forget(room)
+                raise
+        entry = life.quick.get(room.id)
+        if room.status != "open" or entry is None:  # this caller took the last seat
+            life.forget_quick(room.id)
+            return room, seat, token, time.time()
+        life.waiting[caller] = room.id
+        entry.fill_at = min(entry.fill_at, time.time() + wait)
+        if entry.timer is not None:
+            entry.timer.cancel()
+        target = room
+        entry.timer = asyncio.get_running_loop().call_later(
+            max(0.0, entry.fill_at - time.time()), lambda: life.spawn(self._fill_quick(target))
+        )
+        return room, seat, token, entry.fill_at
+
+    async def _fill_quick(self, room: Room) -> None:
+        """Quick play's wait ran out: bots fill the free seats; a table nobody sits at is cancelled."""
+        filled = await room.fill_with_bots(self.standin_bot(room.game))
+        if not filled:
+            async with room.lock:
+                if room.status == "open":
+                    await self._close(room, "cancelled")
+            self._forget(room)
+        self.life.forget_quick(room.id)
+
+    def left_quick(self, room: Room, identity: Identity | None, address: str) -> None:
+        """The caller left ``room``: their quick-play wait there ends."""
+        caller = lifecycle.caller_key(identity, address)
+        if self.life.waiting.get(caller) == room.id:
+            del self.life.waiting[caller]
+
+    def tables_of(self, user_id: int) -> list[tuple[Room, int | None, bool, bool]]:
+        """The account's open and playing tables, newest first: (room, its seat, created, invited).
+
+        Every open or playing table has a room, so this reads memory only.
+        """
+        key = f"user:{user_id}"
+        found = []
+        for room in self.rooms.values():
+            if room.status not in ("open", "playing"):
+                continue
+            row = room.row
+            seat = next((i for i, s in enumerate(row.seats) if s.user_id == user_id and not s.conceded), None)
+            created = row.created_user == user_id
+            invited = any(s.reserved_for == key for s in row.seats)
+            if seat is not None or created or invited:
+                found.append((room, seat, created, invited))
+        found.sort(key=lambda f: (f[0].row.created_at, f[0].id), reverse=True)
+        return found

@@ -189,11 +189,11 @@ class JoinRequest(BaseModel):
     """Body of ``POST /api/tables/{table_id}/join``."""
 
     model_config = _STRICT
-    name: CleanText = Field(
-        ...,
-        min_length=1,
-        max_length=24,
-        description="Shown to the table; unique at the table and not a bot's name (no 'bot' word).",
+    name: Annotated[CleanText, Field(min_length=1, max_length=24)] | None = Field(
+        None,
+        description="A guest's name, shown to the table; unique at the table and not a bot's name (no "
+        "'bot' word). Required for guests; ignored for a signed-in player or a program (an account "
+        "sits under its own name).",
     )
     seat: int | None = Field(
         None, ge=0, le=7, description="Seat to take; the first free human seat if absent."
@@ -452,7 +452,11 @@ class HealthResponse(BaseModel):
 
 
 class HelloMessage(BaseModel):
-    """Client → server, first message: a seat token to play that seat, or none to watch."""
+    """Client → server, first message: a seat token to play that seat, or none to watch.
+
+    Without a token, a connection whose handshake carries an account (a session cookie from this site,
+    or ``Authorization: Bearer`` with an API token) is seated at that account's seat, if it holds one.
+    """
 
     model_config = ConfigDict(extra="forbid", strict=True)
     type: Literal["hello"]
@@ -533,7 +537,7 @@ class ErrorMessage(BaseModel):
 
     Codes: ``message/malformed``, ``message/too_large``, ``message/unknown_type``, ``auth/invalid``,
     ``auth/required``, ``action/invalid``, ``action/illegal``, ``action/not_your_turn``, ``action/stale``,
-    ``table/not_started``, ``table/finished``, ``table/not_found``, ``rate/limited``,
+    ``table/not_started``, ``table/finished``, ``table/not_found``, ``seat/moved``, ``rate/limited``,
     ``server/busy``, ``server/error``.
     """
 
@@ -546,6 +550,17 @@ class ErrorMessage(BaseModel):
         "share is full; rate/limited for chat: burst, seconds); a page shows the code in its reader's "
         "language, never message.",
     )
+
+
+class MovedMessage(BaseModel):
+    """Server → client: the seat was opened by a newer connection (another device, tab or program).
+
+    Follows an ``error`` with the code ``seat/moved``. From then on this connection is a spectator of
+    the table (the next ``state`` is a spectator's view) and cannot act for the seat; saying ``hello``
+    again on a new connection takes the seat back.
+    """
+
+    type: Literal["moved"] = "moved"
 
 
 class PongMessage(BaseModel):
@@ -678,6 +693,7 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     PresenceMessage,
     PickedMessage,
     ChatOut,
+    MovedMessage,
 )
 #: The two directions, as :func:`ws_message_schemas` keys them.
 Direction = Literal["client", "server"]
@@ -708,3 +724,116 @@ def ws_message_schemas() -> dict[tuple[Direction, str], dict[str, Any]]:
                 raise ValueError(f"two {direction} messages have the type {key[1]!r}")
             out[key] = model.model_json_schema()
     return out
+
+
+# ---------------------------------------------------------------- life cycle (issue 21): HTTP models
+
+#: A seat token or a table's manage token, as a body carries it (never logged, never echoed).
+_TokenText = Annotated[str, Field(min_length=16, max_length=100, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class TableCreated(TablePublic):
+    """Response of ``POST /api/tables``: the table, and the creator's ``manage`` token.
+
+    Keep ``manage`` secret: with it a guest creator cancels the table while it is open
+    (``POST /api/tables/{table_id}/cancel {"token": manage}``); an account cancels its tables
+    without it. It is derived from the table's secret seed, so it is stored nowhere and survives restarts.
+    """
+
+    manage: str = Field(description="The creator's key to cancel this table while it is open.")
+
+
+class SeatProof(BaseModel):
+    """Body of cancel, leave, concede and rematch: a seat token (the manage token for cancel).
+
+    Signed-in players (session cookie or API token) may leave it out: their account's seat is used.
+    """
+
+    model_config = _STRICT
+    token: _TokenText | None = None
+
+
+class InviteProof(BaseModel):
+    """Body of ``accept`` and ``decline`` at a play-again table.
+
+    A guest proves the reserved seat is theirs with the seat token of the previous table
+    (``from_token``); a signed-in player leaves it out.
+    """
+
+    model_config = _STRICT
+    from_token: _TokenText | None = None
+
+
+class RematchResponse(BaseModel):
+    """Response of ``POST /api/tables/{table_id}/rematch``: the play-again table and how many of its
+    seats wait for their previous players (each answers with ``accept`` or ``decline``)."""
+
+    table: TablePublic
+    invites: int
+    manage: str | None = Field(
+        None, description="The cancel key of the new table, for the player who asked for it (guests)."
+    )
+
+
+class QuickPlayRequest(BaseModel):
+    """Body of ``POST /api/quickplay``: the game, its size, how long to wait for people before bots fill
+    the free seats, the options (defaults if absent) and, for a guest, the name to play under."""
+
+    model_config = _STRICT
+    game: GameName = "sushi-go"
+    players: int = Field(..., ge=2, le=MAX_SEATS)
+    wait_seconds: float = Field(30.0, ge=0, le=120)
+    options: dict[str, _AnyOption] = Field(default_factory=dict)
+    menu: (
+        Annotated[str, Field(max_length=40)]
+        | Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=8)]
+        | None
+    ) = None
+    name: CleanText | None = Field(
+        None, max_length=24, description="A guest's name at the table (an account plays under its own)."
+    )
+
+
+class QuickPlayResponse(JoinResponse):
+    """Response of ``POST /api/quickplay``: the seat (keep ``token`` secret) and its table.
+
+    ``fill_at``: when (seconds since 1970, UTC) bots take the seats still free and the game starts.
+    """
+
+    table: TablePublic
+    fill_at: float
+
+
+class MyTable(BaseModel):
+    """One of the caller's tables in ``GET /api/me/tables``."""
+
+    table: TablePublic
+    seat: int | None = Field(description="The caller's seat (null: created or invited only).")
+    creator: bool = Field(description="The caller created the table (may cancel it while open).")
+    invited: bool = Field(description="A play-again seat waits for the caller (accept or decline).")
+
+
+class MyTables(BaseModel):
+    """Response of ``GET /api/me/tables``: the caller's open and playing tables, newest first."""
+
+    tables: list[MyTable]
+
+
+class CodedError(BaseModel):
+    """An HTTP refusal of the table life cycle: ``detail`` is ``<code>: <words>``; ``code`` and ``params``
+    let a page word it in its reader's language. Nothing changed."""
+
+    detail: str
+    code: str
+    params: dict[str, int | float | bool] = Field(default_factory=dict)
+
+
+class RematchMessage(BaseModel):
+    """Server → client: a player of this finished table asked to play again; ``table`` is the new table's
+    id and ``from`` the asker's name. Each previous player's seat waits for them there
+    (``POST /api/tables/{table}/accept`` or ``decline``)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+    type: Literal["rematch"] = "rematch"
+    table: str
+    from_: str = Field(alias="from")

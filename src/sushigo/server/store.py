@@ -420,6 +420,8 @@ class Store:
         query = select(tables_t)
         if status is not None:
             query = query.where(tables_t.c.status == status)
+        else:  # a cancelled table was never played: the lobby does not list it
+            query = query.where(tables_t.c.status != "cancelled")
         if after is not None:
             query = query.where(or_(key < after[0], and_(key == after[0], tables_t.c.id < after[1])))
         query = query.order_by(key.desc(), tables_t.c.id.desc()).limit(limit)

@@ -23,6 +23,8 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ValidationError
 
+from .accounts import identity
+from .accounts.identity import Identity
 from .limits import Limits, RateLimiter, client_address
 from .rooms import Client, Hub, Room, RoomError
 from .schemas import (
@@ -41,6 +43,9 @@ from .schemas import (
 FLOOD_CLOSE_AFTER = 200
 FLOOD_WINDOW = 10.0
 HELLO_TIMEOUT = 30.0
+#: Seconds an account's connection acts without asking the accounts whether it is still signed in
+#: (revocations and sign-outs close it at once anyway: :func:`watch_accounts`).
+IDENTITY_RECHECK = 60.0
 
 #: Each client message's model by its ``type`` (schemas.CLIENT_MESSAGES is the only list of them).
 MODELS: dict[str, type[BaseModel]] = {message_type(model): model for model in CLIENT_MESSAGES}
@@ -159,9 +164,35 @@ class TableSockets:
         await self.app(scope, receive, send)
 
 
+def sign_off(client: Client) -> None:
+    """Tells a connection that acted for an account that it no longer may, and closes it."""
+    client.send(error("auth/invalid", "signed out, or the API token was revoked; sign in again"))
+    client.identity = None
+    client.close()
+
+
+def watch_accounts(state: Any, hub: Hub) -> None:
+    """Listens (once per app) for revoked API tokens and ended sessions: every connection that acts for
+    an account through one of them is signed off at once, not at its next action."""
+    accounts = getattr(state, "accounts", None)
+    if accounts is None or getattr(state, "seating_watches", False):
+        return
+    state.seating_watches = True
+
+    def off(match: Callable[[Identity], bool]) -> None:
+        for room in list(hub.rooms.values()):
+            for client in list(room.clients):
+                if client.identity is not None and match(client.identity):
+                    sign_off(client)
+
+    accounts.revoked.append(lambda token_id: off(lambda who: who.token_id == token_id))
+    accounts.ended.append(lambda session: off(lambda who: who.session == session))
+
+
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     """Serves one WebSocket connection to table ``table_id``."""
     hub: Hub = ws.app.state.hub
+    watch_accounts(ws.app.state, hub)
     shared = _address_limits(ws)
     address = shared.address(ws)
     await ws.accept()
@@ -250,7 +281,20 @@ class Connection:
             raise RoomError("message/malformed", "hello was already said on this connection")
         room = self.room
         seat = room.authenticate(msg.token)
+        # The handshake's account (a same-origin session cookie or a bearer API token), if any: with no
+        # token it opens the account's own seat; either way, a connection that acts for an account's
+        # seat as that account is checked again on every action (signing out or revoking stops it).
+        who = await identity.identify_socket(self.ws)
+        if msg.token is None and who is not None:
+            seat = room.seat_of(who.user_id)
+        bound = (
+            who
+            if who is not None and seat is not None and room.row.seats[seat].user_id == who.user_id
+            else None
+        )
         client = self.client = Client(seat, max_queue=self.hub.limits.client_queue, address=self.address)
+        client.identity = bound
+        client.identity_checked_at = time.monotonic()
         client.on_drop.append(self._on_drop)
         self.writer = asyncio.get_running_loop().create_task(_writer(self.ws, client))
         async with room.lock:
@@ -259,16 +303,43 @@ class Connection:
             )
         await room.attach(client)
 
+    async def still_signed_in(self, client: Client) -> None:
+        """Refuses to act for an account whose session ended or whose API token was revoked since the
+        connection opened, and closes the connection.
+
+        Revoking a token, signing out, changing the password, disabling or deleting an account close
+        such connections at once (:func:`watch_accounts`); this catches what no hook announces (a
+        session that expired), asking the accounts again at most every :data:`IDENTITY_RECHECK` s.
+
+        :raises RoomError: ``auth/invalid``.
+        """
+        if client.closed:  # signed off (or dropped) while this message waited
+            raise RoomError("auth/invalid", "this connection was closed")
+        bound = client.identity
+        if bound is None:
+            return
+        now = time.monotonic()
+        if now - client.identity_checked_at < IDENTITY_RECHECK:
+            return
+        identity.forget(self.ws.scope)  # the handshake's answer is remembered in its scope
+        again = await identity.identify_socket(self.ws)
+        if again is not None and again.user_id == bound.user_id:
+            client.identity_checked_at = now
+            return
+        sign_off(client)
+        raise RoomError("auth/invalid", "signed out, or the API token was revoked")
+
     async def on_action(self, msg: ActionMessage) -> None:
-        if self.client is None:
+        client = self.client
+        if client is None:
             raise RoomError("auth/required", "say hello with your seat token first")
-        await self.room.submit(
-            self.client.seat, msg.action, state_id=msg.state_id, by="human", client=self.client
-        )
+        await self.still_signed_in(client)
+        await self.room.submit(client.seat, msg.action, state_id=msg.state_id, by="human", client=client)
 
     async def on_chat(self, msg: ChatMessage) -> None:
         if self.client is None:
             raise RoomError("auth/required", "say hello first")
+        await self.still_signed_in(self.client)
         await self.room.say(self.client, msg.text)
 
     # ------------------------------------------------------------------------------- the loop

@@ -1,0 +1,209 @@
+"""A table's life around its game (issue 21): rated tables, cancel, leave, concede, play again and quick
+play; the parts that need no room: error statuses, proofs, the rated-games count and quick play's book.
+
+The rooms do the changes (``rooms.py``, section "life cycle") and :mod:`.routes_tables` serves them.
+Every refusal is a :class:`~.client.RoomError` with a stable code, raised before anything changes, and
+answered as ``{"detail": "<code>: <words>", "code", "params"}`` by :func:`refusal`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import importlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from fastapi.responses import JSONResponse
+from sqlalchemy import and_, select
+
+from .client import RoomError, hash_token
+from .store import SeatRow, Store, tables_t
+
+if TYPE_CHECKING:
+    from .accounts.identity import Identity
+    from .store import TableRow
+
+#: The token hash of a conceded seat: it stays taken (nobody joins it) and no token's SHA-256 is this.
+CONCEDED = "conceded"
+
+#: The HTTP status of each life-cycle refusal (any other code: 400).
+STATUS: dict[str, int] = {
+    "auth/required": 401,
+    "auth/invalid": 403,
+    "table/account_required": 403,
+    "table/not_creator": 403,
+    "rematch/not_invited": 403,
+    "table/not_found": 404,
+    "table/started": 409,
+    "table/not_started": 409,
+    "table/finished": 409,
+    "table/not_finished": 409,
+    "table/closed": 409,
+    "table/full": 409,
+    "seat/taken": 409,
+    "seat/conceded": 409,
+    "name/taken": 409,
+    "quickplay/waiting": 409,
+    "name/required": 422,
+    "name/invalid": 422,
+    "name/reserved": 422,
+    "rated/limit": 429,
+    "table/limit": 429,
+    "server/busy": 503,
+}
+
+
+def refusal(exc: RoomError) -> JSONResponse:
+    """The JSON answer to a refused request (``Retry-After`` on 429 and 503)."""
+    status = STATUS.get(exc.code, 400)
+    headers = {"Retry-After": "60"} if status in (429, 503) else None
+    body = {"detail": f"{exc.code}: {exc.message}", "code": exc.code, "params": exc.params}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def manage_token(row: TableRow) -> str:
+    """The creator's key to cancel ``row`` (``POST /api/tables`` answers it once).
+
+    An HMAC of the table id keyed by the table's secret seed: nothing more is stored, it survives a
+    restart, and nobody without the seed can compute it.
+    """
+    mac = hmac.new(str(row.seed).encode(), b"manage:" + row.id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).decode().rstrip("=")
+
+
+def is_manage_token(row: TableRow, token: str | None) -> bool:
+    return token is not None and hmac.compare_digest(manage_token(row), token)
+
+
+def reservation(seat: SeatRow) -> str | None:
+    """Whom a play-again seat waits for: the account, or the holder of the old seat's token; ``None``
+    for a seat nobody can prove (a bot, an empty seat, a guest who conceded and lost the token)."""
+    if seat.kind != "human":
+        return None
+    if seat.user_id is not None:
+        return f"user:{seat.user_id}"
+    if seat.token_hash is not None and not seat.conceded:
+        return f"token:{seat.token_hash}"
+    return None
+
+
+def invite_keys(identity: Identity | None, from_token: str | None) -> list[str]:
+    """The reservations the caller may claim: their account's, and the one their old seat token proves."""
+    keys = []
+    if identity is not None:
+        keys.append(f"user:{identity.user_id}")
+    if from_token is not None:
+        keys.append(f"token:{hash_token(from_token)}")
+    return keys
+
+
+def has_bots(row: TableRow) -> bool:
+    return any(s.kind == "bot" for s in row.seats)
+
+
+def rated_tables_last_hour(store: Store, user_id: int, now: float | None = None) -> int:
+    """Rated tables with a bot seat that ``user_id`` created in the last hour (any status).
+
+    The stand-in for ``ratings.rated_games_last_hour`` until that module provides it: it counts from
+    ``sushigo_tables`` (``rated`` and ``created_user``), so a table counts when it is created, finished
+    or not. Runs on the database thread.
+    """
+    since = (now or time.time()) - 3600.0
+    query = select(tables_t.c.seats).where(
+        and_(tables_t.c.rated.is_(True), tables_t.c.created_user == user_id, tables_t.c.created_at >= since)
+    )
+    with store._tx() as conn:  # the store's own transaction (same package)
+        rows = conn.execute(query).all()
+    return sum(1 for (seats,) in rows if any(s.get("kind") == "bot" for s in json.loads(seats)))
+
+
+def ratings_counter() -> Any:
+    """``ratings.rated_games_last_hour(store, user_id)`` when the ratings module provides it, else ``None``.
+
+    It counts the rated games against bots an account *finished* in the last hour (its history rows);
+    :meth:`~.rooms.Hub.check_rated_bots` adds the account's rated tables with bots still open or playing.
+    """
+    try:
+        ratings = importlib.import_module("sushigo.server.ratings")
+    except ImportError:
+        return None
+    counted = getattr(ratings, "rated_games_last_hour", None)
+    return counted if callable(counted) else None
+
+
+# ------------------------------------------------------------------------------------ quick play
+
+
+@dataclass
+class QuickTable:
+    """An open table made by quick play: what it matches, and when bots fill its free seats."""
+
+    key: tuple[str, int, str]
+    fill_at: float
+    timer: asyncio.TimerHandle | None = None
+
+
+@dataclass
+class LifeState:
+    """The hub's life-cycle book, in memory: quick-play tables and waiters, reservation timers.
+
+    Lost on a restart: quick-play tables then wait like any open table (closed after
+    ``open_table_seconds``), and reserved seats stay reserved until their table closes.
+    """
+
+    quick: dict[str, QuickTable] = field(default_factory=dict)
+    #: caller (``user:<id>`` or ``address:<hash>``) -> the quick-play table they wait at
+    waiting: dict[str, str] = field(default_factory=dict)
+    timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
+    tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+
+    def spawn(self, coro: Any) -> None:
+        """Runs ``coro`` as a task kept until it ends (timers call it)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def forget_quick(self, table_id: str) -> None:
+        entry = self.quick.pop(table_id, None)
+        if entry is not None and entry.timer is not None:
+            entry.timer.cancel()
+        for caller in [c for c, t in self.waiting.items() if t == table_id]:
+            del self.waiting[caller]
+
+
+def quick_key(game: str, players: int, options: dict[str, Any]) -> tuple[str, int, str]:
+    """What two quick-play requests must share to sit at one table: game, size and stored options."""
+    return (game, players, json.dumps(options, sort_keys=True))
+
+
+def caller_key(identity: Identity | None, address: str) -> str:
+    return f"user:{identity.user_id}" if identity is not None else f"address:{address}"
+
+
+def address_hash(address: str) -> str:
+    """The stored form of a client address (as ``app.address_key``): enough to count its tables."""
+    return hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()[:24]
+
+
+def seat_in(row: TableRow, token: str | None, identity: Identity | None) -> int:
+    """The caller's seat at ``row``: the one ``token`` opens, else the one of the caller's account.
+
+    :raises RoomError: ``auth/required`` with neither; ``auth/invalid`` when they open no seat there.
+    """
+    if token is not None:
+        digest = hash_token(token)
+        for seat, seat_row in enumerate(row.seats):
+            if seat_row.token_hash is not None and hmac.compare_digest(seat_row.token_hash, digest):
+                return seat
+        raise RoomError("auth/invalid", "this token opens no seat at this table")
+    if identity is None:
+        raise RoomError("auth/required", "give your seat token, or sign in")
+    for seat, seat_row in enumerate(row.seats):
+        if seat_row.kind == "human" and seat_row.user_id == identity.user_id:
+            return seat
+    raise RoomError("auth/invalid", "your account has no seat at this table")
