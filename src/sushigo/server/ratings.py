@@ -351,6 +351,7 @@ def listener(hub: Hub) -> Callable[[TableRow], Coroutine[Any, Any, None]]:
     async def on_finish(row: TableRow) -> None:
         await hub.db(record_finished, hub.store, row)
 
+    on_finish.ratings = True  # type: ignore[attr-defined]  # (install is idempotent)
     return on_finish
 
 
@@ -392,7 +393,10 @@ def catch_up(store: Store, *, now: float | None = None, limit: int = CATCH_UP_TA
 
 def install(app: FastAPI | None, hub: Hub) -> None:
     """Registers the listener on ``hub`` (called from ``create_app``'s lifespan), and counts in the
-    background the games that finished while the server was down (:func:`catch_up`)."""
+    background the games that finished while the server was down (:func:`catch_up`). Installing
+    twice changes nothing (a test may install it on an app whose start-up already did)."""
+    if any(getattr(f, "ratings", False) for f in hub.on_finish):
+        return
     hub.on_finish.append(listener(hub))
     try:
         loop = asyncio.get_running_loop()

@@ -188,3 +188,13 @@ def test_catch_up_counts_games_that_finished_while_the_server_was_down(db: Store
     with db.engine.connect() as conn:
         assert {r.table_id for r in conn.execute(select(table_players_t))} == {"missed", "done"}
     assert _ratings(db)[ann, "sushi-go", "players"][2:] == (2, 2)
+
+
+def test_install_twice_registers_one_listener(store: Store) -> None:
+    from sushigo.server.rooms import Hub
+
+    hub = Hub(store)
+    ratings.install(None, hub)
+    ratings.install(None, hub)
+    assert len(hub.on_finish) == 1
+    hub.executor.shutdown()
