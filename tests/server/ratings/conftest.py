@@ -1,4 +1,9 @@
-"""Fixtures of the ratings tests: accounts and finished tables written straight to a store (``kit``)."""
+"""Fixtures of the ratings tests: accounts and finished tables written straight to a store (``kit``).
+
+``tests/server/conftest.py`` marks every test of ``tests/server`` slow. The rating math and the
+listener's writes on SQLite run in well under a second each, so they stay in the fast loop; the
+PostgreSQL runs and the tests that start an app stay slow.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,28 @@ from sqlalchemy import insert
 from sushigo.server.accounts import names
 from sushigo.server.accounts.models import users_t
 from sushigo.server.store import SeatRow, Store, TableRow
+
+HERE = Path(__file__).parent
+#: The files whose SQLite tests stay in the fast loop.
+FAST = {"test_rating_math.py", "test_record.py"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Runs before the parent folder's hook and adds the fast tests here to its ``QUICK`` set."""
+    parent = HERE.parent / "conftest.py"
+    quick: set[str] | None = None
+    for plugin in config.pluginmanager.get_plugins():
+        if Path(getattr(plugin, "__file__", "") or "") == parent:
+            quick = getattr(plugin, "QUICK", None)
+    if quick is None:
+        return
+    for item in items:
+        if not item.path.is_relative_to(HERE) or item.path.name not in FAST:
+            continue
+        quick.add(f"{item.path.name}::{item.originalname}")  # type: ignore[attr-defined]
+        if "postgresql" in item.name:  # the set names a test, not its parameters
+            item.add_marker(pytest.mark.slow)
 
 
 class Kit:
