@@ -15,6 +15,7 @@ import base64
 import binascii
 import json
 import math
+import unicodedata
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
@@ -48,12 +49,19 @@ def player_key(name: str) -> str:
     return account_key(name)
 
 
+def _searchable(name: str) -> bool:
+    """Whether ``name`` is worth a look-up: not too long, and no control character (a NUL byte is an
+    error on PostgreSQL; no account name holds one)."""
+    return 0 < len(name) <= MAX_NAME and not any(unicodedata.category(c) in ("Cc", "Cs") for c in name)
+
+
 def _error(status: int, code: str, words: str, **params: Any) -> JSONResponse:
     return JSONResponse({"detail": f"{code}: {words}", "code": code, "params": params}, status_code=status)
 
 
 def _unknown(name: str) -> JSONResponse:
-    return _error(404, "player/unknown", f"there is no player {name[:40]!r}", name=name[:40])
+    shown = "".join(c for c in name[:40] if c.isprintable())
+    return _error(404, "player/unknown", f"there is no player {shown!r}", name=shown)
 
 
 def _invalid(where: str, words: str) -> JSONResponse:
@@ -501,7 +509,7 @@ def _board(
 async def player_profile(name: str, request: Request) -> JSONResponse:
     """A player's profile: ratings per game and pool, games played and won and average score per game
     and table size, and whether the account is deleted or a program (404 ``player/unknown``)."""
-    if len(name) > MAX_NAME:
+    if not _searchable(name):
         return _unknown(name)
     doc = await _read(request, _profile, name)
     return _unknown(name) if doc is None else JSONResponse(doc)
@@ -524,7 +532,7 @@ async def player_games(
         after = _decode(cursor, (float, str))
         if after is None:
             return _bad_cursor()
-    if len(name) > MAX_NAME:
+    if not _searchable(name):
         return _unknown(name)
     doc = await _read(request, _games, name, game, limit, after)
     return _unknown(name) if doc is None else JSONResponse(doc)
@@ -543,7 +551,7 @@ async def player_rating(
     refused = _check_game(game, required=True)
     if refused is not None:
         return refused
-    if len(name) > MAX_NAME:
+    if not _searchable(name):
         return _unknown(name)
     doc = await _read(request, _points, name, game, pool)
     return _unknown(name) if doc is None else JSONResponse(doc)

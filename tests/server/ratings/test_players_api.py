@@ -160,6 +160,9 @@ def test_profile(client: TestClient, filled: dict[str, int]) -> None:
     assert missing.json()["code"] == "player/unknown"
     assert missing.json()["detail"].startswith("player/unknown: ")
     assert client.get("/api/players/" + "x" * 200).status_code == 404
+    for odd in ("%00", "a%01b", "%F0%9F%8D%A3"):  # a NUL byte never reaches the database
+        for tail in ("", "/games", "/rating?game=sushi-go"):
+            assert client.get(f"/api/players/{odd}{tail}").status_code == 404
 
 
 def test_games_are_paged_newest_first(client: TestClient, filled: dict[str, int]) -> None:
