@@ -183,7 +183,10 @@ def conceded_seats(row: TableRow) -> set[int]:
 def row_places(row: TableRow) -> list[int]:
     """The finishing place of each seat of a finished table (see :func:`places`)."""
     result = row.result or {}
-    totals = [float(t) for t in result.get("totals", [0] * row.players)]
+    # The seats' totals come first; a game may add more after them (Sushi Go!'s two-player dummy
+    # variant scores the dummy's tableau third), which place nobody.
+    totals = [float(t) for t in result.get("totals", [])][: row.players]
+    totals += [0.0] * (row.players - len(totals))
     return places(totals, list(result.get("winners") or []), conceded_seats(row))
 
 

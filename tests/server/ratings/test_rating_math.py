@@ -106,3 +106,23 @@ def test_the_published_table_in_the_docs_is_the_code_s() -> None:
     doc = (Path(__file__).resolve().parents[3] / "docs" / "ratings.md").read_text(encoding="utf-8")
     table = doc.split("<!-- bots:begin -->\n", 1)[1].split("<!-- bots:end -->", 1)[0]
     assert table.strip() == ratings.bots_markdown(), "copy ratings.bots_markdown() into docs/ratings.md"
+
+
+def test_totals_beyond_the_seats_place_nobody() -> None:
+    """Sushi Go!'s two-player dummy variant scores a third tableau; it is not a seat."""
+    from sushigo.server.store import SeatRow, TableRow
+
+    row = TableRow(
+        id="d",
+        name="d",
+        game="sushi-go",
+        players=2,
+        options={"dummy": True},
+        seed=1,
+        seats=[SeatRow("bot", "a", "random"), SeatRow("bot", "b", "random")],
+        status="finished",
+        turn_timer=None,
+        created_at=0.0,
+        result={"totals": [30, 20, 50], "winners": [0]},
+    )
+    assert ratings.row_places(row) == [1, 2]
