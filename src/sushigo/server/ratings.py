@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from ..bots import bot_names
 from ..game import games
@@ -250,37 +250,41 @@ def record_finished(store: Store, row: TableRow) -> bool:
     totals = (row.result or {}).get("totals", [])
     conceded = conceded_seats(row)
     finished_at = float(row.finished_at or time.time())
-    try:
-        with store.engine.begin() as conn:
-            counted = conn.execute(
-                select(table_players_t.c.seat).where(table_players_t.c.table_id == row.id).limit(1)
-            ).first()
-            if counted is not None:
-                return False
-            conn.execute(
-                insert(table_players_t),
-                [
-                    {
-                        "table_id": row.id,
-                        "seat": i,
-                        "user_id": int(s.user_id or 0),
-                        "program": bool(s.program),
-                        "game": row.game,
-                        "players": row.players,
-                        "rated": bool(row.rated),
-                        "place": where[i],
-                        "score": int(totals[i]) if i < len(totals) else None,
-                        "conceded": i in conceded,
-                        "finished_at": finished_at,
-                    }
-                    for i, s in seats
-                ],
-            )
-            if row.rated:
-                _rate_table(conn, row, where, finished_at)
-    except IntegrityError:
-        return False  # another process counted it between the check and the insert
-    return True
+    history = [
+        {
+            "table_id": row.id,
+            "seat": i,
+            "user_id": int(s.user_id or 0),
+            "program": bool(s.program),
+            "game": row.game,
+            "players": row.players,
+            "rated": bool(row.rated),
+            "place": where[i],
+            "score": int(totals[i]) if i < len(totals) else None,
+            "conceded": i in conceded,
+            "finished_at": finished_at,
+        }
+        for i, s in seats
+    ]
+    # A unique key may clash with another process's transaction: this table's history rows (it
+    # counted the table first: the retry finds them and stops) or an account's first rating in this
+    # game (the retry finds the row and updates it).
+    for attempt in range(3):
+        try:
+            with store.engine.begin() as conn:
+                counted = conn.execute(
+                    select(table_players_t.c.seat).where(table_players_t.c.table_id == row.id).limit(1)
+                ).first()
+                if counted is not None:
+                    return False
+                conn.execute(insert(table_players_t), history)
+                if row.rated:
+                    _rate_table(conn, row, where, finished_at)
+            return True
+        except (IntegrityError, OperationalError):  # a clash, or PostgreSQL ended a deadlock
+            if attempt == 2:
+                raise
+    return False  # pragma: no cover  (the loop returns or raises)
 
 
 def _rate_table(conn: Connection, row: TableRow, where: list[int], now: float) -> None:
@@ -288,7 +292,12 @@ def _rate_table(conn: Connection, row: TableRow, where: list[int], now: float) -
     current = {
         (int(r.user_id), str(r.pool)): (float(r.mu), float(r.sigma), int(r.games), int(r.wins))
         for r in conn.execute(
-            select(ratings_t).where(and_(ratings_t.c.game == row.game, ratings_t.c.user_id.in_(ids)))
+            # locked until the commit (PostgreSQL): two tables of one account finishing at once in two
+            # processes update its rating one after the other, neither losing the other's game
+            select(ratings_t)
+            .where(and_(ratings_t.c.game == row.game, ratings_t.c.user_id.in_(ids)))
+            .order_by(ratings_t.c.user_id, ratings_t.c.pool)  # one lock order: no deadlock
+            .with_for_update()
         )
     }
     entrants: list[Entrant] = []

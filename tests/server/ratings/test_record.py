@@ -233,3 +233,44 @@ def test_the_players_pages_read_the_same_on_both_databases(db: Store, kit_for: A
         assert [r["name"] for r in programs["rows"]] == ["Ann"]
         points = players._points(conn, "Ann", "sushi-go", "programs")
         assert points is not None and [p["table_id"] for p in points["points"]] == ["r2"]
+
+
+def test_two_processes_count_a_table_once_and_lose_no_game(database: str, kit_for: Any) -> None:
+    """On PostgreSQL, as two server processes would: the same table counted at once from several
+    connections is counted once, and two tables of one account finishing together both count."""
+    if not database.startswith("postgresql"):
+        pytest.skip("SQLite serves one process; its writes go through the hub's one database thread")
+    import threading
+
+    stores = [Store(database) for _ in range(4)]
+    try:
+        kit = kit_for(stores[0])
+        ann = kit.add_user("Ann")
+        same = kit.finished("same", [kit.account(ann, "Ann"), kit.bot("random")], [30, 10])
+        bob = kit.add_user("Bob")  # rated for the first time by four tables at once
+        others = [
+            kit.finished(f"o{i}", [kit.account(ann, "Ann"), kit.account(bob, "Bob")], [30, 10])
+            for i in range(4)
+        ]
+        for rows in ([same] * 4, others):
+            gate = threading.Barrier(len(rows))
+            results: list[bool] = []
+
+            def count(store: Store, row: Any, gate: threading.Barrier, results: list[bool]) -> None:
+                gate.wait()
+                results.append(ratings.record_finished(store, row))
+
+            threads = [
+                threading.Thread(target=count, args=(s, r, gate, results)) for s, r in zip(stores, rows)
+            ]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            assert sorted(results) == ([False] * 3 + [True] if rows[0] is same else [True] * 4)
+        assert _ratings(stores[0])[ann, "sushi-go", "players"][2:] == (5, 5)
+        assert _ratings(stores[0])[bob, "sushi-go", "players"][2:] == (4, 0)
+        assert _count(stores[0], rating_events_t) == 9
+    finally:
+        for s in stores:
+            s.close()
