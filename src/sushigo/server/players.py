@@ -97,7 +97,7 @@ def _encode(parts: list[Any]) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def _decode(cursor: str, kinds: tuple[type, ...]) -> list[Any] | None:
+def decode_cursor(cursor: str, kinds: tuple[type, ...]) -> list[Any] | None:
     """The parts of a cursor this module gave out, or ``None`` for anything else."""
     try:
         parts = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
@@ -287,7 +287,8 @@ def _rating_doc(r: Any) -> dict[str, Any]:
     }
 
 
-def _profile(conn: Connection, name: str) -> dict[str, Any] | None:
+def profile_doc(conn: Connection, name: str) -> dict[str, Any] | None:
+    """``GET /api/players/{name}`` (``None``: no such account)."""
     user = _user(conn, name)
     if user is None:
         return None
@@ -361,9 +362,10 @@ def _seat_names(conn: Connection, tables: list[list[dict[str, Any]]]) -> list[li
     ]
 
 
-def _games(
+def games_page(
     conn: Connection, name: str, game: str | None, limit: int, after: list[Any] | None
 ) -> dict[str, Any] | None:
+    """One page of ``GET /api/players/{name}/games`` after the ``(finished_at, table_id)`` cursor."""
     user = _user(conn, name)
     if user is None:
         return None
@@ -406,7 +408,8 @@ def _games(
     }
 
 
-def _points(conn: Connection, name: str, game: str, pool: str) -> dict[str, Any] | None:
+def rating_points(conn: Connection, name: str, game: str, pool: str) -> dict[str, Any] | None:
+    """``GET /api/players/{name}/rating``: the last :data:`MAX_POINTS` rating events, oldest first."""
     user = _user(conn, name)
     if user is None:
         return None
@@ -432,9 +435,10 @@ def _points(conn: Connection, name: str, game: str, pool: str) -> dict[str, Any]
     }
 
 
-def _board(
+def leaderboard_page(
     conn: Connection, game: str, pool: str, players: int | None, limit: int, after: list[Any] | None
 ) -> dict[str, Any]:
+    """One page of ``GET /api/leaderboard`` after the ``(mu - 3 sigma, user_id, rank)`` cursor."""
     rt = ratings_t.c
     score = (rt.mu - 3.0 * rt.sigma).label("ordinal")
     query = (
@@ -511,7 +515,7 @@ async def player_profile(name: str, request: Request) -> JSONResponse:
     and table size, and whether the account is deleted or a program (404 ``player/unknown``)."""
     if not _searchable(name):
         return _unknown(name)
-    doc = await _read(request, _profile, name)
+    doc = await _read(request, profile_doc, name)
     return _unknown(name) if doc is None else JSONResponse(doc)
 
 
@@ -529,12 +533,12 @@ async def player_games(
         return refused
     after = None
     if cursor is not None:
-        after = _decode(cursor, (float, str))
+        after = decode_cursor(cursor, (float, str))
         if after is None:
             return _bad_cursor()
     if not _searchable(name):
         return _unknown(name)
-    doc = await _read(request, _games, name, game, limit, after)
+    doc = await _read(request, games_page, name, game, limit, after)
     return _unknown(name) if doc is None else JSONResponse(doc)
 
 
@@ -553,7 +557,7 @@ async def player_rating(
         return refused
     if not _searchable(name):
         return _unknown(name)
-    doc = await _read(request, _points, name, game, pool)
+    doc = await _read(request, rating_points, name, game, pool)
     return _unknown(name) if doc is None else JSONResponse(doc)
 
 
@@ -579,10 +583,10 @@ async def leaderboard(
         return refused
     after = None
     if cursor is not None:
-        after = _decode(cursor, (float, int, int))
+        after = decode_cursor(cursor, (float, int, int))
         if after is None or after[2] < 0:
             return _bad_cursor()
-    return JSONResponse(await _read(request, _board, game, pool, players, limit, after))
+    return JSONResponse(await _read(request, leaderboard_page, game, pool, players, limit, after))
 
 
 @router.get("/ratings/bots", responses={200: {"model": BotsResponse}})

@@ -216,22 +216,22 @@ def test_the_players_pages_read_the_same_on_both_databases(db: Store, kit_for: A
     ):
         ratings.record_finished(db, kit.finished(f"r{i}", seats, totals, at=t + i))
     with db.engine.connect() as conn:
-        profile = players._profile(conn, "ANN")
+        profile = players.profile_doc(conn, "ANN")
         assert profile is not None
         assert profile["stats"] == [
             {"game": "sushi-go", "players": 2, "played": 2, "won": 1, "avg_score": 22.5},
             {"game": "sushi-go", "players": 3, "played": 1, "won": 1, "avg_score": 30.0},
         ]
         assert profile["ratings"]["sushi-go"]["players"]["games"] == 2
-        page = players._games(conn, "ann", None, 2, None)
+        page = players.games_page(conn, "ann", None, 2, None)
         assert page is not None and [g["table_id"] for g in page["games"]] == ["r2", "r1"]
-        rest = players._games(conn, "ann", None, 2, players._decode(page["next"], (float, str)))
+        rest = players.games_page(conn, "ann", None, 2, players.decode_cursor(page["next"], (float, str)))
         assert rest is not None and [g["table_id"] for g in rest["games"]] == ["r0"] and rest["next"] is None
-        board = players._board(conn, "sushi-go", "players", 3, 10, None)
+        board = players.leaderboard_page(conn, "sushi-go", "players", 3, 10, None)
         assert [(r["name"], r["games"], r["wins"]) for r in board["rows"]] == [("Ann", 1, 1), ("Bob", 1, 1)]
-        programs = players._board(conn, "sushi-go", "programs", None, 10, None)
+        programs = players.leaderboard_page(conn, "sushi-go", "programs", None, 10, None)
         assert [r["name"] for r in programs["rows"]] == ["Ann"]
-        points = players._points(conn, "Ann", "sushi-go", "programs")
+        points = players.rating_points(conn, "Ann", "sushi-go", "programs")
         assert points is not None and [p["table_id"] for p in points["points"]] == ["r2"]
 
 
