@@ -15,12 +15,14 @@ import base64
 import binascii
 import json
 import math
+import time
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.engine import Connection
@@ -38,6 +40,9 @@ router = APIRouter(prefix="/api", tags=["players"])
 #: The most rows one page may ask for (games and leaderboard), and the rating plot's length.
 MAX_PAGE = 100
 MAX_POINTS = 500
+#: Seconds a leaderboard page is served from memory, and how many distinct pages are kept.
+BOARD_TTL = 5.0
+BOARD_PAGES = 256
 #: The longest name looked up (account names are at most 24 characters).
 MAX_NAME = 64
 
@@ -576,8 +581,9 @@ async def leaderboard(
     ),
     limit: int = Query(50, ge=1, le=MAX_PAGE, description="Rows per page."),
     cursor: str | None = Query(None, max_length=200, description="The ``next`` of the previous page."),
-) -> JSONResponse:
-    """The rated accounts of a game and pool, best rating (``mu - 3 sigma``) first, one page at a time."""
+) -> Response:
+    """The rated accounts of a game and pool, best rating (``mu - 3 sigma``) first, one page at a time
+    (a page may be up to 5 seconds old)."""
     refused = _check_game(game, required=True)
     if refused is not None:
         return refused
@@ -586,7 +592,25 @@ async def leaderboard(
         after = decode_cursor(cursor, (float, int, int))
         if after is None or after[2] < 0:
             return _bad_cursor()
-    return JSONResponse(await _read(request, leaderboard_page, game, pool, players, limit, after))
+    key = (game, pool, players, limit, tuple(after) if after is not None else None)
+    cache = _board_cache(request)
+    now = time.monotonic()
+    hit = cache.get(key)
+    if hit is None or now - hit[0] >= BOARD_TTL:
+        # Every open leaderboard page may poll it: the same page within BOARD_TTL is one query.
+        doc = await _read(request, leaderboard_page, game, pool, players, limit, after)
+        hit = cache[key] = (now, json.dumps(doc, separators=(",", ":")).encode())
+        cache.move_to_end(key)
+        while len(cache) > BOARD_PAGES:
+            cache.popitem(last=False)
+    return Response(hit[1], media_type="application/json")
+
+
+def _board_cache(request: Request) -> OrderedDict[Any, tuple[float, bytes]]:
+    cache: OrderedDict[Any, tuple[float, bytes]] | None = getattr(request.app.state, "leaderboards", None)
+    if cache is None:
+        cache = request.app.state.leaderboards = OrderedDict()
+    return cache
 
 
 @router.get("/ratings/bots", responses={200: {"model": BotsResponse}})

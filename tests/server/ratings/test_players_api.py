@@ -263,3 +263,19 @@ def test_answers_match_their_documented_models(client: TestClient, filled: dict[
     paths = client.get("/openapi.json").json()["paths"]
     for path in ("/api/players/{name}", "/api/players/{name}/games", "/api/leaderboard", "/api/ratings/bots"):
         assert "200" in paths[path]["get"]["responses"]
+
+
+def test_a_leaderboard_page_is_kept_a_few_seconds(
+    client: TestClient, filled: dict[str, int], kit_for: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store: Store = _hub(client).store
+    kit = kit_for(store)
+    before = client.get("/api/leaderboard?game=sushi-go").json()
+    cy = filled["Cy"]
+    for i in range(8):  # Cy beats alpha eight times
+        ratings.record_finished(
+            store, kit.finished(f"cy{i}", [kit.account(cy, "Cy"), kit.bot("alpha")], [50, 1])
+        )
+    assert client.get("/api/leaderboard?game=sushi-go").json() == before
+    monkeypatch.setattr(players, "BOARD_TTL", 0.0)
+    assert client.get("/api/leaderboard?game=sushi-go").json()["rows"][0]["name"] == "Cy"
