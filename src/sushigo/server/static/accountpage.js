@@ -97,6 +97,7 @@ window.addEventListener("sushigo:lang", () => { drawMe(); drawTokens(); });
 Promise.all([A.me(), window.I18N.ready]).then(([doc]) => {
   me = doc;
   drawMe();
+  drawTokens();
   if (me) loadTokens();
 });
 })();

@@ -514,6 +514,7 @@ async function refreshMine() {
   } catch (e) { /* try again later */ }
 }
 window.addEventListener("sushigo:account", drawAccount);
+window.SushiAccount.me().then(drawAccount);  // /api/me may have answered before this script ran
 
 /** Draws every word again in the new language, keeping the game, the seats, the options and the menu
  *  the player has chosen (the seat selects and option controls are drawn anew with the same values). */

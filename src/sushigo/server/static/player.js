@@ -15,10 +15,11 @@ let doc = null;
 const plots = {};  // "game/pool" -> points
 let pages = [null], page = 0, history = null;
 
-/** A name in a list of players: a link to its profile, or "deleted player" for a deleted account. */
+/** A name in a game's list of seats ("deleted player" for a deleted account); this profile's own is
+ *  bold. The list mixes accounts, guests and bots, so names are words here, not profile links. */
 function playerName(n) {
   if (n == null || n === "") return `<i>${esc(t("deleted player"))}</i>`;
-  return `<a href="${esc(window.SushiAccount.profileHref(n))}">${esc(n)}</a>`;
+  return doc && n === doc.name ? `<b>${esc(n)}</b>` : esc(n);
 }
 
 function poolWords(pool) { return pool === "programs" ? t("as a program") : t("as a player"); }
