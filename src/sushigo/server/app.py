@@ -43,6 +43,7 @@ from ..i18n.cards import error_text
 from ..i18n.negotiate import canonical
 from . import analysis, i18n_routes, metrics, pages, players, routes_tables
 from .accounts import routes as account_routes
+from .accounts.csrf import CsrfMiddleware
 from .client import hash_token
 from .limits import BodyLimit, Limits, RateLimiter, RequestRate, client_address
 from .party_menus import PartyMenus, party_menus
@@ -628,6 +629,7 @@ def create_app(
         opened = store if store is not None else Store(database_url or default_url(data_dir))
         hub = Hub(opened, grace=grace, bot_delay=bot_delay, limits=limits)
         app.state.hub = hub
+        account_routes.install(app, hub)
         app.state.guard = Guard(limits)
         app.state.finished = FinishedCache(limits.cache_entries)
         app.state.lobby = OrderedDict()
@@ -647,6 +649,7 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _server_error)
+    app.add_middleware(CsrfMiddleware)  # innermost: after the rate limit, before any route
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     # Added last, so it runs first: a refused request costs no body check, routing or dependency.
     app.add_middleware(RequestRate, limits=limits)

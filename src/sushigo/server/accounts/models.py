@@ -17,7 +17,8 @@ users_t = Table(
     "sushigo_users",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("name", String(32), nullable=False),
+    # NULL once the account is deleted (shown as "deleted player").
+    Column("name", String(32), nullable=True),
     Column("name_key", String(96), nullable=False, unique=True),
     Column("skeleton", String(192), nullable=False, unique=True),
     Column("password_hash", String(200), nullable=True),
