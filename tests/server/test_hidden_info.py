@@ -21,10 +21,12 @@ pytest.importorskip("sqlalchemy")
 pytest.importorskip("websockets")
 
 import asyncio
+import hashlib
 import json
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from sushigo.cards.specials import Spoon
@@ -33,7 +35,7 @@ from sushigo.party.actions import Ask
 from sushigo.party.cards import VARIANTS
 from sushigo.server.store import Store
 from sushigo.server.tablelog import GameLog, apply_stored, table_extras
-from sushigo.server.testing import ServerProcess, create_table, join, play_seat
+from sushigo.server.testing import ServerProcess, create_table, http, http_full, join, play_seat
 
 FORBIDDEN_KEYS = {
     "seed",
@@ -46,11 +48,23 @@ FORBIDDEN_KEYS = {
     "token_hash",
     "drawn",
     "preset",
+    # accounts (issue 21): no message names an account's id, session, CSRF token, password or API token
+    "user_id",
+    "session",
+    "csrf",
+    "password",
+    "password_hash",
+    "id_hash",
+    "token",
+    "reserved_for",
 }
 
 GAMES = [
     pytest.param("sushi-go", ["human", "human", "bot", "bot"], {"pass_both_ways": True}, id="sushi-go-4p"),
     pytest.param("sushi-go", ["human", "human"], {"dummy": True}, id="sushi-go-2p-dummy"),
+    # A signed-in player (session cookie) and a program (API token) at the table, seated by their
+    # accounts (hello without a seat token), with a guest, a bot and a spectator.
+    pytest.param("sushi-go", ["account", "program", "human", "bot"], {}, id="sushi-go-4p-accounts"),
     pytest.param("sushi-go", ["human", "human", "human"], {"soy_sauce": True}, id="sushi-go-3p-soy"),
     pytest.param("sushi-roll", ["human", "bot", "human"], {}, id="sushi-roll-3p"),
     # Party: a menu's four drawn cards go only to its player; spoons and special orders are public.
@@ -113,23 +127,33 @@ def _keys(obj: Any) -> set[str]:
 
 
 async def _fickle(
-    ws_base: str, table_id: str, token: str, log: list[dict[str, Any]], seed: int, game: str
+    ws_base: str,
+    table_id: str,
+    token: str | None,
+    log: list[dict[str, Any]],
+    seed: int,
+    game: str,
+    headers: dict[str, str] | None = None,
+    fickle: bool = True,
 ) -> None:
     """Plays a seat that, on its first turns, picks, takes the pick back and picks again; it also chats.
 
-    Sushi Roll has no secret picks, so there it only chats and plays.
+    Sushi Roll has no secret picks, so there it only chats and plays. With ``headers`` (an account's
+    session cookie or API token) the seat is opened by its account: ``hello`` carries no token.
     """
     import websockets
 
     rng = random.Random(seed)
-    changes = 3 if game in SECRET_PICKS else 0
+    changes = 3 if game in SECRET_PICKS and fickle else 0
     waiting = False
     latest: dict[str, Any] = {}
     picked_from: list[str] = []
     next_ok = 0  # the earliest state the seat may act at (never the state of a refused action again)
     last_sent = 0
     last_action = ""
-    async with websockets.connect(f"{ws_base}/ws/tables/{table_id}", max_size=2**22) as ws:
+    async with websockets.connect(
+        f"{ws_base}/ws/tables/{table_id}", max_size=2**22, additional_headers=headers
+    ) as ws:
 
         async def send(action: str, state_id: int) -> None:
             nonlocal last_sent, last_action
@@ -142,7 +166,7 @@ async def _fickle(
                 waiting = True
                 await send(rng.choice(latest["legal"]), latest["state_id"])
 
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.send(json.dumps({"type": "hello"} if headers else {"type": "hello", "token": token}))
         await ws.send(json.dumps({"type": "chat", "text": "hi <b>all</b>"}))
         async with asyncio.timeout(120):
             async for raw in ws:
@@ -258,7 +282,11 @@ def _ask_looks_alike(
 
 
 async def _play(
-    server: ServerProcess, table_id: str, tokens: list[str | None], game: str
+    server: ServerProcess,
+    table_id: str,
+    tokens: list[str | None],
+    game: str,
+    headers: list[dict[str, str] | None],
 ) -> list[list[dict[str, Any]]]:
     logs: list[list[dict[str, Any]]] = [[] for _ in tokens]
 
@@ -266,20 +294,74 @@ async def _play(
         await asyncio.sleep(0.05)
         await play_seat(server.ws_base, table_id, None, log=log, seed=99)
 
-    first, *rest = range(len(tokens))
-    await asyncio.gather(
-        _fickle(server.ws_base, table_id, tokens[first], logs[first], 0, game),  # type: ignore[arg-type]
-        *(
-            # The others think a little, so that the fickle seat usually picks first and can change.
-            play_seat(
-                server.ws_base, table_id, tokens[i], log=logs[i], seed=i, think=0.05, choose=_menus_first(i)
-            )
-            if tokens[i] is not None
-            else spectator(logs[i])
-            for i in rest
-        ),
-    )
+    def seat(i: int) -> Any:
+        if headers[i] is not None:  # an account's seat, opened by the account
+            return _fickle(server.ws_base, table_id, None, logs[i], i, game, headers[i], fickle=i == first)
+        if i == first:
+            return _fickle(server.ws_base, table_id, tokens[i], logs[i], 0, game)
+        if tokens[i] is None:
+            return spectator(logs[i])
+        # The others think a little, so that the fickle seat usually picks first and can change.
+        return play_seat(
+            server.ws_base, table_id, tokens[i], log=logs[i], seed=i, think=0.05, choose=_menus_first(i)
+        )
+
+    first = 0
+    await asyncio.gather(*(seat(i) for i in range(len(tokens))))
     return logs
+
+
+@dataclass
+class _Account:
+    """An account made through the HTTP API for a seat: what its seat's connection sends, and every
+    secret of it that no message may carry."""
+
+    join_headers: dict[str, str]
+    ws_headers: dict[str, str]
+    name: str
+    secrets: list[str]
+
+
+def _sign_up(base: str, name: str, program: bool) -> _Account:
+    """Creates an account (``program``: and an API token, which its seat then uses) on the server."""
+    password = f"pw-{name}-{random.random()}"
+    status, headers, body = http_full("POST", base + "/api/account", {"name": name, "password": password})
+    assert status == 201, body
+    me = json.loads(body)
+    cookie = headers["set-cookie"].split(";")[0]  # sushigo_session=VALUE
+    value = cookie.partition("=")[2]
+    session = {"Cookie": cookie, "Origin": base}
+    secrets = [password, value, _sha256(value), me["csrf"]]
+    if not program:
+        return _Account({**session, "X-CSRF-Token": me["csrf"]}, session, me["name"], secrets)
+    status, made = http(
+        "POST", base + "/api/me/tokens", {"label": "bot"}, headers={**session, "X-CSRF-Token": me["csrf"]}
+    )
+    assert status == 201, made
+    bearer = {"Authorization": f"Bearer {made['token']}"}
+    return _Account(bearer, bearer, me["name"], [*secrets, made["token"], _sha256(made["token"])])
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _stored_secrets(database: str) -> list[str]:
+    """Every password, session and API token hash in the database."""
+    from sqlalchemy import select
+
+    from sushigo.server.accounts.models import api_tokens_t, sessions_t, users_t
+
+    store = Store(database)
+    try:
+        with store.engine.connect() as conn:
+            found = [r[0] for r in conn.execute(select(users_t.c.password_hash))]
+            found += [r[0] for r in conn.execute(select(sessions_t.c.id_hash))]
+            found += [r[0] for r in conn.execute(select(sessions_t.c.csrf))]
+            found += [r[0] for r in conn.execute(select(api_tokens_t.c.token_hash))]
+    finally:
+        store.close()
+    return [f for f in found if f]
 
 
 def _log_is_public(game: str, entries: list[dict[str, Any]], state: Any) -> None:
@@ -315,13 +397,36 @@ def test_messages_hold_only_what_the_receiver_may_know(
     }
     if menu is not None:
         body["menu"] = menu
+    accounts: dict[int, _Account] = {}
+    if {"account", "program"} & set(kinds):
+        if "/api/account" not in http("GET", server.base + "/openapi.json")[1]["paths"]:
+            pytest.skip("this server has no accounts yet")
+        body["seats"] = [{"kind": "bot" if k == "bot" else "human", "bot": "random"} for k in kinds]
     table = create_table(server.base, body)
     tokens: dict[int, str] = {}
     for seat, kind in enumerate(kinds):
         if kind == "human":
             tokens[seat] = join(server.base, table["id"], f"P{seat}", seat)["token"]
+        elif kind in ("account", "program"):
+            account = accounts[seat] = _sign_up(server.base, f"{kind}_{seat}", kind == "program")
+            status, joined = http(
+                "POST",
+                f"{server.base}/api/tables/{table['id']}/join",
+                {"seat": seat},
+                headers=account.join_headers,
+            )
+            assert status == 200 and joined["seat"] == seat, joined
+            tokens[seat] = joined["token"]  # never used: the seat is opened by its account
     receivers: list[int | None] = [*tokens, None]
-    logs = asyncio.run(_play(server, table["id"], [*tokens.values(), None], game))
+    headers = [accounts[s].ws_headers if s in accounts else None for s in tokens] + [None]
+    logs = asyncio.run(_play(server, table["id"], [*tokens.values(), None], game, headers))
+    secrets = [x for a in accounts.values() for x in a.secrets]
+    if accounts:
+        secrets += _stored_secrets(database)
+        final = logs[-1][-1]["table"]["seats"]
+        for seat, account in accounts.items():
+            assert final[seat]["account"] == final[seat]["name"] == account.name
+            assert final[seat]["program"] == (kinds[seat] == "program")
 
     row = Store(database).load_table(table["id"])
     assert row is not None and row.status == "finished"
@@ -381,8 +486,10 @@ def test_messages_hold_only_what_the_receiver_may_know(
                 assert not _keys(msg) & (FORBIDDEN_KEYS - {"drawn"}), msg
             else:
                 assert not _keys(msg) & FORBIDDEN_KEYS, msg
-            # No token and no seat link ever goes out, not even to its own seat.
+            # No token and no seat link ever goes out, not even to its own seat; nor any account's
+            # password, session, CSRF token or API token, or their stored hashes.
             assert all(tok not in raw for tok in tokens.values()) and "seat=" not in raw
+            assert all(secret not in raw for secret in secrets)
             if msg["type"] == "chat":
                 chats += 1
                 assert all(set(line) == {"seat", "name", "text", "at", "spectator"} for line in msg["lines"])
@@ -442,7 +549,5 @@ def test_messages_hold_only_what_the_receiver_may_know(
         assert gives, "the seats that take spoons and name types made a giver choose"
         assert any(g[2] for g in gives.values()), "a give step was compared with the other variant count"
     # The finished game's record can be downloaded and has no seed.
-    from sushigo.server.testing import http
-
     status, record = http("GET", f"{server.base}/api/tables/{table['id']}/record")
     assert status == 200 and "seed" not in record and record["format"] == "sushigo-record/1"

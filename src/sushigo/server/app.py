@@ -42,6 +42,7 @@ from ..i18n import LANGUAGES, N_, translator
 from ..i18n.cards import error_text
 from ..i18n.negotiate import canonical
 from . import analysis, i18n_routes, metrics, pages, players, routes_tables
+from .accounts import identity
 from .accounts import routes as account_routes
 from .accounts.csrf import CsrfMiddleware
 from .client import hash_token
@@ -78,6 +79,7 @@ _STATUS = {
     "table/closed": 409,
     "seat/taken": 409,
     "seat/invalid": 400,
+    "seat/account_required": 403,
     "auth/invalid": 403,
     "table/invalid": 400,
     "name/taken": 409,
@@ -251,6 +253,7 @@ async def list_tables(
         rows = await hub.db(hub.store.list_page, status, limit + 1, after)
         more = len(rows) > limit
         rows = rows[:limit]
+        await hub.refresh_accounts(rows)
         page = TableList(
             tables=[_public(hub, row) for row in rows],
             next=_cursor(rows[-1], status) if more and rows else None,
@@ -264,7 +267,7 @@ async def list_tables(
 
 def _public(hub: Hub, row: TableRow) -> TablePublic:
     room = hub.rooms.get(row.id)
-    return room.public() if room is not None else table_public(row)
+    return room.public() if room is not None else table_public(row, deleted=hub.deleted_users)
 
 
 @api.post(
@@ -305,6 +308,7 @@ async def get_table(table_id: str, request: Request) -> TablePublic:
     row = await hub.load_row(table_id)
     if row is None:
         raise _not_found(table_id)
+    await hub.refresh_accounts([row])
     return _public(hub, row)
 
 
@@ -314,7 +318,12 @@ async def get_table(table_id: str, request: Request) -> TablePublic:
     responses={**_ERRORS, 400: {"model": ErrorBody}, 422: {"model": ValidationErrorBody}},
 )
 async def join_table(table_id: str, body: JoinRequest, request: Request) -> JoinResponse:
-    """Takes a free human seat with a name; the answer's ``token`` is the seat's secret key."""
+    """Takes a free human seat with a name; the answer's ``token`` is the seat's secret key.
+
+    A signed-in player or a program sits under its account's name, and gets its own seat back (with a
+    fresh token) when it holds one here already; a rated table seats nobody else.
+    """
+    who = await identity.identify(request)
     hub = _hub(request)
     room: Room | None = hub.rooms.get(table_id)
     if room is None:
@@ -323,7 +332,7 @@ async def join_table(table_id: str, body: JoinRequest, request: Request) -> Join
             raise _not_found(table_id)
         raise HTTPException(409, detail="table/full: this table takes no more players")
     try:
-        seat, token = await room.join(body.name, body.seat)
+        seat, token = await room.join(body.name, body.seat, who)
     except RoomError as exc:
         raise _fail(exc) from None
     return JoinResponse(table_id=table_id, seat=seat, token=token, url=f"/t/{table_id}")

@@ -9,6 +9,8 @@ from typing import Any
 
 import orjson
 
+from .accounts.identity import Identity
+
 
 class RoomError(Exception):
     """A rejected request, with a stable ``code`` (``action/illegal``, ``auth/invalid``, ...).
@@ -63,6 +65,9 @@ class Client:
         #: A spectator's name in the chat ("Spectator 3"), given by the room on its first line and kept
         #: for as long as the connection lasts.
         self.chat_name: str | None = None
+        #: The account this connection acts for when its seat was opened by the account (a session
+        #: cookie or an API token, not a seat token): every action checks it is still signed in.
+        self.identity: Identity | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         """Queues ``message`` as JSON text."""

@@ -25,13 +25,17 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
+
+from sqlalchemy import select
 
 from ..bots import bot_names
 from ..errors import IllegalActionError, InvalidActionError, SushigoError
 from ..game import GameState, new_game, spec
+from .accounts.identity import Identity
+from .accounts.models import users_t
 from .botpool import BotPool
 from .chat import TableChat
 from .client import Client, RoomError, action_text, encode, hash_token
@@ -47,6 +51,8 @@ from .tablelog import WITHDRAW, GameLog, SecretPicks, apply_stored, record, tabl
 log = logging.getLogger("sushigo.server")
 T = TypeVar("T")
 
+#: Seconds a seated account's "deleted" flag is trusted before it is looked up again.
+ACCOUNT_RECHECK = 60.0
 #: Stand-in bots for absent players, best first; the first one available is used.
 STANDIN_PREFERENCE = ("heuristic", "greedy", "random")
 
@@ -99,7 +105,13 @@ class Room(Presence, TableChat, BotDriver):
     def public(self) -> TablePublic:
         """Returns what everyone may know about the table."""
         connected, standin, spectators = self._presence_key()
-        return table_public(self.row, connected=list(connected), standin=list(standin), spectators=spectators)
+        return table_public(
+            self.row,
+            connected=list(connected),
+            standin=list(standin),
+            spectators=spectators,
+            deleted=self.hub.deleted_users,
+        )
 
     def public_json(
         self, presence: tuple[tuple[bool, ...], tuple[bool, ...], int] | None = None
@@ -130,10 +142,11 @@ class Room(Presence, TableChat, BotDriver):
                 )
                 for s in row.seats
             ),
+            tuple(s.user_id in self.hub.deleted_users for s in row.seats if s.user_id is not None),
         )
         if self._public_base is None or self._public_base[0] != key:
             # The presence-free part; each spectator connect changes only the presence.
-            self._public_base = (key, table_public(row).model_dump())
+            self._public_base = (key, table_public(row, deleted=self.hub.deleted_users).model_dump())
             self._public = None
         if self._public is None or self._public[0] != presence:
             base = self._public_base[1]
@@ -241,8 +254,20 @@ class Room(Presence, TableChat, BotDriver):
                 return seat
         raise RoomError("auth/invalid", "this token opens no seat at this table")
 
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat the account ``user_id`` holds at this table, if any (an account holds at most one)."""
+        for seat, seat_row in enumerate(self.row.seats):
+            if seat_row.user_id == user_id and seat_row.kind == "human":
+                return seat
+        return None
+
     async def attach(self, client: Client) -> None:
-        """Adds a connected client; a returning human takes their seat back from the stand-in bot."""
+        """Adds a connected client; a returning human takes their seat back from the stand-in bot.
+
+        The newest connection of a seat wins: the seat's older connections are told ``seat/moved``
+        and ``moved`` and go on as spectators, so one player never acts from two devices at once (and
+        a stale device cannot undo what the new one did).
+        """
         await self.send_chat_history(client)
         async with self.lock:
             self.clients.add(client)
@@ -253,10 +278,29 @@ class Room(Presence, TableChat, BotDriver):
                 timer = self._grace_timers.pop(client.seat, None)
                 if timer is not None:
                     timer.cancel()
+                for older in [c for c in self.clients if c is not client and c.seat == client.seat]:
+                    self._move_out(older)
             self.changed.set()
             # Only the newcomer needs the table; everyone else hears of it in a small presence message.
             self.send_state(client)
             self.schedule_presence()
+
+    def _move_out(self, client: Client) -> None:
+        """Turns an older connection of a seat into a spectator (call it with the lock held)."""
+        seat = client.seat
+        client.send(
+            {
+                "type": "error",
+                "code": "seat/moved",
+                "message": f"seat {seat} was opened on another connection; this one now watches",
+            }
+        )
+        client.send({"type": "moved"})
+        client.seat = None
+        client.identity = None
+        client.chat_name = None
+        # Its next state is a spectator's (the log is public, so it carries on from where it was).
+        self.send_state(client)
 
     async def detach(self, client: Client) -> None:
         """Removes a client; a seat left without connections starts its grace period."""
@@ -268,15 +312,30 @@ class Room(Presence, TableChat, BotDriver):
 
     # ---------------------------------------------------------------------------- seating
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Gives a free human seat to ``name`` and returns ``(seat, token)``.
+    async def join(
+        self, name: str | None, seat: int | None, identity: Identity | None = None
+    ) -> tuple[int, str]:
+        """Gives a free human seat to ``name`` (a guest) or to ``identity`` (an account) and returns
+        ``(seat, token)``.
 
-        :raises RoomError: ``table/full``, ``seat/taken`` or ``seat/invalid``.
+        An account is seated under its own name (``name`` is ignored), and one that already holds a
+        seat here gets that seat back with a fresh token (the old token stops opening it) instead of a
+        second one: a player on a second device finds their seat, never a copy of themselves.
+
+        :raises RoomError: ``table/full``, ``seat/taken``, ``seat/invalid``, ``seat/account_required``
+            (a rated table seats accounts only) or a name's ``name/*``.
         """
         async with self.lock:
             if self.status not in ("open", "playing"):  # abandoned while this request waited
                 raise RoomError("table/closed", f"this table is {self.status}")
             seats = self.row.seats
+            held = self.seat_of(identity.user_id) if identity is not None else None
+            if held is not None:
+                if seat is not None and seat != held:
+                    raise RoomError("seat/taken", f"you already hold seat {held} at this table")
+                return held, await self._reissue(held)
+            if identity is None and self.row.rated:
+                raise RoomError("seat/account_required", "a rated table seats signed-in players only")
             if seat is None:
                 free = [s for s, r in enumerate(seats) if r.kind == "human" and r.token_hash is None]
                 if not free:
@@ -286,10 +345,27 @@ class Room(Presence, TableChat, BotDriver):
                 raise RoomError("seat/invalid", f"seat {seat} is not a human seat at this table")
             if seats[seat].token_hash is not None:
                 raise RoomError("seat/taken", f"seat {seat} is already taken")
-            name = check_player_name(name, [r.name for r in seats if r.name], bot_names(self.game))
+            others = [r.name for i, r in enumerate(seats) if r.name and i != seat]
+            if identity is not None:
+                # The account's name was checked when it was made; only a clash with a guest's or a
+                # bot's name at this table is refused (two seats must not look alike).
+                name = identity.name
+                if name_key(name) in {name_key(n) for n in others}:
+                    raise RoomError("name/taken", f"a seat at this table is already called {name!r}")
+            else:
+                if name is None:
+                    raise RoomError("name/invalid", "a guest joins with a name")
+                name = check_player_name(name, others, bot_names(self.game))
             token = secrets.token_urlsafe(24)
             new_seats = [SeatRow(**r.to_json()) for r in seats]
-            new_seats[seat] = SeatRow("human", name, None, hash_token(token))
+            new_seats[seat] = SeatRow(
+                "human",
+                name,
+                None,
+                hash_token(token),
+                user_id=identity.user_id if identity is not None else None,
+                program=identity.program if identity is not None else False,
+            )
             starts = all(r.kind == "bot" or r.token_hash is not None for r in new_seats)
             status = "playing" if starts and self.row.status == "open" else None
             await self.hub.db(self.hub.store.update_table, self.id, seats=new_seats, status=status)
@@ -302,6 +378,15 @@ class Room(Presence, TableChat, BotDriver):
             self.changed.set()
             self.broadcast()
             return seat, token
+
+    async def _reissue(self, seat: int) -> str:
+        """A fresh token for an account's own seat (call it with the lock held); nothing else changes."""
+        token = secrets.token_urlsafe(24)
+        new_seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+        new_seats[seat].token_hash = hash_token(token)
+        await self.hub.db(self.hub.store.update_table, self.id, seats=new_seats, status=None)
+        self.row.seats = new_seats
+        return token
 
     # ---------------------------------------------------------------------------- actions
 
@@ -463,19 +548,27 @@ def table_public(
     connected: list[bool] | None = None,
     standin: list[bool] | None = None,
     spectators: int = 0,
+    deleted: Collection[int] = (),
 ) -> TablePublic:
-    """Builds the public description of a stored table."""
+    """Builds the public description of a stored table.
+
+    An account's seat shows the account's name (``account``; the seat's name is that name, kept in the
+    seat at join, so no look-up is needed), never its id. A seat whose account was deleted since
+    (``deleted`` holds its id, or the accounts side cleared the seat's name) shows no name at all:
+    ``deleted: true``, ``account`` and ``name`` null.
+    """
+    gone = [s.user_id is not None and (s.user_id in deleted or not s.name) for s in row.seats]
     seats = [
         SeatPublic(
             seat=i,
             kind=s.kind,  # type: ignore[arg-type]
-            name=s.name,
+            name=None if gone[i] else s.name,
             bot=s.bot,
             taken=s.kind == "bot" or s.token_hash is not None,
             connected=bool(connected and connected[i]),
             standin=bool(standin and standin[i]),
-            account=None,  # filled in by the seating work (issue 21)
-            deleted=False,
+            account=s.name if s.user_id is not None and not gone[i] else None,
+            deleted=gone[i],
             program=s.program,
             conceded=s.conceded,
             reserved=s.reserved_for is not None,
@@ -500,13 +593,20 @@ def table_public(
         finished_at=row.finished_at,
         totals=result.get("totals"),
         winners=result.get("winners"),
-        winner_names=[row.seats[w].name or f"Player {w + 1}" for w in result["winners"]]
+        winner_names=[seats[w].name or f"Player {w + 1}" for w in result["winners"]]
         if result.get("winners") is not None
         else None,
         rated=row.rated,
         rematch=row.rematch,
         rematch_of=row.rematch_of,
     )
+
+
+def _deleted_among(store: Store, user_ids: list[int]) -> set[int]:
+    """Which of ``user_ids`` are deleted accounts (runs on the database thread)."""
+    query = select(users_t.c.id).where(users_t.c.id.in_(user_ids), users_t.c.deleted_at.is_not(None))
+    with store.engine.connect() as conn:
+        return {int(r[0]) for r in conn.execute(query)}
 
 
 def default_table_name(game: str, players: int) -> str:
@@ -544,6 +644,9 @@ class Hub:
         #: each listener runs as its own task, so a slow or failing one never holds up the table.
         self.on_finish: list[Callable[[TableRow], Coroutine[Any, Any, None]]] = []
         self._listening: set[asyncio.Task[None]] = set()
+        #: Ids of seated accounts found deleted (:meth:`refresh_accounts`); their seats show no name.
+        self.deleted_users: set[int] = set()
+        self._accounts_checked: dict[int, float] = {}
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs a store call on the database thread, keeping the event loop free."""
@@ -591,6 +694,33 @@ class Hub:
         self._listening.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("a finish listener failed", exc_info=task.exception())
+
+    async def refresh_accounts(self, rows: Iterable[TableRow]) -> None:
+        """Looks up which of the accounts seated at ``rows`` were deleted (one query; each account at
+        most once per :data:`ACCOUNT_RECHECK` seconds), for the public views to show them as deleted.
+
+        A view is built on every state and every lobby page, far too often for a query each time; a
+        deletion is rare and shows within the recheck period (and at once wherever the accounts side
+        cleared the seat's name).
+        """
+        ids = {s.user_id for row in rows for s in row.seats if s.user_id is not None}
+        now = time.monotonic()
+        stale = [i for i in ids if now - self._accounts_checked.get(i, -ACCOUNT_RECHECK) >= ACCOUNT_RECHECK]
+        if not stale:
+            return
+        try:
+            gone = await self.db(_deleted_among, self.store, stale)
+        except Exception:
+            log.exception("cannot look up deleted accounts")
+            return
+        if len(self._accounts_checked) > 50_000:
+            self._accounts_checked.clear()
+        for user_id in stale:
+            self._accounts_checked[user_id] = now
+            if user_id in gone:
+                self.deleted_users.add(user_id)
+            else:
+                self.deleted_users.discard(user_id)
 
     def standin_bot(self, game: str) -> str:
         names = bot_names(game)
@@ -678,6 +808,7 @@ class Hub:
                 if row is None:
                     self._loading.pop(table_id, None)
                     return None
+                await self.refresh_accounts([row])
                 room = Room(self, row)
                 self.rooms[table_id] = room
                 room.start_driver()

@@ -189,11 +189,11 @@ class JoinRequest(BaseModel):
     """Body of ``POST /api/tables/{table_id}/join``."""
 
     model_config = _STRICT
-    name: CleanText = Field(
-        ...,
-        min_length=1,
-        max_length=24,
-        description="Shown to the table; unique at the table and not a bot's name (no 'bot' word).",
+    name: Annotated[CleanText, Field(min_length=1, max_length=24)] | None = Field(
+        None,
+        description="A guest's name, shown to the table; unique at the table and not a bot's name (no "
+        "'bot' word). Required for guests; ignored for a signed-in player or a program (an account "
+        "sits under its own name).",
     )
     seat: int | None = Field(
         None, ge=0, le=7, description="Seat to take; the first free human seat if absent."
@@ -452,7 +452,11 @@ class HealthResponse(BaseModel):
 
 
 class HelloMessage(BaseModel):
-    """Client → server, first message: a seat token to play that seat, or none to watch."""
+    """Client → server, first message: a seat token to play that seat, or none to watch.
+
+    Without a token, a connection whose handshake carries an account (a session cookie from this site,
+    or ``Authorization: Bearer`` with an API token) is seated at that account's seat, if it holds one.
+    """
 
     model_config = ConfigDict(extra="forbid", strict=True)
     type: Literal["hello"]
@@ -533,7 +537,7 @@ class ErrorMessage(BaseModel):
 
     Codes: ``message/malformed``, ``message/too_large``, ``message/unknown_type``, ``auth/invalid``,
     ``auth/required``, ``action/invalid``, ``action/illegal``, ``action/not_your_turn``, ``action/stale``,
-    ``table/not_started``, ``table/finished``, ``table/not_found``, ``rate/limited``,
+    ``table/not_started``, ``table/finished``, ``table/not_found``, ``seat/moved``, ``rate/limited``,
     ``server/busy``, ``server/error``.
     """
 
@@ -546,6 +550,17 @@ class ErrorMessage(BaseModel):
         "share is full; rate/limited for chat: burst, seconds); a page shows the code in its reader's "
         "language, never message.",
     )
+
+
+class MovedMessage(BaseModel):
+    """Server → client: the seat was opened by a newer connection (another device, tab or program).
+
+    Follows an ``error`` with the code ``seat/moved``. From then on this connection is a spectator of
+    the table (the next ``state`` is a spectator's view) and cannot act for the seat; saying ``hello``
+    again on a new connection takes the seat back.
+    """
+
+    type: Literal["moved"] = "moved"
 
 
 class PongMessage(BaseModel):
@@ -678,6 +693,7 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     PresenceMessage,
     PickedMessage,
     ChatOut,
+    MovedMessage,
 )
 #: The two directions, as :func:`ws_message_schemas` keys them.
 Direction = Literal["client", "server"]

@@ -23,6 +23,7 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ValidationError
 
+from .accounts import identity
 from .limits import Limits, RateLimiter, client_address
 from .rooms import Client, Hub, Room, RoomError
 from .schemas import (
@@ -250,7 +251,19 @@ class Connection:
             raise RoomError("message/malformed", "hello was already said on this connection")
         room = self.room
         seat = room.authenticate(msg.token)
+        # The handshake's account (a same-origin session cookie or a bearer API token), if any: with no
+        # token it opens the account's own seat; either way, a connection that acts for an account's
+        # seat as that account is checked again on every action (signing out or revoking stops it).
+        who = await identity.identify_socket(self.ws)
+        if msg.token is None and who is not None:
+            seat = room.seat_of(who.user_id)
+        bound = (
+            who
+            if who is not None and seat is not None and room.row.seats[seat].user_id == who.user_id
+            else None
+        )
         client = self.client = Client(seat, max_queue=self.hub.limits.client_queue, address=self.address)
+        client.identity = bound
         client.on_drop.append(self._on_drop)
         self.writer = asyncio.get_running_loop().create_task(_writer(self.ws, client))
         async with room.lock:
@@ -259,16 +272,37 @@ class Connection:
             )
         await room.attach(client)
 
+    async def still_signed_in(self, client: Client) -> None:
+        """Refuses to act for an account whose session ended or whose API token was revoked since the
+        connection opened, and closes the connection.
+
+        Checked on every action (one look-up: people act every few seconds, and a program is held to
+        the connection's message rate), so a revoked token's next action is refused, not one a while
+        later. A connection opened with a seat token alone holds that token, not an account.
+
+        :raises RoomError: ``auth/invalid``.
+        """
+        bound = client.identity
+        if bound is None:
+            return
+        now = await identity.identify_socket(self.ws)
+        if now is not None and now.user_id == bound.user_id:
+            return
+        client.send(error("auth/invalid", "signed out, or the API token was revoked; sign in again"))
+        client.close()
+        raise RoomError("auth/invalid", "signed out, or the API token was revoked")
+
     async def on_action(self, msg: ActionMessage) -> None:
-        if self.client is None:
+        client = self.client
+        if client is None:
             raise RoomError("auth/required", "say hello with your seat token first")
-        await self.room.submit(
-            self.client.seat, msg.action, state_id=msg.state_id, by="human", client=self.client
-        )
+        await self.still_signed_in(client)
+        await self.room.submit(client.seat, msg.action, state_id=msg.state_id, by="human", client=client)
 
     async def on_chat(self, msg: ChatMessage) -> None:
         if self.client is None:
             raise RoomError("auth/required", "say hello first")
+        await self.still_signed_in(self.client)
         await self.room.say(self.client, msg.text)
 
     # ------------------------------------------------------------------------------- the loop

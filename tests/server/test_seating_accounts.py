@@ -1,0 +1,198 @@
+"""Seats that follow accounts: join as an account, the seat back on another device, the newest connection
+wins, a revoked token or ended session stops acting at once, deleted accounts in public views."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+pytest.importorskip("sqlalchemy")
+
+import importlib.util
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+from starlette.websockets import WebSocketDisconnect
+
+from sushigo.server import rooms
+from sushigo.server.accounts.models import users_t
+from sushigo.server.app import create_app
+
+
+def _helpers() -> Any:
+    """tests/server/seating_helpers.py (the tests import in importlib mode: no test folder on the path)."""
+    spec = importlib.util.spec_from_file_location(
+        "seating_helpers", Path(__file__).with_name("seating_helpers.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = sys.modules.get("seating_helpers")
+    if module is None:
+        module = sys.modules["seating_helpers"] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    return module
+
+
+Accounts = _helpers().Accounts
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(f"sqlite:///{tmp_path / 'seating.sqlite3'}", grace=0.2, bot_delay=0.0)
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture
+def accounts(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> Any:
+    return Accounts(client, monkeypatch)
+
+
+def table(client: TestClient, seats: list[dict[str, Any]], game: str = "sushi-go") -> str:
+    answer = client.post("/api/tables", json={"game": game, "seats": seats})
+    assert answer.status_code == 201, answer.text
+    tid: str = answer.json()["id"]
+    return tid
+
+
+def until(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of ``kind`` (presence and chat in between are skipped)."""
+    for _ in range(50):
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == kind:
+            return msg
+        assert msg["type"] in ("presence", "chat", "picked", "state", "ack"), msg
+    raise AssertionError(f"no {kind} message")
+
+
+def test_an_account_sits_under_its_name_and_gets_its_own_seat_back(client: TestClient, accounts: Any) -> None:
+    tid = table(client, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    alice = accounts.make("alice_w", program=False)
+    first = client.post(f"/api/tables/{tid}/join", json={"name": "Someone"}, headers=alice.headers)
+    assert first.status_code == 200, first.text
+    assert first.json()["seat"] == 0
+    seat = client.get(f"/api/tables/{tid}").json()["seats"][0]
+    assert (seat["name"], seat["account"], seat["program"], seat["deleted"]) == (
+        "alice_w",
+        "alice_w",
+        False,
+        False,
+    )
+    # A second device: the same seat with a fresh token, never a second seat; the old token is dead.
+    again = client.post(f"/api/tables/{tid}/join", json={}, headers=alice.headers)
+    assert again.status_code == 200, again.text
+    assert again.json()["seat"] == 0 and again.json()["token"] != first.json()["token"]
+    assert client.post(f"/api/tables/{tid}/token", json={"token": first.json()["token"]}).status_code == 403
+    assert client.post(f"/api/tables/{tid}/token", json={"token": again.json()["token"]}).json() == {
+        "seat": 0
+    }
+    assert client.post(f"/api/tables/{tid}/join", json={"seat": 1}, headers=alice.headers).status_code == 409
+    # A guest still needs a name; a program is marked as one.
+    assert client.post(f"/api/tables/{tid}/join", json={}).status_code == 422
+    bot = accounts.make("prog_b", program=True)
+    assert client.post(f"/api/tables/{tid}/join", json={}, headers=bot.headers).json()["seat"] == 1
+    seats = client.get(f"/api/tables/{tid}").json()["seats"]
+    assert seats[1]["account"] == "prog_b" and seats[1]["program"] and seats[2]["account"] is None
+    room = client.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
+    assert room.row.status == "playing"
+    assert [(s.user_id, s.program) for s in room.row.seats[:2]] == [
+        (alice.user_id, False),
+        (bot.user_id, True),
+    ]
+
+
+def test_a_rated_table_refuses_guests(client: TestClient, accounts: Any) -> None:
+    tid = table(client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    client.app.state.hub.rooms[tid].row.rated = True  # type: ignore[attr-defined]
+    refused = client.post(f"/api/tables/{tid}/join", json={"name": "Guest"})
+    assert refused.status_code == 403, refused.text
+    assert refused.json()["detail"].startswith("seat/account_required:")
+    who = accounts.make("rated_one", program=False)
+    assert client.post(f"/api/tables/{tid}/join", json={}, headers=who.headers).status_code == 200
+
+
+def test_hello_without_a_token_seats_the_account_and_the_newest_connection_wins(
+    client: TestClient, accounts: Any
+) -> None:
+    tid = table(client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    who = accounts.make("mover", program=False)
+    stranger = accounts.make("stranger", program=False)
+    assert client.post(f"/api/tables/{tid}/join", json={}, headers=who.headers).status_code == 200
+    url = f"/ws/tables/{tid}"
+    with client.websocket_connect(url, headers=stranger.ws_headers) as other:
+        other.send_json({"type": "hello"})
+        assert other.receive_json()["seat"] is None  # an account without a seat here watches
+    with client.websocket_connect(url, headers=who.ws_headers) as old:
+        old.send_json({"type": "hello"})
+        assert old.receive_json()["seat"] == 0
+        state = until(old, "state")
+        assert state["view"]["seat"] == 0 and state["legal"]
+        with client.websocket_connect(url, headers=who.ws_headers) as new:
+            new.send_json({"type": "hello"})
+            assert new.receive_json()["seat"] == 0
+            moved = until(old, "error")
+            assert moved["code"] == "seat/moved"
+            assert old.receive_json() == {"type": "moved"}
+            watching = until(old, "state")
+            assert watching["view"]["seat"] is None and watching["legal"] == []
+            # The old connection cannot act for the seat any more; the new one can.
+            old.send_json({"type": "action", "action": state["legal"][0], "state_id": state["state_id"]})
+            assert until(old, "error")["code"] == "auth/required"
+            fresh = until(new, "state")
+            new.send_json({"type": "action", "action": fresh["legal"][0], "state_id": fresh["state_id"]})
+            assert until(new, "ack")["state_id"] > fresh["state_id"]
+
+
+def test_a_guest_seat_token_also_moves_to_the_newest_connection(client: TestClient) -> None:
+    tid = table(client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    token = client.post(f"/api/tables/{tid}/join", json={"name": "Guest"}).json()["token"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as old:
+        old.send_json({"type": "hello", "token": token})
+        assert old.receive_json()["seat"] == 0
+        with client.websocket_connect(f"/ws/tables/{tid}") as new:
+            new.send_json({"type": "hello", "token": token})
+            assert new.receive_json()["seat"] == 0
+            assert until(old, "error")["code"] == "seat/moved"
+            assert old.receive_json()["type"] == "moved"
+
+
+@pytest.mark.parametrize("program", [True, False])
+def test_a_revoked_token_or_ended_session_stops_acting_at_once(
+    client: TestClient, accounts: Any, program: bool
+) -> None:
+    tid = table(client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    who = accounts.make("revoked_p" if program else "signed_out", program=program)
+    assert client.post(f"/api/tables/{tid}/join", json={}, headers=who.headers).status_code == 200
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=who.ws_headers) as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["seat"] == 0
+        state = until(ws, "state")
+        who.revoke()
+        ws.send_json({"type": "action", "action": state["legal"][0], "state_id": state["state_id"]})
+        assert until(ws, "error")["code"] == "auth/invalid"
+        room = client.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
+        assert all(seat != 0 for seat, _ in room.row.actions)
+        with pytest.raises(WebSocketDisconnect):  # the server closed the connection
+            for _ in range(20):
+                ws.receive_json()
+
+
+def test_a_deleted_account_shows_as_deleted_without_its_name(
+    client: TestClient, accounts: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rooms, "ACCOUNT_RECHECK", 0.0)
+    tid = table(client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    who = accounts.make("leaving", program=False)
+    assert client.post(f"/api/tables/{tid}/join", json={}, headers=who.headers).status_code == 200
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with hub.store.engine.begin() as conn:
+        conn.execute(update(users_t).where(users_t.c.id == who.user_id).values(deleted_at=time.time()))
+    seat = client.get(f"/api/tables/{tid}").json()["seats"][0]
+    assert (seat["name"], seat["account"], seat["deleted"]) == (None, None, True)
+    lobby = client.get("/api/tables?status=playing").json()["tables"]
+    assert [t["seats"][0]["deleted"] for t in lobby if t["id"] == tid] == [True]
