@@ -314,6 +314,8 @@ function serverError(body, fallback) {
     "seat/account_required": () => t("Only signed-in players may sit at a rated table."),
     "rated/limit": () => t("You have played as many rated games against bots as an hour allows; try again later or play unrated."),
     "quickplay/invalid": () => t("The server could not accept these settings."),
+    "quickplay/waiting": () => t("You are already waiting at a quick play table."),
+    "name/required": () => t("A name needs at least one visible character."),
   };
   if (code && words[code]) return words[code]();
   return detail ? t("The server refused: {reason}", { reason: detail.replace(/^[a-z_]+\/[a-z_]+: /, "") }) : fallback;
@@ -417,8 +419,9 @@ async function create() {
       if (!j.ok) throw new Error(serverError(seat, t("You could not take your seat.")));
       localStorage.setItem("sushigo:" + tb.id, JSON.stringify({ seat: seat.seat, token: seat.token, name }));
     }
-    // This device made the table: its page offers "Cancel table" (the server checks it is the creator).
-    localStorage.setItem("sushigo:created:" + tb.id, "1");
+    // This device made the table: its page offers "Cancel table" with the table's cancel key (`manage`;
+    // a signed-in creator's session would do as well).
+    localStorage.setItem("sushigo:created:" + tb.id, tb.manage || "1");
     location.href = `/t/${tb.id}`;
   } catch (e) {
     $("createMsg").textContent = e instanceof TypeError ? t("The server cannot be reached; try again.") : String(e.message || e);
@@ -478,7 +481,9 @@ function drawQuick() {
 $("qpGame").addEventListener("change", drawQuick);
 
 async function quickPlay() {
+  const me = window.SushiAccount.current();
   const body = { game: $("qpGame").value, players: Number($("qpPlayers").value), wait_seconds: Number($("qpWait").value) };
+  if (!me) body.name = $("myname").value.trim() || t("Me");  // a guest plays under a name; an account under its own
   $("qpBtn").disabled = true;
   $("qpMsg").textContent = "";
   try {
@@ -486,7 +491,6 @@ async function quickPlay() {
     const data = await r.json().catch(() => ({}));
     if (!r.ok) throw new Error(serverError(data, t("No table could be found or opened.")));
     const id = data.table_id || (data.table && data.table.id);
-    const me = window.SushiAccount.current();
     if (data.token) localStorage.setItem("sushigo:" + id, JSON.stringify({ seat: data.seat, token: data.token, name: me ? me.name : "" }));
     location.href = `/t/${encodeURIComponent(id)}`;
   } catch (e) {
@@ -503,10 +507,11 @@ async function refreshMine() {
     const r = await fetch("/api/me/tables");
     if (!r.ok) return;
     const data = await r.json();
-    const tables = Array.isArray(data) ? data : data.tables || [];
-    $("myTables").innerHTML = tables.map((tb) => {
+    const rows = Array.isArray(data) ? data : data.tables || [];
+    $("myTables").innerHTML = rows.map((mine) => {
+      const tb = mine.table || mine;
       const title = (gameInfo(tb.game) || { title: tb.game }).title;
-      const state = tb.status === "open" ? t("waiting for players") : t("being played");
+      const state = mine.invited ? t("invited: play again") : tb.status === "open" ? t("waiting for players") : t("being played");
       const rated = tb.rated ? ` <span class="tag">${esc(t("rated"))}</span>` : "";
       return `<tr><td><b>${esc(window.SushiArt.tableName(tb))}</b>${rated}<br><span class="muted">${esc(title)} · ${esc(state)}</span></td>` +
         `<td class="actions"><a class="btn" href="/t/${encodeURIComponent(tb.id)}">${esc(t("Open"))}<span class="sr-only"> — ${esc(window.SushiArt.tableName(tb))}</span></a></td></tr>`;

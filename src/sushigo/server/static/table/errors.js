@@ -39,6 +39,7 @@ const TEXTS = {
   "seat/moved": () => t("Your seat was opened on another device; this page only watches now."),
   "seat/account_required": () => t("Only signed-in players may sit at a rated table."),
   "seat/not_seated": () => t("You have no seat at this table."),
+  "seat/conceded": () => t("You conceded this game."),
   "table/account_required": () => t("Sign in to create a rated table."),
   "table/started": () => t("The game has already started."),
   "table/not_open": () => t("This table is no longer open."),

@@ -66,7 +66,9 @@ async function leave() {
 }
 
 async function cancel() {
-  const r = await post(tableUrl(S.tableId, "cancel"), seatBody());
+  // The cancel key from the table's creation (a guest's proof); a signed-in creator's session suffices.
+  const key = localStorage.getItem(createdKey());
+  const r = await post(tableUrl(S.tableId, "cancel"), key && key !== "1" ? { token: key } : {});
   if (!r.ok) { say(refusal(r, t("The table could not be cancelled."))); return; }
   localStorage.removeItem(createdKey());
   cancelled();
@@ -103,10 +105,11 @@ export function cancelled() {
 // ------------------------------------------------------------------------------ play again
 
 /** Takes the seat reserved for this reader at table `id` and opens it. */
-async function accept(id) {
+async function accept(id, manage = null) {
   const from = S.saved && S.saved.token ? { from_token: S.saved.token } : {};
   const r = await post(tableUrl(id, "accept"), from);
   if (r.ok && r.body && r.body.token) keepSeatAt(id, r.body);
+  if (manage) localStorage.setItem("sushigo:created:" + id, manage);
   else if (!r.ok && r.status !== 409) return refusal(r, t("The seat at the new table could not be taken."));
   location.href = `/t/${encodeURIComponent(id)}`;
   return null;
@@ -128,7 +131,7 @@ export async function playAgain(button) {
     if (el) el.textContent = refusal(r, t("No new table could be made."));
     return;
   }
-  const problem = await accept(id);
+  const problem = await accept(id, r.body.manage || null);
   if (problem) { const el = $("playAgainMsg"); if (el) el.textContent = problem; if (button) button.disabled = false; }
 }
 
