@@ -20,7 +20,7 @@ function drawMe() {
 }
 
 function drawTokens() {
-  const head = `<tr><th>${esc(t("Label"))}</th><th>${esc(t("Token"))}</th><th>${esc(t("Created"))}</th><th>${esc(t("Last used"))}</th><th></th></tr>`;
+  const head = `<tr class="head"><th>${esc(t("Label"))}</th><th>${esc(t("Token"))}</th><th>${esc(t("Created"))}</th><th>${esc(t("Last used"))}</th><th></th></tr>`;
   const rows = tokens.map((k) => `<tr data-token="${esc(k.id)}"><td>${esc(k.label || t("(no label)"))}</td><td><code>${esc(k.prefix)}…</code></td><td>${esc(when(k.created_at))}</td>` +
     `<td>${esc(k.last_used ? when(k.last_used) : t("never"))}</td><td class="actions"><button class="btn secondary" type="button" data-revoke="${esc(k.id)}">${esc(t("Revoke"))}</button></td></tr>`);
   $("tokens").innerHTML = tokens.length ? head + rows.join("") : `<tr><td class="muted">${esc(t("No tokens yet."))}</td></tr>`;
