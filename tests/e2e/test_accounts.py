@@ -165,3 +165,37 @@ def test_rated_game_moves_the_rating_and_history_then_play_again(server: ServerP
     )
     assert not page.js_errors, page.js_errors
     page.context.close()
+
+
+def test_play_again_invites_the_other_player_who_accepts(server: ServerProcess, browser: Any) -> None:
+    """Two guests finish a game; one asks to play again, the other accepts the invitation at once."""
+    ann, bob = new_page(browser), new_page(browser)
+    ann.goto(server.base + "/")
+    ready(ann)
+    ann.fill("#myname", "Ann")
+    table = create_from_lobby(ann, human=True)
+    bob.goto(f"{server.base}/t/{table}")
+    ready(bob)
+    bob.fill("#joinName", "Bob")
+    bob.click("#freeSeats button")
+    bob.wait_for_function("() => window.mySeat === 1")
+    deadline = time.monotonic() + 120
+    while not (ann.evaluate(PLAY) and bob.evaluate(PLAY)):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        ann.wait_for_timeout(40)
+    ann.wait_for_selector("#final:not(.hidden) #playAgain")
+    bob.wait_for_selector("#final:not(.hidden) #playAgain")
+    ann.click("#playAgain")
+    ann.wait_for_url(lambda url: "/t/" in url and not url.endswith(table))
+    new = ann.url.rsplit("/", 1)[1]
+    # Bob is invited inside the final dialog (it covers the page) and takes his reserved seat.
+    bob.wait_for_selector(".final-invite:not(.hidden) #finalAccept")
+    assert "Ann" in bob.inner_text("#finalInvite")
+    bob.click("#finalAccept")
+    bob.wait_for_url(f"**/t/{new}")
+    bob.wait_for_function("() => window.mySeat === 1")
+    doc = http("GET", f"{server.base}/api/tables/{new}")[1]
+    assert [s["name"] for s in doc["seats"]] == ["Ann", "Bob"] and doc["status"] == "playing"
+    assert not ann.js_errors and not bob.js_errors, (ann.js_errors, bob.js_errors)
+    ann.context.close()
+    bob.context.close()

@@ -46,6 +46,8 @@ function render(msg) {
   }
   $("chatForm").classList.toggle("hidden", msg.table.status === "finished" || msg.view.is_over);
   drawActions(msg);
+  $("ratedPill").classList.toggle("hidden", !msg.table.rated);
+  $("ratedPill").textContent = t("rated");
   if (msg.table.status === "finished" && msg.table.rematch) onRematch({ table: msg.table.rematch });
   maybeRoundEnd(msg, game, seatNames(msg));
   if (msg.view.is_over) renderFinal(msg, game, seatNames(msg));

@@ -56,11 +56,13 @@ function finalHTML(msg, game, nm) {
   else line = nt("{names} wins!", "{names} win!", winners.length, { names: list(others) });
   const lr = msg.last_round;
   const id = encodeURIComponent(S.tableId);
-  return `<h2 id="finalTitle">${esc(t("Game over"))}</h2><p class="winner" id="winnerLine">${esc(line)}</p>
+  // "Play again" (a seated player) and an invitation to the next table come first, where a phone shows them.
+  const again = S.mySeat == null ? "" : `<div class="final-invite hidden banner panel"><p id="finalInvite"></p><div class="row"><button class="btn" type="button" id="finalAccept">${esc(t("Accept"))}</button><button class="btn secondary" type="button" id="finalDecline">${esc(t("Decline"))}</button></div></div>` +
+    `<div class="controls"><button class="btn" type="button" id="playAgain">${esc(t("Play again"))}</button><span class="msg" id="playAgainMsg" role="alert"></span></div>`;
+  return `<h2 id="finalTitle">${esc(t("Game over"))}</h2><p class="winner" id="winnerLine">${esc(line)}</p>${again}
     <h3>${esc(t("Final scores"))}</h3>${R.finalTable(final, labels)}
     ${lr ? `<h3>${esc(t("Round {round}: the final tables", { round: num(lr.round + 1) }))}</h3>${game.roundEnd(lr, nm)}` : ""}
-    ${S.mySeat != null ? `<div class="final-invite hidden banner panel"><p id="finalInvite"></p><div class="row"><button class="btn" type="button" id="finalAccept">${esc(t("Accept"))}</button><button class="btn secondary" type="button" id="finalDecline">${esc(t("Decline"))}</button></div></div>` : ""}
-    <div class="controls">${S.mySeat != null ? `<button class="btn" type="button" id="playAgain">${esc(t("Play again"))}</button>` : ""}<a class="btn" href="/replay/${id}">${esc(t("Replay"))}</a><a class="btn" href="/api/tables/${id}/record" download>${esc(t("Download record"))}</a><a class="btn" href="/">${esc(t("Lobby"))}</a><button class="btn secondary" id="closeFinal">${esc(t("Close"))}</button></div><p class="msg" id="playAgainMsg" role="alert"></p>`;
+    <div class="controls"><a class="btn" href="/replay/${id}">${esc(t("Replay"))}</a><a class="btn" href="/api/tables/${id}/record" download>${esc(t("Download record"))}</a><a class="btn" href="/">${esc(t("Lobby"))}</a><button class="btn secondary" id="closeFinal">${esc(t("Close"))}</button></div>`;
 }
 
 export function renderFinal(msg, game, nm) {
