@@ -4,14 +4,16 @@ The account API (``/api/me``, ``/api/session``, tokens, profiles, the leaderboar
 Playwright's routing here, so these tests check the browser's side alone: the widget, the CSRF header on
 every state-changing request, the account page's tokens (shown once), the profile and the leaderboard,
 in English and Russian, at a phone's and a laptop's width with no sideways scroll. The lobby's own API
-(creating a table) is the real server's. ``SUSHIGO_ACCOUNT_SHOTS`` names a folder for the screenshots
-(docs/img/ holds the ones in the README); otherwise they go to a temporary folder.
+(creating a table) is the real server's. Screenshots go to a temporary folder (``SUSHIGO_ACCOUNT_SHOTS``
+names another); they are copied to the tracked ``docs/img/`` (``account-*.png``, shown in the README)
+only when ``SUSHIGO_UPDATE_DOC_IMAGES=1``, so a plain run never changes the tree.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,8 @@ pytest.importorskip("fastapi")
 from sushigo.server.testing import MANY_TABLES, ServerProcess, no_overflow
 
 pytestmark = pytest.mark.slow
+DOC_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+UPDATE_DOC_IMAGES = os.environ.get("SUSHIGO_UPDATE_DOC_IMAGES") == "1"
 
 CSRF = "c5rf-" + "x" * 27
 ME = {"name": "Ана_Sushi", "id": 7, "created_at": 1764600000.0, "csrf": CSRF, "tokens": 1}
@@ -286,6 +290,9 @@ def test_profile_leaderboard_and_account_fit_and_read(
             assert page.evaluate("I18N.t('Sign out')") != "Sign out"
             assert page.inner_text("#signOut") == page.evaluate("I18N.t('Sign out')")
         no_overflow(page)
-        page.screenshot(path=str(shots / f"account-{name}-{lang}-{width}.png"), full_page=True)
+        shot = shots / f"account-{name}-{lang}-{width}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        if UPDATE_DOC_IMAGES:
+            shutil.copy(shot, DOC_IMG / shot.name)
     assert not page.js_errors, page.js_errors
     page.context.close()
