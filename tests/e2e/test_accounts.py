@@ -167,8 +167,12 @@ def test_rated_game_moves_the_rating_and_history_then_play_again(server: ServerP
     page.context.close()
 
 
-def test_play_again_invites_the_other_player_who_accepts(server: ServerProcess, browser: Any) -> None:
-    """Two guests finish a game; one asks to play again, the other accepts the invitation at once."""
+@pytest.mark.parametrize("where", ["dialog", "new table"])
+def test_play_again_invites_the_other_player_who_accepts(
+    server: ServerProcess, browser: Any, where: str
+) -> None:
+    """Two guests finish a game; one asks to play again, the other accepts: in the final dialog's
+    invitation, or on the new table's page (its seat kept for him, proven by his last seat token)."""
     ann, bob = new_page(browser), new_page(browser)
     ann.goto(server.base + "/")
     ready(ann)
@@ -194,8 +198,12 @@ def test_play_again_invites_the_other_player_who_accepts(server: ServerProcess, 
     # Bob is invited inside the final dialog (it covers the page) and takes his reserved seat.
     bob.wait_for_selector(".final-invite:not(.hidden) #finalAccept")
     assert "Ann" in bob.inner_text("#finalInvite")
-    bob.click("#finalAccept")
-    bob.wait_for_url(f"**/t/{new}")
+    if where == "dialog":
+        bob.click("#finalAccept")
+        bob.wait_for_url(f"**/t/{new}")
+    else:
+        bob.goto(f"{server.base}/t/{new}")
+        bob.click("#takeKept")
     bob.wait_for_function("() => window.mySeat === 1")
     doc = http("GET", f"{server.base}/api/tables/{new}")[1]
     assert [s["name"] for s in doc["seats"]] == ["Ann", "Bob"] and doc["status"] == "playing"

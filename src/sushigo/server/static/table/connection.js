@@ -98,7 +98,9 @@ export async function start(on) {
   }
   if (mine) return connect(mine, on);
   const free = table.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved);
-  if (table.status === "open" && free.length) {
+  // A play-again table keeps seats for the last game's players: this reader may hold one of them.
+  const kept = table.rematch_of && table.seats.some((s) => s.reserved);
+  if (table.status === "open" && (free.length || kept)) {
     $("joinPanel").classList.remove("hidden");
     $("joinName").value = account ? account.name : localStorage.getItem("sushigo:name") || "";
     // Signed in: the seat takes the account's name. A rated table seats accounts only.
@@ -108,8 +110,13 @@ export async function start(on) {
     $("ratedJoin").classList.toggle("hidden", !guestAtRated);
     $("freeSeats").classList.toggle("hidden", guestAtRated);
     $("ratedSignIn").onclick = () => window.SushiAccount.openDialog("in");
-    $("freeSeats").innerHTML = free.map((s) => `<button class="btn" data-seat="${s.seat}">${esc(t("Sit at seat {seat}", { seat: num(s.seat + 1) }))}</button>`).join("");
-    $("freeSeats").onclick = (e) => { const b = e.target.closest("button"); if (b) join(Number(b.dataset.seat), on); };
+    $("freeSeats").innerHTML = (kept ? `<button class="btn" id="takeKept">${esc(t("Take the seat kept for you"))}</button>` : "") +
+      free.map((s) => `<button class="btn" data-seat="${s.seat}">${esc(t("Sit at seat {seat}", { seat: num(s.seat + 1) }))}</button>`).join("");
+    $("freeSeats").onclick = (e) => {
+      const b = e.target.closest("button");
+      if (b && b.id === "takeKept") takeKept(table, on);
+      else if (b) join(Number(b.dataset.seat), on);
+    };
     $("watchBtn").onclick = () => { $("joinPanel").classList.add("hidden"); connect(null, on); };
     return;
   }
@@ -132,6 +139,20 @@ async function join(seat, on) {
   const data = await r.json();
   if (!r.ok) { $("joinMsg").textContent = joinError(data, name); return; }
   keepSeat({ seat: data.seat, token: data.token, name });
+  $("joinPanel").classList.add("hidden");
+  connect(data.token, on);
+}
+
+/** Accepts the seat a play-again table keeps for this reader: the session names it, or the seat token
+ *  this device held at the last table. */
+async function takeKept(table, on) {
+  let old = null;
+  try { old = JSON.parse(localStorage.getItem("sushigo:" + table.rematch_of) || "null"); } catch (e) { old = null; }
+  const body = old && old.token ? { from_token: old.token } : {};
+  const r = await fetch(`/api/tables/${encodeURIComponent(S.tableId)}/accept`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) { $("joinMsg").textContent = errorText({ code: data.code }, t("No seat at the new table waits for you.")); return; }
+  keepSeat({ seat: data.seat, token: data.token, name: old ? old.name : undefined });
   $("joinPanel").classList.add("hidden");
   connect(data.token, on);
 }
