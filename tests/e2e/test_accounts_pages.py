@@ -195,6 +195,8 @@ def test_sign_in_from_the_header_and_the_csrf_header_on_every_change(
     # A guest: the rated switch and My tables are not offered; the header offers to sign in.
     assert page.is_hidden("#ratedBox") and page.is_hidden("#mineBox") and page.is_visible("#nameRow")
     page.click("#signIn")
+    box = page.locator("#accountDialog").bounding_box()
+    assert abs(box["x"] + box["width"] / 2 - 640) < 20, box  # a modal dialog in the middle of the window
     page.fill("#accountUser", "Ана_Sushi")
     page.fill("#accountPassword", "wrong password")
     page.click("#accountSubmit")
