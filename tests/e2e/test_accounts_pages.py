@@ -298,3 +298,48 @@ def test_profile_leaderboard_and_account_fit_and_read(
             shutil.copy(shot, DOC_IMG / shot.name)
     assert not page.js_errors, page.js_errors
     page.context.close()
+
+
+#: The page's visible text (``main`` and the header's account widget) outside ⟦ ⟧ once the given data
+#: (names, labels, token prefixes), numbers and punctuation are taken out: words that skipped the catalogue.
+UNMARKED_JS = r"""(data) => {
+  let text = document.querySelector('main').innerText + '\n' + document.getElementById('account').innerText;
+  for (const el of document.querySelectorAll('main [aria-label], main [placeholder], main [title], main option')) {
+    if (el.offsetParent !== null || el.tagName === 'OPTION') text += '\n' + (el.getAttribute('aria-label') || el.getAttribute('placeholder') || el.getAttribute('title') || el.textContent);
+  }
+  for (const d of data) text = text.split(d).join(' ');
+  for (let k = 0; k < 6 && /⟦[^⟦⟧]*⟧/.test(text); k++) text = text.replace(/⟦[^⟦⟧]*⟧/g, ' ');
+  return [...new Set(text.split('\n').map((l) => l.replace(/[\d\s.,:;!?·•…—–\-+−×=()\[\]{}'"“”«»/\\|←→✓●#%_]/gu, '').trim()).filter(Boolean))];
+}"""
+
+
+def test_every_word_of_the_account_pages_comes_from_the_catalogue(
+    server: ServerProcess, browser: Any
+) -> None:
+    """In the pseudo-locale every message is wrapped in ⟦ ⟧: a word without them skipped the catalogue."""
+    fake = FakeAccounts()
+    page = open_ctx(browser, fake, width=390, height=844)
+    data = [
+        ME["name"],
+        "Борис",
+        "Bot",
+        "greedy bot",
+        "my bot",
+        "sgp_Ab3x",
+        *(r["name"] for r in BOARD["rows"]),
+    ]
+    data += ["Sushi Go Party!", "Sushi Go!", "Sushi Roll", "OpenSkill", "JSON", "API"]  # titles and names
+    for path, wait in (
+        ("/players/%D0%90%D0%BD%D0%B0_Sushi?lang=qps", "svg.plot polyline"),
+        ("/leaderboard?lang=qps", "#board tr td a"),
+        ("/account?lang=qps", "#tokens tr[data-token]"),
+        ("/?lang=qps", "#qpWait option"),
+    ):
+        page.goto(server.base + path)
+        ready(page)
+        page.wait_for_selector(wait, state="attached")
+        page.wait_for_timeout(300)
+        bad = page.evaluate(UNMARKED_JS, data)
+        assert not bad, f"{path}: words outside the catalogue: {bad[:8]}"
+    assert not page.js_errors, page.js_errors
+    page.context.close()
