@@ -97,7 +97,7 @@ export function cancelled() {
     el.setAttribute("role", "alert");
     main.prepend(el);
   }
-  el.innerHTML = `<h2>${esc(t("This table was cancelled"))}</h2><p>${esc(t("Its creator closed it before the game began."))}</p><a class="btn" href="/">${esc(t("Back to the lobby"))}</a>`;
+  el.innerHTML = `<h2>${esc(t("This table was cancelled"))}</h2><p>${esc(t("It was closed before the game began."))}</p><a class="btn" href="/">${esc(t("Back to the lobby"))}</a>`;
   $("game").classList.add("hidden");
   $("joinPanel").classList.add("hidden");
 }
