@@ -25,6 +25,7 @@ LAZY_COMMANDS = {
     "tournament": ("sushigo.commands.tournament", "tournament"),
     "dataset": ("sushigo.commands.dataset", "dataset"),
     "train": ("sushigo.commands.train", "train"),
+    "users": ("sushigo.commands.users", "users"),
 }
 
 

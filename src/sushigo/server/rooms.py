@@ -257,7 +257,7 @@ class Room(Presence, TableChat, BotDriver):
     def seat_of(self, user_id: int) -> int | None:
         """The seat the account ``user_id`` holds at this table, if any (an account holds at most one)."""
         for seat, seat_row in enumerate(self.row.seats):
-            if seat_row.user_id == user_id and seat_row.kind == "human":
+            if seat_row.user_id == user_id and seat_row.kind == "human" and not seat_row.conceded:
                 return seat
         return None
 
@@ -338,13 +338,17 @@ class Room(Presence, TableChat, BotDriver):
             if identity is None and self.row.rated:
                 raise RoomError("seat/account_required", "a rated table seats signed-in players only")
             if seat is None:
-                free = [s for s, r in enumerate(seats) if r.kind == "human" and r.token_hash is None]
+                free = [
+                    s
+                    for s, r in enumerate(seats)
+                    if r.kind == "human" and r.token_hash is None and not r.reserved_for
+                ]
                 if not free:
                     raise RoomError("table/full", "every human seat at this table is taken")
                 seat = free[0]
             if not 0 <= seat < len(seats) or seats[seat].kind != "human":
                 raise RoomError("seat/invalid", f"seat {seat} is not a human seat at this table")
-            if seats[seat].token_hash is not None:
+            if seats[seat].token_hash is not None or seats[seat].reserved_for:  # play again: reserved
                 raise RoomError("seat/taken", f"seat {seat} is already taken")
             others = [r.name for i, r in enumerate(seats) if r.name and i != seat]
             if identity is not None:

@@ -36,7 +36,6 @@ from sqlalchemy import (
     event,
     func,
     insert,
-    inspect,
     or_,
     select,
     text,
@@ -208,32 +207,16 @@ class Store:
                 cur.close()
 
         from .accounts import models as _accounts  # noqa: F401  (registers its tables on metadata)
+        from .migrations import upgrade
 
         try:
-            metadata.create_all(self.engine)
-            self._migrate()
+            # The Alembic history (sushigo/server/migrations) makes a new database and upgrades an
+            # older one, stamping a database from before Alembic at its baseline first.
+            upgrade(self.engine)
         except Exception as exc:
             self.engine.dispose()
             raise StoreError(f"cannot open database {_safe_url(url)!r}: {_first_line(exc)}") from None
         self._lock = threading.Lock()
-
-    def _migrate(self) -> None:
-        """Brings a database made by an earlier version up to date (new columns and indexes)."""
-        columns = {c["name"] for c in inspect(self.engine).get_columns("sushigo_tables")}
-        with self.engine.begin() as conn:
-            if "created_by" not in columns:
-                conn.execute(text("ALTER TABLE sushigo_tables ADD COLUMN created_by VARCHAR(32)"))
-            # Interim until the Alembic history replaces this method (issue 21).
-            for name, ddl in (
-                ("rated", "BOOLEAN NOT NULL DEFAULT false"),
-                ("created_user", "INTEGER"),
-                ("rematch_of", "VARCHAR(32)"),
-                ("rematch", "VARCHAR(32)"),
-            ):
-                if name not in columns:
-                    conn.execute(text(f"ALTER TABLE sushigo_tables ADD COLUMN {name} {ddl}"))
-        for index in tables_t.indexes:
-            index.create(self.engine, checkfirst=True)
 
     def ping(self) -> bool:
         """Tells whether the database answers a trivial query."""

@@ -169,6 +169,14 @@ async def _session(request: Request) -> Identity:
     return who
 
 
+async def _replace_session(request: Request, accounts: Accounts) -> None:
+    """Ends the session this browser held before signing in anew (it would linger until it expired)."""
+    before = await identify(request)
+    if before is not None and before.session is not None:
+        await accounts.sign_out(before.session)
+    ident.forget(request.scope)
+
+
 def _signed_in_answer(request: Request, accounts: Accounts, me: Me, cookie: str, status: int) -> JSONResponse:
     response = JSONResponse(me.model_dump(), status_code=status, headers={"Cache-Control": "no-store"})
     _set_cookie(response, request, cookie, accounts)
@@ -185,21 +193,23 @@ async def create_account(body: Credentials, request: Request) -> JSONResponse:
         )
     except AccountError as exc:
         raise _fail(exc) from None
-    ident.forget(request.scope)
+    await _replace_session(request, accounts)
     me = await _me(accounts, user_id, name, csrf)
     return _signed_in_answer(request, accounts, me, cookie, 201)
 
 
 @router.post("/session", response_model=Me, responses=_ERRORS)
 async def sign_in(body: Credentials, request: Request) -> JSONResponse:
-    """Signs in with a name and a password (sets the session cookie). A wrong name and a wrong password
-    get the same answer."""
+    """Signs in with a name and a password (sets the session cookie).
+
+    A wrong name and a wrong password get the same answer (401 ``auth/failed``).
+    """
     accounts = _accounts(request)
     try:
         user_id, name, cookie, csrf = await accounts.sign_in(body.name, body.password, _address(request))
     except AccountError as exc:
         raise _fail(exc) from None
-    ident.forget(request.scope)
+    await _replace_session(request, accounts)
     me = await _me(accounts, user_id, name, csrf)
     return _signed_in_answer(request, accounts, me, cookie, 200)
 
@@ -218,8 +228,10 @@ async def sign_out(request: Request) -> Response:
 
 @router.get("/me", response_model=Me, responses=_ERRORS)
 async def me(request: Request) -> JSONResponse:
-    """The signed-in account (401 ``auth/required`` for a guest). It renews the session cookie, whose
-    expiry slides: 30 days after the last use."""
+    """Describes the signed-in account, with the CSRF token its pages send (401 for a guest).
+
+    It renews the session cookie, whose expiry slides: 30 days after the last use.
+    """
     accounts = _accounts(request)
     who = await _signed_in(request)
     answer = await _me(accounts, who.user_id, who.name, who.csrf)
@@ -244,8 +256,11 @@ async def change_password(body: PasswordChange, request: Request) -> Response:
 
 @router.get("/me/export", responses={**_ERRORS, 200: {"description": "A sushigo-account/1 document."}})
 async def export(request: Request) -> Response:
-    """Downloads everything stored about the account: profile, sessions and tokens (no secrets),
-    ratings, rating events, and its games (seats by public name, results)."""
+    """Downloads everything stored about the account as a ``sushigo-account/1`` JSON document.
+
+    Profile, sessions and tokens (no secrets), ratings, rating events, and its games (seats by
+    public name, results).
+    """
     accounts = _accounts(request)
     who = await _session(request)
     try:
@@ -264,8 +279,10 @@ async def export(request: Request) -> Response:
 
 @router.delete("/me", status_code=204, responses=_ERRORS)
 async def delete_me(body: PasswordProof, request: Request) -> Response:
-    """Deletes the account (confirmed by its password). Its games stay, shown with a deleted player;
-    its name becomes free, its sessions and tokens end."""
+    """Deletes the account, confirmed by its password; its finished games stay.
+
+    They show a deleted player; the name becomes free, the sessions and tokens end.
+    """
     accounts = _accounts(request)
     who = await _session(request)
     try:
@@ -280,7 +297,7 @@ async def delete_me(body: PasswordProof, request: Request) -> Response:
 
 @router.get("/me/tokens", response_model=list[TokenPublic], responses=_ERRORS)
 async def list_tokens(request: Request) -> list[TokenPublic]:
-    """The account's live API tokens (never their values)."""
+    """Lists the account's live API tokens (never their values)."""
     accounts = _accounts(request)
     who = await _session(request)
     rows = await accounts.db(accounts.store.list_tokens, who.user_id)
