@@ -9,7 +9,9 @@ pending pick (and nobody else's), and the game log, which must hold only reveale
 contain the seed, any seat token or seat link, or keys that name hidden things. A Party spoon that names
 a type gives its giver a ``give`` step whether it holds one matching variant or several: every receiver
 gets that step, the giver alone its options, and the others' views are checked to be the same as with
-the other number of variants (rules.md §3.4.15 note).
+the other number of variants (rules.md §3.4.15 note). One game seats a signed-in player and a program by
+their accounts (session cookie, API token; ``hello`` without a seat token): no message may name an
+account's id, password, session, CSRF token or API token, nor any hash of them stored in the database.
 """
 
 from __future__ import annotations
