@@ -11,17 +11,17 @@ pytest.importorskip("sqlalchemy")
 
 import importlib.util
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import delete
 from starlette.websockets import WebSocketDisconnect
 
 from sushigo.server import rooms
-from sushigo.server.accounts.models import users_t
+from sushigo.server import ws as ws_module
+from sushigo.server.accounts.models import sessions_t
 from sushigo.server.app import create_app
 
 
@@ -39,6 +39,7 @@ def _helpers() -> Any:
 
 
 Accounts = _helpers().Accounts
+PASSWORD = _helpers().PASSWORD
 
 
 @pytest.fixture
@@ -49,8 +50,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 @pytest.fixture
-def accounts(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> Any:
-    return Accounts(client, monkeypatch)
+def accounts(client: TestClient) -> Any:
+    return Accounts(client)
 
 
 def table(client: TestClient, seats: list[dict[str, Any]], game: str = "sushi-go") -> str:
@@ -173,13 +174,41 @@ def test_a_revoked_token_or_ended_session_stops_acting_at_once(
         assert ws.receive_json()["seat"] == 0
         state = until(ws, "state")
         who.revoke()
-        ws.send_json({"type": "action", "action": state["legal"][0], "state_id": state["state_id"]})
+        # Told at once, before it tries anything, and the connection ends; its action never counts.
         assert until(ws, "error")["code"] == "auth/invalid"
-        room = client.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
-        assert all(seat != 0 for seat, _ in room.row.actions)
-        with pytest.raises(WebSocketDisconnect):  # the server closed the connection
+        ws.send_json({"type": "action", "action": state["legal"][0], "state_id": state["state_id"]})
+        with pytest.raises(WebSocketDisconnect):
             for _ in range(20):
                 ws.receive_json()
+        room = client.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
+        assert all(seat != 0 for seat, _ in room.row.actions)
+    # The account's new connection is a guest's now: it watches.
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=who.ws_headers) as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["seat"] is None
+
+
+def test_a_session_gone_without_a_hook_is_refused_at_the_next_action(
+    client: TestClient, accounts: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session that expires announces nothing: the action asks the accounts again."""
+    monkeypatch.setattr(ws_module, "IDENTITY_RECHECK", 0.0)
+    tid = table(client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    who = accounts.make("expiring", program=False)
+    assert client.post(f"/api/tables/{tid}/join", json={}, headers=who.headers).status_code == 200
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=who.ws_headers) as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["seat"] == 0
+        state = until(ws, "state")
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        with hub.store.engine.begin() as conn:
+            conn.execute(delete(sessions_t).where(sessions_t.c.user_id == who.user_id))
+        ws.send_json({"type": "action", "action": state["legal"][0], "state_id": state["state_id"]})
+        assert until(ws, "error")["code"] == "auth/invalid"
+        with pytest.raises(WebSocketDisconnect):
+            for _ in range(20):
+                ws.receive_json()
+        assert all(seat != 0 for seat, _ in hub.rooms[tid].row.actions)
 
 
 def test_a_deleted_account_shows_as_deleted_without_its_name(
@@ -189,10 +218,29 @@ def test_a_deleted_account_shows_as_deleted_without_its_name(
     tid = table(client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
     who = accounts.make("leaving", program=False)
     assert client.post(f"/api/tables/{tid}/join", json={}, headers=who.headers).status_code == 200
-    hub = client.app.state.hub  # type: ignore[attr-defined]
-    with hub.store.engine.begin() as conn:
-        conn.execute(update(users_t).where(users_t.c.id == who.user_id).values(deleted_at=time.time()))
+    gone = client.request("DELETE", "/api/me", json={"password": PASSWORD}, headers=who.headers)
+    assert gone.status_code == 204, gone.text
     seat = client.get(f"/api/tables/{tid}").json()["seats"][0]
     assert (seat["name"], seat["account"], seat["deleted"]) == (None, None, True)
-    lobby = client.get("/api/tables?status=playing").json()["tables"]
+    lobby = client.get("/api/tables").json()["tables"]
     assert [t["seats"][0]["deleted"] for t in lobby if t["id"] == tid] == [True]
+
+
+def test_a_seat_a_program_opened_is_a_programs_for_good(client: TestClient, accounts: Any) -> None:
+    tid = table(client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    who = accounts.make("two_faced", program=False)
+    assert client.post(f"/api/tables/{tid}/join", json={}, headers=who.headers).status_code == 200
+    assert not client.get(f"/api/tables/{tid}").json()["seats"][0]["program"]
+    made = client.post("/api/me/tokens", json={"label": "bot"}, headers=who.headers)
+    assert made.status_code == 201, made.text
+    client.cookies.clear()
+    bearer = {"Authorization": f"Bearer {made.json()['token']}"}
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=bearer) as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["seat"] == 0
+        assert until(ws, "state")["table"]["seats"][0]["program"]
+    # The person comes back: the seat stays marked (a program played it), on the server and in storage.
+    assert client.post(f"/api/tables/{tid}/join", json={}, headers=who.headers).status_code == 200
+    assert client.get(f"/api/tables/{tid}").json()["seats"][0]["program"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    assert hub.store.load_table(tid).seats[0].program

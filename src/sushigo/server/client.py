@@ -68,6 +68,8 @@ class Client:
         #: The account this connection acts for when its seat was opened by the account (a session
         #: cookie or an API token, not a seat token): every action checks it is still signed in.
         self.identity: Identity | None = None
+        #: When the accounts last said :attr:`identity` is still signed in (``time.monotonic()``).
+        self.identity_checked_at = 0.0
 
     def send(self, message: dict[str, Any]) -> None:
         """Queues ``message`` as JSON text."""

@@ -257,7 +257,7 @@ class Room(Presence, TableChat, BotDriver):
     def seat_of(self, user_id: int) -> int | None:
         """The seat the account ``user_id`` holds at this table, if any (an account holds at most one)."""
         for seat, seat_row in enumerate(self.row.seats):
-            if seat_row.user_id == user_id and seat_row.kind == "human":
+            if seat_row.user_id == user_id and seat_row.kind == "human" and not seat_row.conceded:
                 return seat
         return None
 
@@ -333,17 +333,22 @@ class Room(Presence, TableChat, BotDriver):
             if held is not None:
                 if seat is not None and seat != held:
                     raise RoomError("seat/taken", f"you already hold seat {held} at this table")
-                return held, await self._reissue(held)
+                assert identity is not None
+                return held, await self._reissue(held, program=identity.program)
             if identity is None and self.row.rated:
                 raise RoomError("seat/account_required", "a rated table seats signed-in players only")
             if seat is None:
-                free = [s for s, r in enumerate(seats) if r.kind == "human" and r.token_hash is None]
+                free = [
+                    s
+                    for s, r in enumerate(seats)
+                    if r.kind == "human" and r.token_hash is None and not r.reserved_for
+                ]
                 if not free:
                     raise RoomError("table/full", "every human seat at this table is taken")
                 seat = free[0]
             if not 0 <= seat < len(seats) or seats[seat].kind != "human":
                 raise RoomError("seat/invalid", f"seat {seat} is not a human seat at this table")
-            if seats[seat].token_hash is not None:
+            if seats[seat].token_hash is not None or seats[seat].reserved_for:  # play again: reserved
                 raise RoomError("seat/taken", f"seat {seat} is already taken")
             others = [r.name for i, r in enumerate(seats) if r.name and i != seat]
             if identity is not None:
@@ -379,14 +384,33 @@ class Room(Presence, TableChat, BotDriver):
             self.broadcast()
             return seat, token
 
-    async def _reissue(self, seat: int) -> str:
-        """A fresh token for an account's own seat (call it with the lock held); nothing else changes."""
+    async def _reissue(self, seat: int, *, program: bool) -> str:
+        """A fresh token for an account's own seat (call it with the lock held); a program that joins
+        marks the seat as a program's (:meth:`mark_program`)."""
         token = secrets.token_urlsafe(24)
         new_seats = [SeatRow(**r.to_json()) for r in self.row.seats]
         new_seats[seat].token_hash = hash_token(token)
+        new_seats[seat].program = new_seats[seat].program or program
         await self.hub.db(self.hub.store.update_table, self.id, seats=new_seats, status=None)
         self.row.seats = new_seats
+        if program:
+            self.broadcast()
         return token
+
+    async def mark_program(self, seat: int) -> None:
+        """Marks ``seat`` as played by a program from now on (an API token opened it).
+
+        The mark never comes off: a seat a program has acted for is a program's in every view and in
+        the ratings (the programs' pool), so a program cannot play a person's rated seat unseen.
+        """
+        async with self.lock:
+            if self.row.seats[seat].program:
+                return
+            new_seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+            new_seats[seat].program = True
+            await self.hub.db(self.hub.store.update_table, self.id, seats=new_seats, status=None)
+            self.row.seats = new_seats
+            self.broadcast()
 
     # ---------------------------------------------------------------------------- actions
 

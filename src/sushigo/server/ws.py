@@ -24,6 +24,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ValidationError
 
 from .accounts import identity
+from .accounts.identity import Identity
 from .limits import Limits, RateLimiter, client_address
 from .rooms import Client, Hub, Room, RoomError
 from .schemas import (
@@ -42,6 +43,9 @@ from .schemas import (
 FLOOD_CLOSE_AFTER = 200
 FLOOD_WINDOW = 10.0
 HELLO_TIMEOUT = 30.0
+#: Seconds an account's connection acts without asking the accounts whether it is still signed in
+#: (revocations and sign-outs close it at once anyway: :func:`watch_accounts`).
+IDENTITY_RECHECK = 60.0
 
 #: Each client message's model by its ``type`` (schemas.CLIENT_MESSAGES is the only list of them).
 MODELS: dict[str, type[BaseModel]] = {message_type(model): model for model in CLIENT_MESSAGES}
@@ -160,9 +164,35 @@ class TableSockets:
         await self.app(scope, receive, send)
 
 
+def sign_off(client: Client) -> None:
+    """Tells a connection that acted for an account that it no longer may, and closes it."""
+    client.send(error("auth/invalid", "signed out, or the API token was revoked; sign in again"))
+    client.identity = None
+    client.close()
+
+
+def watch_accounts(state: Any, hub: Hub) -> None:
+    """Listens (once per app) for revoked API tokens and ended sessions: every connection that acts for
+    an account through one of them is signed off at once, not at its next action."""
+    accounts = getattr(state, "accounts", None)
+    if accounts is None or getattr(state, "seating_watches", False):
+        return
+    state.seating_watches = True
+
+    def off(match: Callable[[Identity], bool]) -> None:
+        for room in list(hub.rooms.values()):
+            for client in list(room.clients):
+                if client.identity is not None and match(client.identity):
+                    sign_off(client)
+
+    accounts.revoked.append(lambda token_id: off(lambda who: who.token_id == token_id))
+    accounts.ended.append(lambda session: off(lambda who: who.session == session))
+
+
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     """Serves one WebSocket connection to table ``table_id``."""
     hub: Hub = ws.app.state.hub
+    watch_accounts(ws.app.state, hub)
     shared = _address_limits(ws)
     address = shared.address(ws)
     await ws.accept()
@@ -262,8 +292,11 @@ class Connection:
             if who is not None and seat is not None and room.row.seats[seat].user_id == who.user_id
             else None
         )
+        if bound is not None and bound.program and seat is not None:
+            await room.mark_program(seat)
         client = self.client = Client(seat, max_queue=self.hub.limits.client_queue, address=self.address)
         client.identity = bound
+        client.identity_checked_at = time.monotonic()
         client.on_drop.append(self._on_drop)
         self.writer = asyncio.get_running_loop().create_task(_writer(self.ws, client))
         async with room.lock:
@@ -276,20 +309,26 @@ class Connection:
         """Refuses to act for an account whose session ended or whose API token was revoked since the
         connection opened, and closes the connection.
 
-        Checked on every action (one look-up: people act every few seconds, and a program is held to
-        the connection's message rate), so a revoked token's next action is refused, not one a while
-        later. A connection opened with a seat token alone holds that token, not an account.
+        Revoking a token, signing out, changing the password, disabling or deleting an account close
+        such connections at once (:func:`watch_accounts`); this catches what no hook announces (a
+        session that expired), asking the accounts again at most every :data:`IDENTITY_RECHECK` s.
 
         :raises RoomError: ``auth/invalid``.
         """
+        if client.closed:  # signed off (or dropped) while this message waited
+            raise RoomError("auth/invalid", "this connection was closed")
         bound = client.identity
         if bound is None:
             return
-        now = await identity.identify_socket(self.ws)
-        if now is not None and now.user_id == bound.user_id:
+        now = time.monotonic()
+        if now - client.identity_checked_at < IDENTITY_RECHECK:
             return
-        client.send(error("auth/invalid", "signed out, or the API token was revoked; sign in again"))
-        client.close()
+        identity.forget(self.ws.scope)  # the handshake's answer is remembered in its scope
+        again = await identity.identify_socket(self.ws)
+        if again is not None and again.user_id == bound.user_id:
+            client.identity_checked_at = now
+            return
+        sign_off(client)
         raise RoomError("auth/invalid", "signed out, or the API token was revoked")
 
     async def on_action(self, msg: ActionMessage) -> None:
