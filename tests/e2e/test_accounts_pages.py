@@ -326,6 +326,7 @@ def test_every_word_of_the_account_pages_comes_from_the_catalogue(
         "greedy bot",
         "my bot",
         "sgp_Ab3x",
+        "Greedy bot",  # the server names bots at the lobby's tables so
         *(r["name"] for r in BOARD["rows"]),
     ]
     data += ["Sushi Go Party!", "Sushi Go!", "Sushi Roll", "OpenSkill", "JSON", "API"]  # titles and names
