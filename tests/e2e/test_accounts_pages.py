@@ -74,15 +74,14 @@ GAMES = {
     ],
     "next": "c2",
 }
-BOARD = {
+BOARD_NAMES = ["Константин_Победоносцев", "Ана_Sushi", "lucía", "王小明", "jean-pierre.m", "bob"]
+BOARD: dict[str, Any] = {
     "game": "sushi-go",
     "pool": "players",
     "players": None,
     "rows": [
         {"rank": i + 1, "name": name, "rating": 30 - 2.5 * i, "games": 40 - 3 * i, "wins": 20 - 2 * i}
-        for i, name in enumerate(
-            ["Константин_Победоносцев", "Ана_Sushi", "lucía", "王小明", "jean-pierre.m", "bob"]
-        )
+        for i, name in enumerate(BOARD_NAMES)
     ],
     "next": "n2",
 }
@@ -327,7 +326,7 @@ def test_every_word_of_the_account_pages_comes_from_the_catalogue(
         "my bot",
         "sgp_Ab3x",
         "Greedy bot",  # the server names bots at the lobby's tables so
-        *(r["name"] for r in BOARD["rows"]),
+        *BOARD_NAMES,
     ]
     data += ["Sushi Go Party!", "Sushi Go!", "Sushi Roll", "OpenSkill", "JSON", "API"]  # titles and names
     for path, wait in (
