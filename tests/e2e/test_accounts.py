@@ -210,3 +210,23 @@ def test_play_again_invites_the_other_player_who_accepts(
     assert not ann.js_errors and not bob.js_errors, (ann.js_errors, bob.js_errors)
     ann.context.close()
     bob.context.close()
+
+
+def test_quick_play_seats_the_player_and_my_tables_lists_it(server: ServerProcess, browser: Any) -> None:
+    page = new_page(browser)
+    sign_in(page, server.base, "Cleo_quick", create=True)
+    page.wait_for_selector("#qpWait option", state="attached")
+    page.select_option("#qpGame", "sushi-go")
+    page.select_option("#qpPlayers", "3")
+    page.select_option("#qpWait", "0")  # no wait: bots take the free seats at once
+    page.click("#qpBtn")
+    page.wait_for_url("**/t/*")
+    table = page.url.rsplit("/", 1)[1]
+    page.wait_for_function("() => window.mySeat !== null && window.mySeat !== undefined")
+    page.wait_for_function("() => window.last && window.last.table.status === 'playing'")
+    # Back in the lobby, "My tables" finds the running table (a second device would too).
+    page.goto(server.base + "/")
+    ready(page)
+    page.wait_for_selector(f"#myTables a[href='/t/{table}']")
+    assert not page.js_errors, page.js_errors
+    page.context.close()
