@@ -230,3 +230,42 @@ def test_quick_play_seats_the_player_and_my_tables_lists_it(server: ServerProces
     page.wait_for_selector(f"#myTables a[href='/t/{table}']")
     assert not page.js_errors, page.js_errors
     page.context.close()
+
+
+def test_account_page_tokens_password_and_deletion(server: ServerProcess, browser: Any) -> None:
+    page = new_page(browser)
+    name = "Dana_acct"
+    sign_in(page, server.base, name, create=True, path="/account")
+    page.wait_for_selector("#mine:not(.hidden)")
+    page.fill("#tokLabel", "bot one")
+    page.click("#tokCreate")
+    page.wait_for_selector("#tokNew:not(.hidden)")
+    token = page.eval_on_selector("#tokValue", "e => e.value")
+    assert token.startswith("sgp_")
+    page.wait_for_selector("#tokens button[data-revoke]")
+    # The token works for its program until it is revoked here.
+    assert http("GET", server.base + "/api/me", headers={"Authorization": f"Bearer {token}"})[0] == 200
+    page.click("#tokDone")
+    page.click("#tokens button[data-revoke]")
+    page.wait_for_selector("#tokens button[data-revoke]", state="detached")
+    assert http("GET", server.base + "/api/me", headers={"Authorization": f"Bearer {token}"})[0] == 401
+    # A wrong current password is refused in words; the right one changes it.
+    page.fill("#pwOld", "not the password at all")
+    page.fill("#pwNew", "another long password")
+    page.click("#pwSubmit")
+    page.wait_for_function("() => document.getElementById('pwMsg').textContent.length > 0")
+    assert page.inner_text("#pwMsg") == "The password is not right."
+    page.fill("#pwOld", PASSWORD)
+    page.fill("#pwNew", "another long password")
+    page.click("#pwSubmit")
+    page.wait_for_function("() => document.getElementById('pwMsg').textContent.includes('changed')")
+    # Deleting asks for the password and the confirmation box; the player is then a guest in the lobby.
+    page.fill("#delPassword", "another long password")
+    page.check("#delSure")
+    with page.expect_navigation():
+        page.click("#delSubmit")
+    ready(page)
+    page.wait_for_selector("#signIn")
+    assert http("GET", f"{server.base}/api/players/{name}")[0] == 404
+    assert not page.js_errors, page.js_errors
+    page.context.close()
