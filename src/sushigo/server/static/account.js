@@ -68,9 +68,16 @@ window.fetch = async function (input, init) {
   return plainFetch(input, withToken(input, init));
 };
 
+/** A refusal's code: the body's `code`, or the `code: words` its `detail` starts with. */
+function codeOf(body) {
+  if (body && typeof body.code === "string") return body.code;
+  const m = /^([a-z_]+\/[a-z_]+):/.exec(String((body && body.detail) || ""));
+  return m ? m[1] : null;
+}
+
 /** The server's refusal in the reader's words (the account's codes; `fallback` for others). */
 function errorText(body, fallback) {
-  const code = body && body.code;
+  const code = codeOf(body);
   const params = (body && body.params) || {};
   const words = {
     "auth/failed": () => t("Wrong name or password."),
@@ -220,6 +227,6 @@ window.SushiAccount = {
   current: () => me,
   known: () => known,
   refresh: () => ask(true),
-  openDialog, api, errorText, profileHref, esc,
+  openDialog, api, errorText, codeOf, profileHref, esc,
 };
 })();

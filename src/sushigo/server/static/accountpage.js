@@ -9,6 +9,8 @@ const A = window.SushiAccount;
 const esc = A.esc;
 const when = (ts) => (ts ? window.I18N.date(ts * 1000, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }) : "");
 let me = null, tokens = [];
+/** Whether a refusal says the password given was wrong (`password/wrong`, or `auth/failed`). */
+const wrongPassword = (r) => ["password/wrong", "auth/failed"].includes(A.codeOf(r.body));
 
 function drawMe() {
   $("guest").classList.toggle("hidden", !!me);
@@ -68,7 +70,7 @@ $("pwForm").addEventListener("submit", async (e) => {
   $("pwSubmit").disabled = true;
   const r = await A.api("POST", "/api/me/password", { old, new: neu });
   $("pwSubmit").disabled = false;
-  if (!r.ok) { $("pwMsg").textContent = r.status === 401 || r.status === 403 && r.body && r.body.code === "auth/failed" ? t("The password is not right.") : A.errorText(r.body, t("The password could not be changed.")); return; }
+  if (!r.ok) { $("pwMsg").textContent = wrongPassword(r) ? t("The password is not right.") : A.errorText(r.body, t("The password could not be changed.")); return; }
   $("pwOld").value = ""; $("pwNew").value = "";
   $("pwMsg").textContent = t("Password changed. Your other devices are signed out.");
 });
@@ -83,7 +85,7 @@ $("delForm").addEventListener("submit", async (e) => {
   const r = await A.api("DELETE", "/api/me", { password });
   if (!r.ok) {
     $("delSubmit").disabled = false;
-    $("delMsg").textContent = r.status === 401 || (r.body && r.body.code === "auth/failed") ? t("The password is not right.") : A.errorText(r.body, t("The account could not be deleted."));
+    $("delMsg").textContent = wrongPassword(r) ? t("The password is not right.") : A.errorText(r.body, t("The account could not be deleted."));
     return;
   }
   $("delPassword").value = "";
