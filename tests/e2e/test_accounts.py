@@ -45,14 +45,22 @@ def ready(page: Any) -> None:
     page.wait_for_function("() => window.SushiAccount && SushiAccount.known()")
 
 
-def sign_in(page: Any, base: str, name: str, create: bool = False, path: str = "/") -> None:
-    """Signs in (or creates the account) with the header's dialog on ``path``; the page reloads."""
+def sign_in(
+    page: Any, base: str, name: str, create: bool = False, path: str = "/", wrong_first: bool = False
+) -> None:
+    """Signs in (or creates the account) with the header's dialog on ``path``; the page reloads.
+    ``wrong_first``: a wrong password first, refused in words."""
     page.goto(base + path)
     ready(page)
     page.click("#signIn")
     if create:
         page.click("#accountMode")
     page.fill("#accountUser", name)
+    if wrong_first:
+        page.fill("#accountPassword", "not the password at all")
+        page.click("#accountSubmit")
+        page.wait_for_function("() => document.getElementById('accountMsg').textContent.length > 0")
+        assert page.inner_text("#accountMsg") == "Wrong name or password."
     page.fill("#accountPassword", PASSWORD)
     with page.expect_navigation():
         page.click("#accountSubmit")
@@ -80,7 +88,7 @@ def test_the_seat_follows_the_account_then_leave_and_cancel(server: ServerProces
     table = create_from_lobby(first, human=True)  # the other seat waits for a person: the table stays open
     # The same account on a second device: the seat opens there, without any seat link.
     second = new_page(browser)
-    sign_in(second, server.base, "Ana_two", path=f"/t/{table}")
+    sign_in(second, server.base, "Ana_two", path=f"/t/{table}", wrong_first=True)
     second.wait_for_function("() => window.mySeat === 0")
     first.wait_for_selector("#movedNotice")
     assert first.evaluate("window.mySeat") is None
