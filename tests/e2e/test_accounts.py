@@ -184,7 +184,7 @@ def test_rated_game_moves_the_rating_and_history_then_play_again(server: ServerP
     page.context.close()
 
 
-@pytest.mark.parametrize("where", ["dialog", "new table"])
+@pytest.mark.parametrize("where", ["dialog", "new table", "decline"])
 def test_play_again_invites_the_other_player_who_accepts(
     server: ServerProcess, browser: Any, where: str
 ) -> None:
@@ -215,6 +215,15 @@ def test_play_again_invites_the_other_player_who_accepts(
     # Bob is invited inside the final dialog (it covers the page) and takes his reserved seat.
     bob.wait_for_selector(".final-invite:not(.hidden) #finalAccept")
     assert "Ann" in bob.inner_text("#finalInvite")
+    if where == "decline":
+        # Declined: the invitation goes away and his seat opens for anyone.
+        bob.click("#finalDecline")
+        bob.wait_for_selector(".final-invite", state="hidden")
+        seat = http("GET", f"{server.base}/api/tables/{new}")[1]["seats"][1]
+        assert not seat["reserved"] and not seat["taken"]
+        ann.context.close()
+        bob.context.close()
+        return
     if where == "dialog":
         bob.click("#finalAccept")
         bob.wait_for_url(f"**/t/{new}")
