@@ -224,3 +224,23 @@ def test_a_deleted_account_shows_as_deleted_without_its_name(
     assert (seat["name"], seat["account"], seat["deleted"]) == (None, None, True)
     lobby = client.get("/api/tables").json()["tables"]
     assert [t["seats"][0]["deleted"] for t in lobby if t["id"] == tid] == [True]
+
+
+def test_a_seat_a_program_opened_is_a_programs_for_good(client: TestClient, accounts: Any) -> None:
+    tid = table(client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    who = accounts.make("two_faced", program=False)
+    assert client.post(f"/api/tables/{tid}/join", json={}, headers=who.headers).status_code == 200
+    assert not client.get(f"/api/tables/{tid}").json()["seats"][0]["program"]
+    made = client.post("/api/me/tokens", json={"label": "bot"}, headers=who.headers)
+    assert made.status_code == 201, made.text
+    client.cookies.clear()
+    bearer = {"Authorization": f"Bearer {made.json()['token']}"}
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=bearer) as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["seat"] == 0
+        assert until(ws, "state")["table"]["seats"][0]["program"]
+    # The person comes back: the seat stays marked (a program played it), on the server and in storage.
+    assert client.post(f"/api/tables/{tid}/join", json={}, headers=who.headers).status_code == 200
+    assert client.get(f"/api/tables/{tid}").json()["seats"][0]["program"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    assert hub.store.load_table(tid).seats[0].program

@@ -49,7 +49,15 @@ DOMAINS: tuple[Domain, ...] = (
         "web",
         # Every script at the top of static/ (lobby, replay, render, art, i18n, and any new page's).
         javascript=("server/static/*.js",),
-        html=("server/static/index.html", "server/static/replay.html", "server/static/error.html"),
+        html=(
+            "server/static/index.html",
+            "server/static/replay.html",
+            "server/static/error.html",
+            # the account pages (issue 21)
+            "server/static/account.html",
+            "server/static/player.html",
+            "server/static/leaderboard.html",
+        ),
     ),
     Domain(
         "table",

@@ -340,7 +340,8 @@ class Room(Presence, TableChat, BotDriver):
             if held is not None:
                 if seat is not None and seat != held:
                     raise RoomError("seat/taken", f"you already hold seat {held} at this table")
-                return held, await self._reissue(held)
+                assert identity is not None
+                return held, await self._reissue(held, program=identity.program)
             if identity is None and self.row.rated:
                 raise RoomError("seat/account_required", "a rated table seats signed-in players only")
             if seat is None:
@@ -390,14 +391,33 @@ class Room(Presence, TableChat, BotDriver):
             self.broadcast()
             return seat, token
 
-    async def _reissue(self, seat: int) -> str:
-        """A fresh token for an account's own seat (call it with the lock held); nothing else changes."""
+    async def _reissue(self, seat: int, *, program: bool) -> str:
+        """A fresh token for an account's own seat (call it with the lock held); a program that joins
+        marks the seat as a program's (:meth:`mark_program`)."""
         token = secrets.token_urlsafe(24)
         new_seats = [SeatRow(**r.to_json()) for r in self.row.seats]
         new_seats[seat].token_hash = hash_token(token)
+        new_seats[seat].program = new_seats[seat].program or program
         await self.hub.db(self.hub.store.update_table, self.id, seats=new_seats, status=None)
         self.row.seats = new_seats
+        if program:
+            self.broadcast()
         return token
+
+    async def mark_program(self, seat: int) -> None:
+        """Marks ``seat`` as played by a program from now on (an API token opened it).
+
+        The mark never comes off: a seat a program has acted for is a program's in every view and in
+        the ratings (the programs' pool), so a program cannot play a person's rated seat unseen.
+        """
+        async with self.lock:
+            if self.row.seats[seat].program:
+                return
+            new_seats = [SeatRow(**r.to_json()) for r in self.row.seats]
+            new_seats[seat].program = True
+            await self.hub.db(self.hub.store.update_table, self.id, seats=new_seats, status=None)
+            self.row.seats = new_seats
+            self.broadcast()
 
     # ---------------------------------------------------------------------------- actions
 

@@ -292,6 +292,8 @@ class Connection:
             if who is not None and seat is not None and room.row.seats[seat].user_id == who.user_id
             else None
         )
+        if bound is not None and bound.program and seat is not None:
+            await room.mark_program(seat)
         client = self.client = Client(seat, max_queue=self.hub.limits.client_queue, address=self.address)
         client.identity = bound
         client.identity_checked_at = time.monotonic()

@@ -253,6 +253,7 @@ async function loadGames() {
 }
 
 function drawGames() {
+  drawQuick();
   const sel = $("game"), was = sel.value;
   sel.innerHTML = GAMES.map((g) => `<option value="${esc(g.game)}">${esc(g.title)}</option>`).join("");
   if (gameInfo(was)) sel.value = was;
@@ -309,13 +310,29 @@ function serverError(body, fallback) {
     "table/not_found": () => t("There is no such table."),
     "request/invalid": () => t("The server could not accept these settings."),
     "table/invalid": () => t("The server could not accept these settings."),
+    "table/account_required": () => t("Sign in to create a rated table."),
+    "seat/account_required": () => t("Only signed-in players may sit at a rated table."),
+    "rated/limit": () => t("You have played as many rated games against bots as an hour allows; try again later or play unrated."),
+    "quickplay/invalid": () => t("The server could not accept these settings."),
+    "quickplay/waiting": () => t("You are already waiting at a quick play table."),
+    "name/required": () => t("A name needs at least one visible character."),
   };
   if (code && words[code]) return words[code]();
   return detail ? t("The server refused: {reason}", { reason: detail.replace(/^[a-z_]+\/[a-z_]+: /, "") }) : fallback;
 }
 
+/** A seat in a table's row: a bot tagged, an account linking to its profile (a program tagged), a free
+ *  or reserved seat in words. */
+function seatWords(s) {
+  if (s.kind === "bot") return `${esc(s.name)} <span class="tag">${esc(t("bot"))}</span>`;
+  if (s.deleted) return `<i>${esc(t("deleted player"))}</i>`;
+  if (s.account) return `<a href="${esc(window.SushiAccount.profileHref(s.account))}">${esc(s.name || s.account)}</a>${s.program ? ` <span class="tag">${esc(t("program"))}</span>` : ""}`;
+  if (s.taken) return esc(s.name);
+  return s.reserved ? `<i>${esc(tp("seat", "reserved"))}</i>` : `<i>${esc(tp("seat", "free"))}</i>`;
+}
+
 function tableRow(tb, kind) {
-  const seats = tb.seats.map((s) => (s.kind === "bot" ? `${esc(s.name)} <span class="tag">${esc(t("bot"))}</span>` : s.taken ? esc(s.name) : `<i>${esc(tp("seat", "free"))}</i>`)).join(esc(t(", ")));
+  const seats = tb.seats.map(seatWords).join(esc(t(", ")));
   const title = (gameInfo(tb.game) || { title: tb.game }).title;
   const game = esc(title);
   const menu = tb.menu ? " · " + esc(listWords(tb.menu.slice(1).map(tileTitle))) : "";
@@ -334,7 +351,8 @@ function tableRow(tb, kind) {
     extra = `<br><span class="muted">${win}${totals} · <time>${esc(when(tb.finished_at || tb.created_at))}</time></span>`;
     action = tb.status === "finished" ? `<a class="btn" href="/replay/${id}">${named(t("Replay"))}</a> <a class="btn" href="/api/tables/${id}/record" download>${named(t("Record"))}</a>` : "";
   }
-  return `<tr><td><b>${esc(window.SushiArt.tableName(tb))}</b><br><span class="muted">${game}${opts ? " · " + esc(opts) : ""}${menu}</span>${extra}</td><td>${seats}</td><td class="actions">${action}</td></tr>`;
+  const rated = tb.rated ? ` <span class="tag">${esc(t("rated"))}</span>` : "";
+  return `<tr><td><b>${esc(window.SushiArt.tableName(tb))}</b>${rated}<br><span class="muted">${game}${opts ? " · " + esc(opts) : ""}${menu}</span>${extra}</td><td>${seats}</td><td class="actions">${action}</td></tr>`;
 }
 
 // Finished games come a page at a time, newest first; ``pages`` holds the cursors of the pages seen.
@@ -355,6 +373,7 @@ async function refresh() {
       $(kind).innerHTML = data.tables.map((tb) => tableRow(tb, kind)).join("") || `<tr><td class="muted">${esc(t("None yet."))}</td></tr>`;
     }
     await refreshFinished();
+    refreshMine();
   } catch (e) { /* try again later */ }
 }
 
@@ -372,7 +391,9 @@ $("newer").addEventListener("click", () => { if (page > 0) { page -= 1; refreshF
 
 async function create() {
   const game = $("game").value;
-  const name = $("myname").value.trim() || t("Me");
+  const me = window.SushiAccount.current();
+  // A signed-in player sits under the account's name (the server takes it from the session).
+  const name = me ? me.name : $("myname").value.trim() || t("Me");
   const picks = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   const seats = picks.map((v) => (v.startsWith("bot:") ? { kind: "bot", bot: v.slice(4) } : { kind: "human" }));
   // The table's name is its creator's, in the creator's language, like a player's name.
@@ -385,6 +406,7 @@ async function create() {
     body.menu = menu;
   }
   if ($("timer").value) body.turn_timer = Number($("timer").value);
+  if (me && $("rated").checked) body.rated = true;
   $("createBtn").disabled = true;
   try {
     const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -397,6 +419,9 @@ async function create() {
       if (!j.ok) throw new Error(serverError(seat, t("You could not take your seat.")));
       localStorage.setItem("sushigo:" + tb.id, JSON.stringify({ seat: seat.seat, token: seat.token, name }));
     }
+    // This device made the table: its page offers "Cancel table" with the table's cancel key (`manage`;
+    // a signed-in creator's session would do as well).
+    localStorage.setItem("sushigo:created:" + tb.id, tb.manage || "1");
     location.href = `/t/${tb.id}`;
   } catch (e) {
     $("createMsg").textContent = e instanceof TypeError ? t("The server cannot be reached; try again.") : String(e.message || e);
@@ -421,6 +446,80 @@ $("createBtn").addEventListener("click", create);
 $("myname").value = localStorage.getItem("sushigo:name") || "";
 $("myname").addEventListener("change", () => localStorage.setItem("sushigo:name", $("myname").value));
 window.I18N.mountSwitch($("nav"));
+
+// ------------------------------------------------------------------ accounts: rated, quick play, mine
+
+/** Signed in: the rated switch (explained beside it) and "My tables"; the name field is the account's. */
+function drawAccount() {
+  const me = window.SushiAccount.current();
+  $("ratedBox").classList.toggle("hidden", !me);
+  $("nameRow").classList.toggle("hidden", !!me);
+  $("mineBox").classList.toggle("hidden", !me);
+  if (!me) $("rated").checked = false;
+  refreshMine();
+}
+$("rated").addEventListener("change", () => {
+  // A rated table has a turn timer: 60 seconds unless the player chose one.
+  if ($("rated").checked && !$("timer").value) $("timer").value = "60";
+});
+
+/** The quick play choices: the games, their sizes and how long to wait for people before bots sit. */
+function drawQuick() {
+  const sel = $("qpGame"), was = sel.value || $("game").value;
+  sel.innerHTML = GAMES.map((g) => `<option value="${esc(g.game)}">${esc(g.title)}</option>`).join("");
+  if (gameInfo(was)) sel.value = was;
+  const g = gameInfo(sel.value) || { min_players: 2, max_players: 5 };
+  const ps = $("qpPlayers"), pwas = Number(ps.value) || 4;
+  let html = "";
+  for (let n = g.min_players; n <= g.max_players; n++) html += `<option value="${n}">${esc(nt("{n} player", "{n} players", n))}</option>`;
+  ps.innerHTML = html;
+  ps.value = String(Math.max(g.min_players, Math.min(pwas, g.max_players)));
+  const w = $("qpWait"), wwas = w.value || "30";
+  w.innerHTML = [0, 10, 30, 60, 120].map((s) => `<option value="${s}">${esc(s ? nt("{n} second", "{n} seconds", s) : t("no wait: bots at once"))}</option>`).join("");
+  w.value = wwas;
+}
+$("qpGame").addEventListener("change", drawQuick);
+
+async function quickPlay() {
+  const me = window.SushiAccount.current();
+  const body = { game: $("qpGame").value, players: Number($("qpPlayers").value), wait_seconds: Number($("qpWait").value) };
+  if (!me) body.name = $("myname").value.trim() || t("Me");  // a guest plays under a name; an account under its own
+  $("qpBtn").disabled = true;
+  $("qpMsg").textContent = "";
+  try {
+    const r = await fetch("/api/quickplay", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(serverError(data, t("No table could be found or opened.")));
+    const id = data.table_id || (data.table && data.table.id);
+    if (data.token) localStorage.setItem("sushigo:" + id, JSON.stringify({ seat: data.seat, token: data.token, name: me ? me.name : "" }));
+    location.href = `/t/${encodeURIComponent(id)}`;
+  } catch (e) {
+    $("qpMsg").textContent = e instanceof TypeError ? t("The server cannot be reached; try again.") : String(e.message || e);
+    $("qpBtn").disabled = false;
+  }
+}
+$("qpBtn").addEventListener("click", quickPlay);
+
+/** The signed-in player's open and running tables (GET /api/me/tables): a second device finds them here. */
+async function refreshMine() {
+  if (!window.SushiAccount.current()) return;
+  try {
+    const r = await fetch("/api/me/tables");
+    if (!r.ok) return;
+    const data = await r.json();
+    const rows = Array.isArray(data) ? data : data.tables || [];
+    $("myTables").innerHTML = rows.map((mine) => {
+      const tb = mine.table || mine;
+      const title = (gameInfo(tb.game) || { title: tb.game }).title;
+      const state = mine.invited ? t("invited: play again") : tb.status === "open" ? t("waiting for players") : t("being played");
+      const rated = tb.rated ? ` <span class="tag">${esc(t("rated"))}</span>` : "";
+      return `<tr><td><b>${esc(window.SushiArt.tableName(tb))}</b>${rated}<br><span class="muted">${esc(title)} · ${esc(state)}</span></td>` +
+        `<td class="actions"><a class="btn" href="/t/${encodeURIComponent(tb.id)}">${esc(t("Open"))}<span class="sr-only"> — ${esc(window.SushiArt.tableName(tb))}</span></a></td></tr>`;
+    }).join("") || `<tr><td class="muted">${esc(t("You sit at no table now."))}</td></tr>`;
+  } catch (e) { /* try again later */ }
+}
+window.addEventListener("sushigo:account", drawAccount);
+window.SushiAccount.me().then(drawAccount);  // /api/me may have answered before this script ran
 
 /** Draws every word again in the new language, keeping the game, the seats, the options and the menu
  *  the player has chosen (the seat selects and option controls are drawn anew with the same values). */

@@ -85,7 +85,11 @@ export async function start(on) {
   showTitle();  // the page starts once the catalogue is here (or late: then the event below redraws it)
   // a default name is worded per reader, from the game's title in the reader's catalogue
   window.addEventListener("sushigo:catalogue", showTitle);
+  if (table.status === "cancelled") { on.cancelled(); return; }
   const mine = S.saved && S.saved.token;
+  // A signed-in player whose account sits here is seated by the session: no token needed on this device.
+  const account = window.SushiAccount ? await window.SushiAccount.me() : null;
+  if (!mine && link === null && account && table.seats.some((s) => s.account === account.name)) return connect(null, on);
   if (link !== null && link !== mine) {
     const seat = link ? await seatOf(link) : null;
     if (seat === null) reportRejected(mine ? t("You keep your own seat.") : t("You can take a free seat or watch."));
@@ -93,12 +97,26 @@ export async function start(on) {
     else offerSwitch(table, link, seat, on);
   }
   if (mine) return connect(mine, on);
-  const free = table.seats.filter((s) => s.kind === "human" && !s.taken);
-  if (table.status === "open" && free.length) {
+  const free = table.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved);
+  // A play-again table keeps seats for the last game's players: this reader may hold one of them.
+  const kept = table.rematch_of && table.seats.some((s) => s.reserved);
+  if (table.status === "open" && (free.length || kept)) {
     $("joinPanel").classList.remove("hidden");
-    $("joinName").value = localStorage.getItem("sushigo:name") || "";
-    $("freeSeats").innerHTML = free.map((s) => `<button class="btn" data-seat="${s.seat}">${esc(t("Sit at seat {seat}", { seat: num(s.seat + 1) }))}</button>`).join("");
-    $("freeSeats").onclick = (e) => { const b = e.target.closest("button"); if (b) join(Number(b.dataset.seat), on); };
+    $("joinName").value = account ? account.name : localStorage.getItem("sushigo:name") || "";
+    // Signed in: the seat takes the account's name. A rated table seats accounts only.
+    $("joinName").closest(".row").classList.toggle("hidden", !!account);
+    $("seatLinkHint").classList.toggle("hidden", !!account);
+    const guestAtRated = table.rated && !account;
+    $("ratedJoin").classList.toggle("hidden", !guestAtRated);
+    $("freeSeats").classList.toggle("hidden", guestAtRated);
+    $("ratedSignIn").onclick = () => window.SushiAccount.openDialog("in");
+    $("freeSeats").innerHTML = (kept ? `<button class="btn" id="takeKept">${esc(t("Take the seat kept for you"))}</button>` : "") +
+      free.map((s) => `<button class="btn" data-seat="${s.seat}">${esc(t("Sit at seat {seat}", { seat: num(s.seat + 1) }))}</button>`).join("");
+    $("freeSeats").onclick = (e) => {
+      const b = e.target.closest("button");
+      if (b && b.id === "takeKept") takeKept(table, on);
+      else if (b) join(Number(b.dataset.seat), on);
+    };
     $("watchBtn").onclick = () => { $("joinPanel").classList.add("hidden"); connect(null, on); };
     return;
   }
@@ -113,13 +131,28 @@ function joinError(data, name) {
 }
 
 async function join(seat, on) {
-  const name = $("joinName").value.trim();
+  const account = window.SushiAccount ? window.SushiAccount.current() : null;
+  const name = account ? account.name : $("joinName").value.trim();
   if (!name) { $("joinMsg").textContent = t("Please enter a name."); return; }
-  localStorage.setItem("sushigo:name", name);
+  if (!account) localStorage.setItem("sushigo:name", name);
   const r = await fetch(`/api/tables/${encodeURIComponent(S.tableId)}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat }) });
   const data = await r.json();
   if (!r.ok) { $("joinMsg").textContent = joinError(data, name); return; }
   keepSeat({ seat: data.seat, token: data.token, name });
+  $("joinPanel").classList.add("hidden");
+  connect(data.token, on);
+}
+
+/** Accepts the seat a play-again table keeps for this reader: the session names it, or the seat token
+ *  this device held at the last table. */
+async function takeKept(table, on) {
+  let old = null;
+  try { old = JSON.parse(localStorage.getItem("sushigo:" + table.rematch_of) || "null"); } catch (e) { old = null; }
+  const body = old && old.token ? { from_token: old.token } : {};
+  const r = await fetch(`/api/tables/${encodeURIComponent(S.tableId)}/accept`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) { $("joinMsg").textContent = errorText({ code: data.code }, t("No seat at the new table waits for you.")); return; }
+  keepSeat({ seat: data.seat, token: data.token, name: old ? old.name : undefined });
   $("joinPanel").classList.add("hidden");
   connect(data.token, on);
 }
@@ -143,10 +176,17 @@ function connect(token, on, { trial = false, fallback = null, switched = false }
       on.welcome(msg);
       if (switched) { switched = false; on.ack(); }  // a selection made for the other seat is dropped
     }
+    else if (msg.type === "state" && msg.table && msg.table.status === "cancelled") on.cancelled();
     else if (msg.type === "state") on.state(msg);
     else if (msg.type === "picked") on.picked(msg);
     else if (msg.type === "presence") on.presence(msg);
     else if (msg.type === "chat") on.chat(msg.lines);
+    else if (msg.type === "moved") {
+      // This socket now only watches; "Play here again" opens the seat on this device once more.
+      on.moved(() => { const old = S.ws; S.ws = null; if (old) old.close(); connect(S.saved && S.saved.token ? S.saved.token : null, on); });
+    }
+    else if (msg.type === "rematch") on.rematch(msg);
+    else if (msg.type === "cancelled") on.cancelled();
     else if (msg.type === "ack") {
       if (msg.action === "withdraw" && S.changeTo) {
         ws.send(JSON.stringify({ type: "action", action: S.changeTo, state_id: msg.state_id }));
@@ -157,12 +197,13 @@ function connect(token, on, { trial = false, fallback = null, switched = false }
       showMsg("");
     } else if (msg.type === "error") {
       if (msg.code === "auth/invalid") { rejected(ws, token, trial, fallback, on); return; }
+      if (msg.code === "table/cancelled") { on.cancelled(); return; }
       S.changeTo = null;
       showMsg(errorText(msg));
     }
   };
   ws.onclose = () => {
-    if (ws !== S.ws || (S.last && S.last.view.is_over)) return;
+    if (ws !== S.ws || S.moved || S.closed || (S.last && S.last.view.is_over)) return;
     showMsg(t("Connection lost; reconnecting…"));
     setTimeout(() => { if (ws === S.ws) connect(token, on, { trial, fallback, switched }); }, retry);
     retry = Math.min(retry * 2, 8000);

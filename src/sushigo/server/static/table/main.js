@@ -11,6 +11,7 @@ import { addChat, drawSeatLink, seatLink, setupChat } from "./chat.js";
 import { setupKeys } from "./keys.js";
 import { onAck, onChat, onState, setupAlive } from "./alive.js";
 import { GAMES, gameOf, logLine } from "../games/index.js";
+import { cancelled, drawActions, moved, onRematch, setupLifecycle } from "./lifecycle.js";
 
 let game = null;
 
@@ -44,6 +45,10 @@ function render(msg) {
     $("mine").classList.add("hidden");
   }
   $("chatForm").classList.toggle("hidden", msg.table.status === "finished" || msg.view.is_over);
+  drawActions(msg);
+  $("ratedPill").classList.toggle("hidden", !msg.table.rated);
+  $("ratedPill").textContent = t("rated");
+  if (msg.table.status === "finished" && msg.table.rematch) onRematch({ table: msg.table.rematch });
   maybeRoundEnd(msg, game, seatNames(msg));
   if (msg.view.is_over) renderFinal(msg, game, seatNames(msg));
   onState(prev, msg, game);
@@ -103,6 +108,7 @@ const page = {
 for (const g of Object.values(GAMES)) if (g.bind) g.bind(page);
 
 setupChat();
+setupLifecycle();
 setupKeys(() => game);
 setupAlive();
 setInterval(() => {
@@ -148,5 +154,8 @@ Promise.all([A.ready(), I && I.ready ? I.ready.catch(() => null) : null]).then((
     presence,
     chat: (lines) => { addChat(lines); onChat(lines); },
     ack: (msg) => { if (game) game.reset(); onAck(msg, timerLabel(msg)); },
+    moved: (reconnect) => { moved(reconnect); if (S.last) redrawAll(); },
+    rematch: onRematch,
+    cancelled,
   });
 });

@@ -1,6 +1,7 @@
 // The round-end view (a dialog with the round's final tables, closing by itself) and the final one.
 import { $, R, S, esc, list, nt, num, t } from "./state.js";
 import { countUp } from "./alive.js";
+import { bindFinal } from "./lifecycle.js";
 
 const ROUND_END_SECONDS = 12;
 let endTimer = null;
@@ -35,6 +36,7 @@ export function redrawDialogs(msg, game, nm) {
     const open = !$("final").classList.contains("hidden");
     $("finalBody").innerHTML = finalHTML(msg, game, nm);
     $("closeFinal").onclick = () => $("final").classList.add("hidden");
+    bindFinal();
     $("final").classList.toggle("hidden", !open);
   }
 }
@@ -54,7 +56,10 @@ function finalHTML(msg, game, nm) {
   else line = nt("{names} wins!", "{names} win!", winners.length, { names: list(others) });
   const lr = msg.last_round;
   const id = encodeURIComponent(S.tableId);
-  return `<h2 id="finalTitle">${esc(t("Game over"))}</h2><p class="winner" id="winnerLine">${esc(line)}</p>
+  // "Play again" (a seated player) and an invitation to the next table come first, where a phone shows them.
+  const again = S.mySeat == null ? "" : `<div class="final-invite hidden banner panel"><p id="finalInvite"></p><div class="row"><button class="btn" type="button" id="finalAccept">${esc(t("Accept"))}</button><button class="btn secondary" type="button" id="finalDecline">${esc(t("Decline"))}</button></div></div>` +
+    `<div class="controls"><button class="btn" type="button" id="playAgain">${esc(t("Play again"))}</button><span class="msg" id="playAgainMsg" role="alert"></span></div>`;
+  return `<h2 id="finalTitle">${esc(t("Game over"))}</h2><p class="winner" id="winnerLine">${esc(line)}</p>${again}
     <h3>${esc(t("Final scores"))}</h3>${R.finalTable(final, labels)}
     ${lr ? `<h3>${esc(t("Round {round}: the final tables", { round: num(lr.round + 1) }))}</h3>${game.roundEnd(lr, nm)}` : ""}
     <div class="controls"><a class="btn" href="/replay/${id}">${esc(t("Replay"))}</a><a class="btn" href="/api/tables/${id}/record" download>${esc(t("Download record"))}</a><a class="btn" href="/">${esc(t("Lobby"))}</a><button class="btn secondary" id="closeFinal">${esc(t("Close"))}</button></div>`;
@@ -68,6 +73,7 @@ export function renderFinal(msg, game, nm) {
     $("final").classList.remove("hidden");
     closeRoundEnd();
     $("closeFinal").onclick = () => $("final").classList.add("hidden");
+    bindFinal();
   }
   $("mine").classList.add("hidden");
   R.setHTML($("controls"), "");
