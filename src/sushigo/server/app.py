@@ -41,7 +41,7 @@ from ..game import games, spec
 from ..i18n import LANGUAGES, N_, translator
 from ..i18n.cards import error_text
 from ..i18n.negotiate import canonical
-from . import analysis, i18n_routes, lifecycle, metrics, pages, players, routes_tables
+from . import analysis, i18n_routes, lifecycle, metrics, pages, players, ratings, routes_tables
 from .accounts import identity
 from .accounts import routes as account_routes
 from .accounts.csrf import CsrfMiddleware
@@ -647,6 +647,7 @@ def create_app(
         hub = Hub(opened, grace=grace, bot_delay=bot_delay, limits=limits)
         app.state.hub = hub
         account_routes.install(app, hub)
+        ratings.install(app, hub)
         app.state.guard = Guard(limits)
         app.state.finished = FinishedCache(limits.cache_entries)
         app.state.lobby = OrderedDict()

@@ -113,14 +113,14 @@ _RULES_PAGE = string.Template(
     """<!doctype html>
 <html lang="$lang"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>sushigo — $title</title><link rel="icon" href="/static/logo.svg"><link rel="stylesheet" href="/static/style.css">
-<script src="/static/i18n.js"></script>
+<script src="/static/i18n.js"></script><script src="/static/account.js"></script>
 <style>.rules { max-width:760px; margin:0 auto 40px; line-height:1.55; overflow-wrap:anywhere; }
 .rules table { border-collapse:collapse; margin:8px 0; max-width:100%; display:block; overflow-x:auto; }
 .rules th, .rules td { border:1px solid var(--line, #ccc); padding:4px 8px; text-align:left; vertical-align:top; }
 .rules .note { border-left:4px solid var(--accent, #c33); padding:6px 10px; background:rgba(0,0,0,.04); }</style></head>
 <body data-page-lang="$lang">
 <header class="top"><img class="logo" src="/static/logo.svg" alt=""><a href="/">sushigo</a><span class="sub">$title</span>
-  <nav class="nav" id="nav" aria-label="$site"><a href="/">$lobby</a></nav></header>
+  <nav class="nav" id="nav" aria-label="$site"><a href="/">$lobby</a></nav><span id="account"></span></header>
 <main>
 <article class="panel rules" lang="$content_lang">
 $note$body
