@@ -220,7 +220,7 @@ def analyse_decision(decision: Decision, *, budget: int, seed: int, index: int) 
     offered = len(state.legal_actions(seat))
     chosen = candidates(state, seat, decision.played, seed, index)
     values = evaluate(state, seat, budget=budget, seed=seed, index=index, choices=chosen)
-    played_text = action_text(decision.played)
+    played_text = None if decision.played is None else action_text(decision.played)
     ranked = sorted(values, key=lambda v: (-v.margin, -v.win, v.text))
     best = ranked[0]
     played = next((v for v in values if v.action == decision.played or v.text == played_text), None)
@@ -234,9 +234,7 @@ def analyse_decision(decision: Decision, *, budget: int, seed: int, index: int) 
         "win": round(played.win, 4) if played is not None else None,
         "best_win": round(best.win, 4),
         "legal": offered,
-        "choices": [
-            {"action": v.text, "margin": round(v.margin, 3), "win": round(v.win, 4)} for v in ranked
-        ],
+        "choices": [{"action": v.text, "margin": round(v.margin, 3), "win": round(v.win, 4)} for v in ranked],
     }
 
 

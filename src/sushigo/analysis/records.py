@@ -82,7 +82,9 @@ def decisions_from_record(doc: Mapping[str, Any], seat: int) -> tuple[list[Decis
                     texts.insert(0, f"{texts[0]} dummy={turn[-1][0]}")
                 played = _match(state, seat, game, texts)
                 if played is None:
-                    raise AnalysisError(f"round {r + 1}, turn {t + 1}: cannot read seat {seat}'s pick {texts[-1]!r}")
+                    raise AnalysisError(
+                        f"round {r + 1}, turn {t + 1}: cannot read seat {seat}'s pick {texts[-1]!r}"
+                    )
                 where = _where(state, seat)
                 out.append(Decision(state, seat, played, *where))
         elif isinstance(rnd.get("events"), list):
@@ -95,11 +97,16 @@ def decisions_from_record(doc: Mapping[str, Any], seat: int) -> tuple[list[Decis
                 text = event.get("action")
                 played = _match(state, seat, game, [text]) if isinstance(text, str) else None
                 if played is None:
-                    raise AnalysisError(f"round {r + 1}, step {i + 1}: cannot read seat {seat}'s action {text!r}")
+                    raise AnalysisError(
+                        f"round {r + 1}, step {i + 1}: cannot read seat {seat}'s action {text!r}"
+                    )
                 where = _where(state, seat)
                 out.append(Decision(state, seat, played, *where))
         else:
-            raise AnalysisError("this record's rounds have neither turns nor events: its steps cannot be read")
+            raise AnalysisError(
+                "this record's rounds have neither turns nor events: its steps cannot be read"
+            )
     names = doc.get("names")
-    ok = isinstance(names, list) and all(isinstance(n, str) for n in names)
-    return out, (list(names) if ok else None)
+    if isinstance(names, list) and all(isinstance(n, str) for n in names):
+        return out, [str(n) for n in names]
+    return out, None
