@@ -69,7 +69,7 @@ def test_bad_inputs_are_one_line_and_exit_2(tmp_path: Path) -> None:
     }
     for path, needle in cases.items():
         stdin = json.dumps(running.to_record()) if path == "-" else None
-        code, out, err = _run(["replay", path, "--analyse"], stdin)
+        code, _out, err = _run(["replay", path, "--analyse"], stdin)
         assert code == 2 and needle in err and len(err.strip().splitlines()) == 1, err
     for text, needle in (("{", "not valid JSON"), ('{"a": 1}', "sushigo-record/1"), ("[1, 2]", "record")):
         code, _, err = _run(["replay", "-", "--analyse"], text)
