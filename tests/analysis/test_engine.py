@@ -116,12 +116,12 @@ def test_the_analysis_reads_only_the_seats_information(game: str) -> None:
     guarded = _SeatOnly(state, seat)
     from sushigo.analysis import Decision, analyse_decision
 
-    entry = analyse_decision(Decision(guarded, seat, None), budget=2, seed=4, index=0)  # type: ignore[arg-type]
+    entry = analyse_decision(Decision(guarded, seat, None), budget=2, seed=4, index=0)
     assert entry["choices"] and entry["played"] is None and entry["cost"] is None
 
 
 def test_an_analysis_is_reproducible_and_its_document_is_complete() -> None:
-    record = _finished(players=3).to_record(names=["Ann", "Bob", "Cy"])
+    record = _finished(players=3).to_record(names=["Ann", "Bob", "Cy"])  # type: ignore[call-arg]
     decisions, names = decisions_from_record(record, 2)
     one = analyse(decisions[:2], game="sushi-go", players=3, seat=2, budget=2, seed=1, names=names)
     two = analyse(decisions[:2], game="sushi-go", players=3, seat=2, budget=2, seed=1, names=names)
