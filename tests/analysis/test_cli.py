@@ -27,7 +27,7 @@ def record(tmp_path: Path) -> Path:
     state = new_game("sushi-go", 2, 4)
     play(state, [make_bot("greedy", seed=i) for i in range(2)])
     path = tmp_path / "game.json"
-    path.write_text(json.dumps(state.to_record(names=["Ann", "Bob"]))  # type: ignore[call-arg])
+    path.write_text(json.dumps(state.to_record(names=["Ann", "Bob"])))  # type: ignore[call-arg]
     return path
 
 
