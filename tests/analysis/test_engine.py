@@ -116,7 +116,7 @@ def test_the_analysis_reads_only_the_seats_information(game: str) -> None:
     guarded = _SeatOnly(state, seat)
     from sushigo.analysis import Decision, analyse_decision
 
-    entry = analyse_decision(Decision(guarded, seat, None), budget=2, seed=4, index=0)
+    entry = analyse_decision(Decision(guarded, seat, None), budget=2, seed=4, index=0)  # type: ignore[arg-type]
     assert entry["choices"] and entry["played"] is None and entry["cost"] is None
 
 
