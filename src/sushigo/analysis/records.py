@@ -80,11 +80,9 @@ def decisions_from_record(doc: Mapping[str, Any], seat: int) -> tuple[list[Decis
                 texts = ["+".join(entry)]
                 if isinstance(turn, list) and len(turn) > final.players and turn[-1]:
                     texts.insert(0, f"{texts[0]} dummy={turn[-1][0]}")
+                # a pick this module cannot read back (a rare bonus form) stays a decision without a
+                # played choice: its choices are still valued, its cost is unknown
                 played = _match(state, seat, game, texts)
-                if played is None:
-                    raise AnalysisError(
-                        f"round {r + 1}, turn {t + 1}: cannot read seat {seat}'s pick {texts[-1]!r}"
-                    )
                 where = _where(state, seat)
                 out.append(Decision(state, seat, played, *where))
         elif isinstance(rnd.get("events"), list):
@@ -96,10 +94,6 @@ def decisions_from_record(doc: Mapping[str, Any], seat: int) -> tuple[list[Decis
                     continue
                 text = event.get("action")
                 played = _match(state, seat, game, [text]) if isinstance(text, str) else None
-                if played is None:
-                    raise AnalysisError(
-                        f"round {r + 1}, step {i + 1}: cannot read seat {seat}'s action {text!r}"
-                    )
                 where = _where(state, seat)
                 out.append(Decision(state, seat, played, *where))
         else:
