@@ -18,7 +18,7 @@ from sushigo.analysis import (
     evaluate,
     rollout_bot,
 )
-from sushigo.analysis.engine import MAX_CHOICES, _sample_seed
+from sushigo.analysis.engine import MAX_CHOICES, sample_seed
 from sushigo.bots import make_bot
 from sushigo.game import GameState, new_game
 from sushigo.runner import play
@@ -41,7 +41,7 @@ def _direct(
     for action in state.legal_actions(seat):
         margin = win = 0.0
         for k in range(budget):
-            s = _sample_seed(seed, index, k)
+            s = sample_seed(seed, index, k)
             world = state.determinize(seat, random.Random(s))  # type: ignore[attr-defined]
             world.submit(seat, action)
             bots = [make_bot(rollout_bot(game), game=game, seed=s + 7919 * p) for p in range(players)]

@@ -98,7 +98,8 @@ def check_budget(budget: object) -> int:
     return budget
 
 
-def _where(state: GameState, seat: int) -> tuple[int | None, int | None]:
+def decision_where(state: GameState, seat: int) -> tuple[int | None, int | None]:
+    """The round and turn of the seat's observation, where it has them (a game without turns: ``None``)."""
     obs = state.observe(seat)
     r, t = getattr(obs, "round", None), getattr(obs, "turn", None)
     return (r if isinstance(r, int) else None, t if isinstance(t, int) else None)
@@ -124,13 +125,15 @@ def decisions_from_steps(
                 out.pop()
             continue
         if s == seat and len(state.legal_actions(s)) > 1:
-            r, t = _where(state, s)
+            r, t = decision_where(state, s)
             out.append(Decision(state.clone(), s, action, r, t))
         state.submit(s, action)
     return out
 
 
-def _sample_seed(seed: int, index: int, sample: int) -> int:
+def sample_seed(seed: int, index: int, sample: int) -> int:
+    """The seed of sample ``sample`` of decision ``index``: every choice of a decision shares its samples,
+    and decisions do not share theirs."""
     return (seed * 1_000_003 + index * 10_007 + sample) & 0x7FFFFFFF
 
 
@@ -177,12 +180,12 @@ def evaluate(
     margins = [0.0] * len(legal)
     wins = [0.0] * len(legal)
     for k in range(budget):
-        sample_seed = _sample_seed(seed, index, k)
-        world = state.determinize(seat, random.Random(sample_seed))  # type: ignore[attr-defined]
+        world_seed = sample_seed(seed, index, k)
+        world = state.determinize(seat, random.Random(world_seed))  # type: ignore[attr-defined]
         for i, action in enumerate(legal):
             sim = world.clone()
             sim.submit(seat, action)
-            bots = [make_bot(policy, game=game, seed=sample_seed + 7919 * s) for s in range(players)]
+            bots = [make_bot(policy, game=game, seed=world_seed + 7919 * s) for s in range(players)]
             for s, bot in enumerate(bots):
                 bot.reset(s, game, players)
             totals, winners = play_out(sim, bots)
@@ -203,13 +206,13 @@ def candidates(state: GameState, seat: int, played: Any | None, seed: int, index
     if len(legal) <= MAX_CHOICES:
         return legal
     game = state.game
-    bot = make_bot(rollout_bot(game), game=game, seed=_sample_seed(seed, index, 0))
+    bot = make_bot(rollout_bot(game), game=game, seed=sample_seed(seed, index, 0))
     bot.reset(seat, game, state.players)
     keep = {i for i, a in enumerate(legal) if played is not None and a == played}
     pick = bot.act(state.observe(seat), legal)
     keep |= {i for i, a in enumerate(legal) if a == pick}
     rest = [i for i in range(len(legal)) if i not in keep]
-    rng = random.Random(_sample_seed(seed, index, 1))
+    rng = random.Random(sample_seed(seed, index, 1))
     keep |= set(rng.sample(rest, max(0, MAX_CHOICES - len(keep))))
     return [legal[i] for i in sorted(keep)]
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import InvalidActionError, RecordError
 from ..game import GameState, load_record, spec
-from .engine import AnalysisError, Decision, _where, action_text
+from .engine import AnalysisError, Decision, action_text, decision_where
 
 
 def _cut(doc: Mapping[str, Any], r: int, key: str, n: int) -> dict[str, Any]:
@@ -72,7 +72,7 @@ def decisions_from_record(doc: Mapping[str, Any], seat: int) -> tuple[list[Decis
                 state = load_record(_cut(doc, r, "turns", t))
                 if seat not in state.to_act() or len(state.legal_actions(seat)) < 2:
                     continue
-                if _where(state, seat) != (r, t):  # a forced last turn: the engine already moved on
+                if decision_where(state, seat) != (r, t):  # a forced last turn: the engine already moved on
                     continue
                 entry = turn[seat] if isinstance(turn, list) and seat < len(turn) else None
                 if not isinstance(entry, list) or not all(isinstance(c, str) for c in entry):
@@ -83,7 +83,7 @@ def decisions_from_record(doc: Mapping[str, Any], seat: int) -> tuple[list[Decis
                 # a pick this module cannot read back (a rare bonus form) stays a decision without a
                 # played choice: its choices are still valued, its cost is unknown
                 played = _match(state, seat, game, texts)
-                where = _where(state, seat)
+                where = decision_where(state, seat)
                 out.append(Decision(state, seat, played, *where))
         elif isinstance(rnd.get("events"), list):
             for i, event in enumerate(rnd["events"]):
@@ -94,7 +94,7 @@ def decisions_from_record(doc: Mapping[str, Any], seat: int) -> tuple[list[Decis
                     continue
                 text = event.get("action")
                 played = _match(state, seat, game, [text]) if isinstance(text, str) else None
-                where = _where(state, seat)
+                where = decision_where(state, seat)
                 out.append(Decision(state, seat, played, *where))
         else:
             raise AnalysisError(
