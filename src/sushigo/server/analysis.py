@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import os
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import and_, delete, insert, select
 
 from ..analysis import (
+    MAX_BUDGET,
     AnalysisError,
     Decision,
     action_text,
@@ -52,15 +54,25 @@ router = APIRouter(prefix="/api", tags=["analysis"])
 SEED = 0
 
 
+def _env_int(name: str, default: int, low: int, high: int) -> int:
+    """An integer setting from the environment, kept within ``low..high`` (a bad value: the default)."""
+    try:
+        value = int(os.environ.get(name, default))
+    except ValueError:
+        return default
+    return max(low, min(high, value))
+
+
 @dataclass
 class AnalysisLimits:
     """What analyses may cost: sampled deals per decision (``budget``; ``hint_budget`` for a hint),
     analyses running at once in the whole server (``running``; a hint counts as one), and how long a
-    hint may take before it is given up (``hint_seconds``)."""
+    hint may take before it is given up (``hint_seconds``). An operator sets the first three with
+    ``SUSHIGO_ANALYSIS_BUDGET``, ``SUSHIGO_HINT_BUDGET`` and ``SUSHIGO_ANALYSES`` (docs/analysis.md)."""
 
-    budget: int = 16
-    hint_budget: int = 6
-    running: int = 2
+    budget: int = field(default_factory=lambda: _env_int("SUSHIGO_ANALYSIS_BUDGET", 16, 1, MAX_BUDGET))
+    hint_budget: int = field(default_factory=lambda: _env_int("SUSHIGO_HINT_BUDGET", 6, 1, 64))
+    running: int = field(default_factory=lambda: _env_int("SUSHIGO_ANALYSES", 2, 0, 64))
     hint_seconds: float = 30.0
 
 
