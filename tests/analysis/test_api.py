@@ -74,6 +74,23 @@ def test_an_open_or_running_game_is_never_analysed(client: TestClient) -> None:
     assert client.get("/api/tables/nope/analysis").status_code == 404
 
 
+@pytest.mark.parametrize("status", ["abandoned", "cancelled", "playing", "open"])
+def test_a_table_that_did_not_finish_is_never_analysed(client: TestClient, status: str) -> None:
+    """Whatever status a table ends in, only ``finished`` opens its analysis (the row is the server's
+    own: a finished game's status is set back to stand for each one)."""
+    t = _table(client, [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}])
+    _wait(client, t["id"], "finished")
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    room = hub.rooms.get(t["id"])
+    row = room.row if room is not None else None
+    if row is None:
+        pytest.skip("the finished room left the hub's memory")
+    row.status = status
+    for trick in TRICKS:
+        r = client.get(f"/api/tables/{t['id']}/analysis{trick}")
+        assert r.status_code == 409 and _code(r) == "analysis/not_finished", (trick, r.text)
+
+
 def test_a_finished_game_is_analysed_then_served_from_the_cache(client: TestClient) -> None:
     t = _table(client, [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}])
     tid = t["id"]
