@@ -80,3 +80,33 @@ def test_the_board_in_russian_at_a_phones_width(browser: Any, server: ServerProc
     no_overflow(page)
     assert not page.js_errors
     page.context.close()
+
+
+def test_the_hint_button_at_a_practice_table(browser: Any, server: ServerProcess) -> None:
+    """A player against a bot asks for a hint: the button appears at its decision and lists the
+    suggested pick. (``table.html``'s ``#hint-slot`` and the script tag are the page owner's; until
+    they are there the test adds both, as the page will.)"""
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+    tid = str(create_table(server.base, {"game": "sushi-go", "seats": seats})["id"])
+    page = new_page(browser, 390, 844)
+    page.goto(f"{server.base}/t/{tid}?lang=en")
+    page.wait_for_selector("#joinPanel:not(.hidden)")
+    page.fill("#joinName", "Ann")
+    page.click("#freeSeats button")
+    page.wait_for_function("() => document.getElementById('seatInfo').textContent.startsWith('You play')")
+    if page.locator("#hint-slot").count() == 0:
+        page.evaluate(
+            "() => { const d = document.createElement('div'); d.id = 'hint-slot'; document.querySelector('main').prepend(d); }"
+        )
+    if not page.evaluate("() => [...document.scripts].some((s) => s.src.endsWith('/static/table/hint.js'))"):
+        page.add_script_tag(url="/static/table/hint.js", type="module")
+    page.wait_for_selector("#hintBtn", timeout=20_000)
+    assert page.inner_text("#hintBtn") == "Hint"
+    page.click("#hintBtn")
+    page.wait_for_selector("#hint-slot .hint-answer", timeout=60_000)
+    assert page.inner_text("#hint-slot .hint-answer").startswith("Suggested: ")
+    assert page.locator("#hint-slot .hint-choices li").count() >= 2
+    assert "win" in page.inner_text("#hint-slot .hint-choices")
+    no_overflow(page)
+    assert not page.js_errors
+    page.context.close()
