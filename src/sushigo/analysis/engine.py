@@ -27,7 +27,7 @@ from ..errors import SushigoError
 from ..game import GameState
 
 #: changes whenever the numbers an analysis gives for the same input change (it is part of cache keys)
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 #: the document format
 FORMAT = "sushigo-analysis/1"
 #: sampled worlds per decision unless told otherwise
@@ -41,6 +41,16 @@ MAX_CHOICES = 10
 #: the rollout bots, strongest cheap one first: a playout needs a bot that answers in microseconds,
 #: so the search bots (``mcts``, ``alpha``) are out; the first one the game registers is used
 ROLLOUT_BOTS = ("heuristic", "greedy", "random")
+
+
+#: the search bots whose own choice each decision reports, in the order tried: ``alpha`` at two
+#: players (where it is the strongest, docs/strength.md), ``mcts`` elsewhere and for every game
+#: ``alpha`` does not play; their search gets :data:`SEARCH_PER_SAMPLE` iterations per sampled world
+STRONG_BOTS = {2: ("alpha", "mcts")}
+STRONG_DEFAULT = ("mcts",)
+SEARCH_PER_SAMPLE = 12
+#: the most iterations the strong bot gets at one decision
+MAX_SEARCH = 200
 
 
 class AnalysisError(SushigoError):
@@ -84,6 +94,37 @@ def rollout_bot(game: str) -> str:
         if name in names:
             return name
     raise AnalysisError(f"no rollout bot plays {game}")
+
+
+def strong_bot(game: str, players: int) -> str | None:
+    """The search bot whose own choice each decision reports (``None`` when the game has none)."""
+    names = bot_names(game)
+    for name in STRONG_BOTS.get(players, STRONG_DEFAULT):
+        if name in names:
+            return name
+    return None
+
+
+def strong_choice(state: GameState, seat: int, budget: int, seed: int, index: int) -> tuple[str | None, Any]:
+    """The strong bot's name and its choice at this decision, from the seat's observation alone (the bot
+    is handed what the runner hands it: the observation and the legal actions). ``(None, None)`` when
+    the game has no search bot or it cannot be made here (a missing optional dependency)."""
+    game, players = state.game, state.players
+    for name in STRONG_BOTS.get(players, STRONG_DEFAULT):
+        if name not in bot_names(game):
+            continue
+        try:
+            bot = make_bot(
+                name,
+                game=game,
+                seed=sample_seed(seed, index, 2),
+                iterations=min(MAX_SEARCH, SEARCH_PER_SAMPLE * budget),
+            )
+        except SushigoError:
+            continue
+        bot.reset(seat, game, players)
+        return name, bot.act(state.observe(seat), state.legal_actions(seat))
+    return None, None
 
 
 def engine_key(budget: int, seed: int, game: str) -> str:
@@ -198,17 +239,23 @@ def evaluate(
     ]
 
 
-def candidates(state: GameState, seat: int, played: Any | None, seed: int, index: int) -> list[Any]:
+def candidates(
+    state: GameState, seat: int, played: Any | None, seed: int, index: int, strong: Any | None = None
+) -> list[Any]:
     """The choices valued at a decision: all of them, or (beyond :data:`MAX_CHOICES`) the played one,
-    the rollout bot's choice from the seat's own observation and a seeded sample of the rest, in the
-    order of ``legal_actions``."""
+    the strong bot's choice, the rollout bot's choice from the seat's own observation and a seeded
+    sample of the rest, in the order of ``legal_actions``."""
     legal = list(state.legal_actions(seat))
     if len(legal) <= MAX_CHOICES:
         return legal
     game = state.game
     bot = make_bot(rollout_bot(game), game=game, seed=sample_seed(seed, index, 0))
     bot.reset(seat, game, state.players)
-    keep = {i for i, a in enumerate(legal) if played is not None and a == played}
+    keep = {
+        i
+        for i, a in enumerate(legal)
+        if (played is not None and a == played) or (strong is not None and a == strong)
+    }
     pick = bot.act(state.observe(seat), legal)
     keep |= {i for i, a in enumerate(legal) if a == pick}
     rest = [i for i in range(len(legal)) if i not in keep]
@@ -221,7 +268,8 @@ def analyse_decision(decision: Decision, *, budget: int, seed: int, index: int) 
     """One decision's entry of the analysis document (see :func:`analyse`)."""
     state, seat = decision.state, decision.seat
     offered = len(state.legal_actions(seat))
-    chosen = candidates(state, seat, decision.played, seed, index)
+    strong_name, strong = strong_choice(state, seat, budget, seed, index)
+    chosen = candidates(state, seat, decision.played, seed, index, strong)
     values = evaluate(state, seat, budget=budget, seed=seed, index=index, choices=chosen)
     played_text = None if decision.played is None else action_text(decision.played)
     ranked = sorted(values, key=lambda v: (-v.margin, -v.win, v.text))
@@ -237,6 +285,8 @@ def analyse_decision(decision: Decision, *, budget: int, seed: int, index: int) 
         "win": round(played.win, 4) if played is not None else None,
         "best_win": round(best.win, 4),
         "legal": offered,
+        "bot": strong_name,
+        "bot_choice": None if strong is None else action_text(strong),
         "choices": [{"action": v.text, "margin": round(v.margin, 3), "win": round(v.win, 4)} for v in ranked],
     }
 
@@ -289,7 +339,8 @@ def analyse(
     Each entry: ``index``, ``round``/``turn``, ``played`` and ``preferred`` (action texts), ``cost``
     (the preferred choice's mean margin minus the played one's, never negative), ``win`` (the played
     choice's win share: the win-chance plot), ``best_win``, ``legal`` (how many choices there were:
-    beyond :data:`MAX_CHOICES` only some are valued) and every valued ``choice`` with its ``margin`` and
+    beyond :data:`MAX_CHOICES` only some are valued), ``bot`` and ``bot_choice`` (the game's strong
+    search bot and what it plays here from the seat's observation) and every valued ``choice`` with its ``margin`` and
     ``win``, best first. ``progress(done, total)`` is called after each decision.
     """
     budget = check_budget(budget)

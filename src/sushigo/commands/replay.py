@@ -66,14 +66,15 @@ def analyse_text(text: str, *, seat: int, budget: int, seed: int) -> dict[str, A
 
 
 def print_analysis(doc: Mapping[str, Any]) -> None:
-    """The per-decision table: where, played, preferred, cost, the played choice's win chance and the
-    best three choices with their mean margins."""
+    """The per-decision table: where, played, preferred, cost, the played choice's win chance, the
+    strong search bot's own choice and the best three choices with their mean margins."""
     from rich.console import Console
     from rich.table import Table
 
     who = doc.get("name") or f"seat {doc['seat']}"
     title = f"{doc['game']}, {doc['players']} players: analysis of {who} (seat {doc['seat']})"
     table = Table(title=title, title_justify="left")
+    strong = next((e["bot"] for e in doc["decisions"] if e.get("bot")), None)
     for name, justify in (
         ("#", "right"),
         ("round", "right"),
@@ -82,6 +83,7 @@ def print_analysis(doc: Mapping[str, Any]) -> None:
         ("preferred", "left"),
         ("cost", "right"),
         ("win %", "right"),
+        (f"{strong} plays" if strong else "bot", "left"),
         ("best choices", "left"),
     ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
@@ -96,6 +98,7 @@ def print_analysis(doc: Mapping[str, Any]) -> None:
             "=" if agree else e["preferred"],
             "" if e["cost"] is None else f"{e['cost']:.1f}",
             "" if e["win"] is None else f"{100 * e['win']:.0f}",
+            e.get("bot_choice") or "",
             best,
         )
     summary = doc["summary"]

@@ -71,8 +71,9 @@ function decision(d) {
     ? t("{where}: {played}, as preferred", { where: where(d), played: actionWords(d.played) })
     : t("{where}: played {played}; preferred {best} (cost {cost})", { where: where(d), played: actionWords(d.played), best: actionWords(d.preferred), cost: d.cost === null ? "?" : num(Math.round(10 * d.cost) / 10) });
   const more = d.legal > d.choices.length ? `<p class="muted">${esc(t("{shown} of {all} choices valued.", { shown: num(d.choices.length), all: num(d.legal) }))}</p>` : "";
+  const bot = d.bot && d.bot_choice ? `<p class="muted">${esc(t("The {bot} bot would play {choice} here.", { bot: d.bot, choice: actionWords(d.bot_choice) }))}</p>` : "";
   return `<details class="an-decision${agree ? "" : " miss"}" data-index="${d.index}"><summary>${esc(head)}</summary>
-<ol class="an-choices">${d.choices.map((c) => choiceRow(c, d, lo, hi)).join("")}</ol>${more}</details>`;
+<ol class="an-choices">${d.choices.map((c) => choiceRow(c, d, lo, hi)).join("")}</ol>${more}${bot}</details>`;
 }
 
 function body(doc) {
