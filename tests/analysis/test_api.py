@@ -157,3 +157,23 @@ def test_hints_only_at_unrated_tables_against_bots(client: TestClient) -> None:
     t3 = _table(client, [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}])
     _wait(client, t3["id"], "finished")
     assert client.get(f"/api/tables/{t3['id']}/hint", headers={"X-Seat-Token": token}).status_code == 409
+
+
+def test_a_failed_analysis_is_refused_for_a_while(client: TestClient) -> None:
+    t = _table(client, [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}])
+    _wait(client, t["id"], "finished")
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+
+    async def broken(*args: Any) -> Any:
+        raise RuntimeError("a worker died")
+
+    hub.bot_pool.run = broken
+    assert client.get(f"/api/tables/{t['id']}/analysis?seat=0").status_code == 202
+    deadline = time.monotonic() + 10
+    while True:
+        r = client.get(f"/api/tables/{t['id']}/analysis?seat=0")
+        if r.status_code == 503:
+            break
+        assert r.status_code == 202 and time.monotonic() < deadline
+        time.sleep(0.05)
+    assert _code(r) == "analysis/failed" and r.headers["retry-after"] == "60"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import logging
 import os
 import secrets
 import time
@@ -52,6 +53,10 @@ router = APIRouter(prefix="/api", tags=["analysis"])
 
 #: the samples' seed of every server analysis (a fixed seed: one cached document per budget)
 SEED = 0
+log = logging.getLogger("sushigo.analysis")
+
+#: seconds a failed analysis is refused before it may start again
+RETRY_AFTER = 60.0
 
 
 def _env_int(name: str, default: int, low: int, high: int) -> int:
@@ -93,6 +98,9 @@ class Analyses:
     limits: AnalysisLimits = field(default_factory=AnalysisLimits)
     jobs: dict[tuple[str, int, str], _Job] = field(default_factory=dict)
     hints: dict[str, int] = field(default_factory=dict)
+    #: analyses that failed (a worker died) and when: asked again within :data:`RETRY_AFTER` seconds
+    #: they answer 503 rather than start over at once
+    failed: dict[tuple[str, int, str], float] = field(default_factory=dict)
 
     def busy(self, address: str) -> bool:
         """Whether ``address`` already has an analysis or a hint running."""
@@ -242,8 +250,12 @@ async def _run(hub: Hub, registry: Analyses, job: _Job, row: TableRow, seat: int
         await hub.db(_save, hub.store, table_id, seat, job.key[2], json.dumps(doc, separators=(",", ":")))
     except asyncio.CancelledError:
         raise
-    except Exception as exc:  # a worker that died: the next request starts again
+    except Exception as exc:  # a worker that died: refused for a minute, then tried again
         job.error = f"{type(exc).__name__}"
+        log.warning("analysis of table %s seat %d failed: %s: %s", table_id, seat, job.error, exc)
+        registry.failed[job.key] = time.monotonic()
+        while len(registry.failed) > 1000:
+            registry.failed.pop(next(iter(registry.failed)))
     finally:
         registry.jobs.pop(job.key, None)
 
@@ -273,6 +285,11 @@ async def get_analysis(table_id: str, request: Request, seat: int = Query(0, ge=
         return JSONResponse(json.loads(cached), headers={"Cache-Control": "public, max-age=86400"})
     key = (table_id, seat, engine)
     job = registry.jobs.get(key)
+    failed_at = registry.failed.get(key)
+    if job is None and failed_at is not None and time.monotonic() - failed_at < RETRY_AFTER:
+        raise _fail(
+            503, "analysis/failed", "the analysis failed; try again in a minute", {"Retry-After": "60"}
+        )
     if job is None:
         address = _address(request)
         if registry.busy(address):
