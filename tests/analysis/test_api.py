@@ -177,3 +177,30 @@ def test_a_failed_analysis_is_refused_for_a_while(client: TestClient) -> None:
         assert r.status_code == 202 and time.monotonic() < deadline
         time.sleep(0.05)
     assert _code(r) == "analysis/failed" and r.headers["retry-after"] == "60"
+
+
+def test_a_signed_in_players_seat_gets_a_hint_without_a_token(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat held by an account is found by the account (the session), not by a seat token; another
+    account gets nothing."""
+    import sushigo.server.analysis as analysis_routes
+    from sushigo.server.accounts.identity import Identity
+
+    t = _table(client, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    tid = t["id"]
+    client.post(f"/api/tables/{tid}/join", json={"name": "Ann"})
+    _wait(client, tid, "playing")
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    hub.rooms[tid].row.seats[0].user_id = 42
+    who: dict[str, int] = {"id": 42}
+
+    async def identify(request: Any) -> Identity:
+        return Identity(user_id=who["id"], name="Ann", program=False, session="x")
+
+    monkeypatch.setattr(analysis_routes, "identify", identify)
+    r = client.get(f"/api/tables/{tid}/hint")
+    assert r.status_code == 200 and r.json()["seat"] == 0, r.text
+    who["id"] = 43
+    r = client.get(f"/api/tables/{tid}/hint")
+    assert r.status_code == 403 and _code(r) == "hint/not_allowed"

@@ -11,7 +11,7 @@ its engine key (version, rollout bot, budget, seed) and served from there; while
 202 ``{"status": "running", "progress": 0..1}``.
 
 The hint (``GET /api/tables/{id}/hint`` with the seat token in the ``X-Seat-Token`` header, never in
-the address, where logs would keep it) values the requesting seat's current decision with the same
+the address, where logs would keep it, or for a seat held by the signed-in account) values the requesting seat's current decision with the same
 engine and a small budget, only at a table that is not rated and where every other seat is a bot:
 anywhere else it is 403 ``hint/not_allowed``.
 """
@@ -43,6 +43,7 @@ from ..analysis import (
     engine_key,
 )
 from ..game import GameState, new_game, spec
+from .accounts.identity import identify
 from .accounts.models import analyses_t
 from .client import hash_token
 from .rooms import Hub
@@ -335,6 +336,14 @@ async def get_hint(
         for i, s in enumerate(row.seats):
             if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
                 seat = i
+    if seat is None and not x_seat_token:
+        # a signed-in player (or a program) holds its seat by its account, without a seat token
+        who = await identify(request)
+        if who is not None:
+            seat = next(
+                (i for i, s in enumerate(row.seats) if s.user_id is not None and s.user_id == who.user_id),
+                None,
+            )
     if seat is None:
         raise _fail(403, "hint/not_allowed", "a hint is for a seated player, with the seat's token")
     if row.rated or any(s.kind != "bot" for i, s in enumerate(row.seats) if i != seat):

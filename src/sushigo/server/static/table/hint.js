@@ -1,5 +1,5 @@
 // The practice hint: a button in `#hint-slot` that asks the server (GET /api/tables/{id}/hint, the seat
-// token in the X-Seat-Token header, never in the address) how the analysis engine values this seat's
+// token in the X-Seat-Token header, never in the address; a signed-in player's account cookie) how the analysis engine values this seat's
 // current choices. The server gives hints only at unrated tables where every other seat is a bot; the
 // button is shown only there, and the server refuses anywhere else whatever the page does.
 import { $, S, esc, t, num } from "./state.js";
@@ -10,7 +10,7 @@ let shown = "", busy = false, answer = null, problem = null, answeredFor = null;
 /** Whether this page could ask for a hint now: a held seat, a practice table, a decision to make. */
 function offered() {
   const msg = S.last;
-  if (!msg || S.mySeat == null || !S.saved || !S.saved.token) return false;
+  if (!msg || S.mySeat == null) return false;
   const tb = msg.table;
   if (tb.status !== "playing" || tb.rated) return false;
   if (!tb.seats.every((s, i) => i === S.mySeat || s.kind === "bot")) return false;
@@ -57,7 +57,9 @@ async function ask() {
   const asked = S.last.state_id;
   draw();
   try {
-    const r = await fetch(`/api/tables/${encodeURIComponent(S.tableId)}/hint`, { headers: { "X-Seat-Token": S.saved.token } });
+    // A guest proves its seat with its token; a signed-in player's seat is its account's (the cookie).
+    const headers = S.saved && S.saved.token ? { "X-Seat-Token": S.saved.token } : {};
+    const r = await fetch(`/api/tables/${encodeURIComponent(S.tableId)}/hint`, { headers, credentials: "same-origin" });
     const data = await r.json();
     if (r.ok) answer = data; else problem = why(data);
   } catch (e) { problem = t("The hint took too long; try again."); }
