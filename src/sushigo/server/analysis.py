@@ -263,9 +263,10 @@ async def _run(hub: Hub, registry: Analyses, job: _Job, row: TableRow, seat: int
 
 @router.get("/tables/{table_id}/analysis", response_model=None)
 async def get_analysis(table_id: str, request: Request, seat: int = Query(0, ge=0, le=7)) -> JSONResponse:
-    """The analysis of ``seat``'s decisions in a finished game: 200 with the document when it is ready,
-    202 ``{"status": "running", "progress"}`` while it is computed (ask again), 409
-    ``analysis/not_finished`` for any table whose game is not over."""
+    """A seat's analysis of a finished game (docs/analysis.md): 202 while it runs, then the document.
+
+    200 with the document when it is ready, 202 ``{"status": "running", "progress"}`` while it is
+    computed (ask again), 409 ``analysis/not_finished`` for any table whose game is not over."""
     hub = _hub(request)
     row = await hub.load_row(table_id)
     if row is None:
@@ -322,8 +323,10 @@ async def get_analysis(table_id: str, request: Request, seat: int = Query(0, ge=
 async def get_hint(
     table_id: str, request: Request, x_seat_token: str | None = Header(None, max_length=200)
 ) -> JSONResponse:
-    """The valuation of the requesting seat's current choices, at a practice table only: not rated and
-    every other seat a bot (403 ``hint/not_allowed`` anywhere else)."""
+    """A hint for the requesting seat's current decision, at unrated tables against bots only.
+
+    The seat is the ``X-Seat-Token`` header's (or the signed-in account's); anywhere but a table that is
+    not rated and where every other seat is a bot, 403 ``hint/not_allowed`` (docs/analysis.md)."""
     hub = _hub(request)
     row = await hub.load_row(table_id)
     if row is None:
