@@ -189,7 +189,8 @@ def hint_step(state: GameState, seat: int, budget: int, seed: int) -> dict[str, 
     """Worker job: the hint's valuation of ``seat``'s current choices (the state is only determinised:
     the hint knows what the seat knows)."""
     entry = analyse_decision(Decision(state, seat, None), budget=budget, seed=seed, index=0)
-    return {"preferred": entry["preferred"], "choices": entry["choices"], "legal": entry["legal"]}
+    keep = ("preferred", "choices", "legal", "bot", "bot_choice")
+    return {k: entry[k] for k in keep}
 
 
 # ------------------------------------------------------------------------------- storage
