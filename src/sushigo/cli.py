@@ -234,12 +234,22 @@ def score(file: str, as_json: bool) -> None:
 @click.argument("file", default="-")
 @click.option("--json", "as_json", is_flag=True, help="One JSON result per game (JSON Lines).")
 @click.option("--verbose", "-v", is_flag=True, help="Print every game's table of points, not one line.")
-def replay(file: str, as_json: bool, verbose: bool) -> None:
+@click.option("--analyse", "analyse", is_flag=True, help="Analyse one seat's decisions of one finished game.")
+@click.option("--seat", type=int, default=0, show_default=True, help="With --analyse: the seat (from 0).")
+@click.option("--budget", type=int, default=24, show_default=True, help="With --analyse: sampled deals per decision.")
+@click.option("--seed", type=int, default=0, show_default=True, help="With --analyse: the samples' seed.")
+def replay(file: str, as_json: bool, verbose: bool, analyse: bool, seat: int, budget: int, seed: int) -> None:
     """Replay sushigo-record/1 game records, checking every step, and print their scores.
 
     Without --json each game is one line (its totals and winners), then a summary line; errors are
-    printed on standard error, numbered as the tables are (from 1).
+    printed on standard error, numbered as the tables are (from 1). With --analyse, one record's seat
+    is analysed instead: every choice of each of its decisions valued from its information alone.
     """
+    if analyse:
+        from .commands.replay import run as run_analysis
+
+        run_analysis(file, seat=seat, budget=budget, seed=seed, as_json=as_json)
+        return
     from .report import print_game_line, print_replay_summary, print_report
 
     unfinished = 0

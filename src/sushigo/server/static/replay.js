@@ -2,6 +2,7 @@
 // and round end are drawn by the same module the table page uses (games/index.js, chosen once). Every
 // word goes through the message catalogue (i18n.js); a language switch draws the same step again.
 import { gameOf, logLine } from "/static/games/index.js";
+import * as Analysis from "/static/replay-analysis.js";
 const $ = (id) => document.getElementById(id);
 const { esc } = window.SushiArt;
 const { t } = window.I18N;
@@ -100,7 +101,12 @@ document.addEventListener("click", (e) => {
 /** Draws everything again in the new words (the same step; the patched lists rebuild what changed). */
 function redraw() {
   drawPage();
-  if (frames.length) { drawInfo(); go(at); }
+  if (frames.length) { drawInfo(); go(at); Analysis.draw(); }
+}
+/** The frame where an analysed decision was still to be made: the first of its round and turn. */
+function frameOf(d) {
+  const i = frames.findIndex((f) => f.view.round === d.round && (d.turn === null || f.view.turn === d.turn));
+  return i;
 }
 // The first draw waits for the card catalogues and the messages (art.js fetches GET /api/games as the
 // page starts; i18n.js the language's catalogue).
@@ -111,7 +117,11 @@ Promise.all([fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`).then((r)
   drawPage();
   drawInfo();
   go(0);
-  window.SushiArt.onCatalogue(() => { drawInfo(); go(at); });
+  Analysis.mount(tableId, R.seatNames(table, frames[0].view).slice(0, table.players || frames[0].view.players), (doc, index) => {
+    const i = frameOf(doc.decisions.find((d) => d.index === index) || {});
+    if (i >= 0) go(i);
+  });
+  window.SushiArt.onCatalogue(() => { drawInfo(); go(at); Analysis.draw(); });
   window.addEventListener("sushigo:lang", redraw);
   window.addEventListener("sushigo:catalogue", redraw);
 });
