@@ -226,9 +226,11 @@ def test_how_to_play_in_the_readers_language(client: TestClient, rules: Path) ->
         and "<title>sushigo — Как играть в Суши Гоу!</title>" in r.text
     )
     assert 'role="note"' not in r.text
-    # The site's header and language switch, the runtime loaded before anything else.
+    # The site's header, language switch and account widget, the runtime loaded before anything else.
     head = r.text.split("</head>")[0]
-    assert '<script src="/static/i18n.js"></script>' in head and head.count("<script") == 1
+    assert head.count("<script") == 2
+    assert '<script src="/static/i18n.js"></script><script src="/static/account.js"></script>' in head
+    assert '<span id="account"></span>' in r.text
     assert '<header class="top">' in r.text and "I.mountSwitch(document.getElementById('nav'))" in r.text
     assert '<nav class="nav" id="nav" aria-label="Сайт"><a href="/">Назад в лобби</a></nav>' in r.text
     r = client.get("/rules/sushi-go?lang=zh-Hans", headers={"Accept-Language": "ru"})
