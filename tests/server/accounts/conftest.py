@@ -55,8 +55,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             quick.add(f"{item.path.name}::{item.originalname}")  # type: ignore[attr-defined]
 
 
-def make_client(tmp_path: Path, settings: AccountSettings = CHEAP, **kwargs: Any) -> TestClient:
-    app = create_app(f"sqlite:///{tmp_path / 'accounts.sqlite3'}", grace=0.2, bot_delay=0.0, **kwargs)
+@pytest.fixture
+def pg_database(postgres_url: str) -> Iterator[str]:
+    """A fresh PostgreSQL database (the server fixture's throwaway cluster; skips without PostgreSQL)."""
+    import os
+    import time
+
+    import sqlalchemy
+
+    from sushigo.server.store import normalise_url
+
+    name = f"acc{int(time.time() * 1000) % 10**9}_{os.getpid()}"
+    eng = sqlalchemy.create_engine(normalise_url(postgres_url), isolation_level="AUTOCOMMIT")
+    with eng.connect() as conn:
+        conn.execute(sqlalchemy.text(f"CREATE DATABASE {name}"))
+    eng.dispose()
+    yield postgres_url.rsplit("/", 1)[0] + "/" + name
+
+
+def make_client(
+    tmp_path: Path, settings: AccountSettings = CHEAP, database: str | None = None, **kwargs: Any
+) -> TestClient:
+    url = database or f"sqlite:///{tmp_path / 'accounts.sqlite3'}"
+    app = create_app(url, grace=0.2, bot_delay=0.0, data_dir=tmp_path, **kwargs)
     app.state.account_settings = settings
     return TestClient(app)
 

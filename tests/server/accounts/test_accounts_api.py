@@ -190,3 +190,67 @@ def test_delete_keeps_the_row_frees_the_name_and_ends_everything(client: TestCli
     assert user.name is None and user.deleted_at is not None and stored is None
     again = client.post("/api/account", json={"name": "alice", "password": PASSWORD})
     assert again.status_code == 201 and again.json()["id"] != me["id"]
+
+
+def test_token_labels_are_visible_text(client: TestClient) -> None:
+    me = create(client)
+    for label in ("   ", "bot\u202e", "a\x00b", "x" * 41):
+        r = client.post("/api/me/tokens", json={"label": label}, headers=page_headers(me))
+        assert r.status_code == 422, label
+    made = client.post("/api/me/tokens", json={"label": "  my   bot "}, headers=page_headers(me)).json()
+    assert made["label"] == "my bot"
+
+
+def test_sign_in_ignores_surrounding_spaces_and_width(client: TestClient) -> None:
+    create(client, "Alice")
+    client.cookies.clear()
+    r = client.post("/api/session", json={"name": " ａｌｉｃｅ ", "password": PASSWORD})
+    assert r.status_code == 200 and r.json()["name"] == "Alice"
+
+
+@pytest.mark.slow
+def test_the_account_flow_on_postgresql(tmp_path: Path, pg_database: str) -> None:
+    with make_client(tmp_path, database=pg_database) as client:
+        me = create(client, "Zoë")
+        h = page_headers(me)
+        token = client.post("/api/me/tokens", json={"label": "bot"}, headers=h).json()
+        program = TestClient(client.app)
+        assert (
+            program.get("/api/me", headers={"Authorization": f"Bearer {token['token']}"}).json()["id"]
+            == me["id"]
+        )
+        assert (
+            client.post("/api/account", json={"name": "ZOE", "password": PASSWORD}, headers=h).status_code
+            == 409
+        )
+        assert (
+            client.post(
+                "/api/me/password", json={"old": PASSWORD, "new": "another password"}, headers=h
+            ).status_code
+            == 204
+        )
+        assert client.get("/api/me/export").json()["profile"]["name"] == "Zoë"
+        assert client.delete(f"/api/me/tokens/{token['id']}", headers=h).status_code == 204
+        assert (
+            program.get("/api/me", headers={"Authorization": f"Bearer {token['token']}"}).status_code == 401
+        )
+        assert (
+            client.request("DELETE", "/api/me", json={"password": "another password"}, headers=h).status_code
+            == 204
+        )
+        assert (
+            client.post("/api/session", json={"name": "Zoë", "password": "another password"}).status_code
+            == 401
+        )
+
+
+def test_the_cookie_is_secure_over_https(client: TestClient) -> None:
+    secure = TestClient(client.app, base_url="https://testserver")
+    r = secure.post(
+        "/api/account", json={"name": "alice", "password": PASSWORD}, headers={"Origin": "https://testserver"}
+    )
+    assert r.status_code == 201 and "secure" in r.headers["set-cookie"].lower()
+    out = secure.delete(
+        "/api/session", headers={"Origin": "https://testserver", "X-CSRF-Token": r.json()["csrf"]}
+    )
+    assert out.status_code == 204

@@ -63,11 +63,13 @@ def test_revoking_calls_the_hooks_and_the_next_identify_is_a_guest(client: TestC
     ended: list[str] = []
     accounts.revoked.append(revoked.append)
     accounts.ended.append(ended.append)
-    before = _who(client, {"Authorization": f"Bearer {made['token']}"})
+    # One connection, asked before and after the revocation (a socket re-checks before an action).
+    ws = _socket(client.app, {"Authorization": f"Bearer {made['token']}"})
+    before = client.portal.call(identity.identify_socket, ws)  # type: ignore[union-attr]
     assert before is not None
     client.delete(f"/api/me/tokens/{made['id']}", headers=h)
     assert revoked == [made["id"]] == [before.token_id]
-    assert _who(client, {"Authorization": f"Bearer {made['token']}"}) is None
+    assert client.portal.call(identity.identify_socket, ws) is None  # type: ignore[union-attr]
     cookie = client.cookies[SESSION_COOKIE]
     client.delete("/api/session", headers=h)
     assert ended == [sha256(cookie)]

@@ -4,14 +4,11 @@ finished game, which opens as before under its players' names, on SQLite and Pos
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import sqlalchemy
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
@@ -84,7 +81,7 @@ def schema_differences(url: str) -> list[Any]:
 def test_head_is_the_historys_head() -> None:
     from alembic.script import ScriptDirectory
 
-    config: Any = migrations._config(None)  # type: ignore[arg-type]
+    config: Any = migrations.alembic_config(None)
     assert ScriptDirectory.from_config(config).get_heads() == [migrations.HEAD]
 
 
@@ -230,16 +227,6 @@ def test_an_interim_database_without_alembic_is_completed(tmp_path: Path) -> Non
 
 
 # ------------------------------------------------------------------------------------ PostgreSQL
-
-
-@pytest.fixture
-def pg_database(postgres_url: str) -> Iterator[str]:
-    name = f"mig{int(time.time() * 1000) % 10**9}_{os.getpid()}"
-    eng = sqlalchemy.create_engine(normalise_url(postgres_url), isolation_level="AUTOCOMMIT")
-    with eng.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    eng.dispose()
-    yield postgres_url.rsplit("/", 1)[0] + "/" + name
 
 
 @pytest.mark.slow

@@ -205,3 +205,11 @@ def test_secrets_never_reach_logs_answers_or_the_database(
     assert data  # the database (and its write-ahead log) is there to scan
     for secret in secrets:
         assert secret.encode() not in data, "a secret is stored in clear"
+
+
+def test_hashing_is_bounded(tmp_path: Path) -> None:
+    settings = AccountSettings(argon2_time_cost=1, argon2_memory_cost=8, argon2_parallelism=1, hash_queue=0)
+    with make_client(tmp_path, settings) as client:
+        r = client.post("/api/account", json={"name": "alice", "password": PASSWORD})
+        assert r.status_code == 503 and r.json()["detail"].startswith("server/busy")
+        assert r.headers["retry-after"] == "5"

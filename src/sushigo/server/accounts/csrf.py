@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..limits import ASGIApp, Receive, Scope, Send
-from .identity import CSRF_HEADER, _header, identify_scope, session_cookie
+from .identity import CSRF_HEADER, header, identify_scope, session_cookie
 from .service import same_secret
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -44,9 +44,9 @@ def _host_port(netloc: str, scheme: str) -> str:
 
 def request_origin(scope: Scope) -> str | None:
     """The ``Origin`` of a request, else its ``Referer``'s origin, else ``None``."""
-    origin = _header(scope, b"origin")
+    origin = header(scope, b"origin")
     if origin is None or origin == "null":
-        origin = _header(scope, b"referer") if origin is None else origin
+        origin = header(scope, b"referer") if origin is None else origin
     return origin
 
 
@@ -63,7 +63,7 @@ def same_origin(scope: Scope, *, allow_missing: bool) -> bool:
     parts = urlsplit(origin)
     if not parts.scheme or not parts.netloc:
         return False
-    host = _header(scope, b"host")
+    host = header(scope, b"host")
     if host is None:
         server = scope.get("server")
         if not server:
@@ -106,7 +106,7 @@ class CsrfMiddleware:
         if identity is None or identity.session is None:
             # An expired or unknown cookie: the request is a guest's, and the origin was checked.
             return None
-        sent = _header(scope, CSRF_HEADER.lower().encode("latin-1"))
+        sent = header(scope, CSRF_HEADER.lower().encode("latin-1"))
         if sent is None or not same_secret(sent, identity.csrf):
             return f"the {CSRF_HEADER} header is missing or wrong; reload the page"
         return None

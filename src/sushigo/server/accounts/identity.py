@@ -37,7 +37,8 @@ class Identity:
     csrf: str = ""
 
 
-def _header(scope: Any, name: bytes) -> str | None:
+def header(scope: Any, name: bytes) -> str | None:
+    """A request's or handshake's header ``name`` (lower case), the first of several."""
     for key, value in scope.get("headers", ()):
         if key.lower() == name:
             return str(value.decode("latin-1"))
@@ -45,7 +46,7 @@ def _header(scope: Any, name: bytes) -> str | None:
 
 
 def _cookie(scope: Any, name: str) -> str | None:
-    raw = _header(scope, b"cookie")
+    raw = header(scope, b"cookie")
     if not raw:
         return None
     for part in raw.split(";"):
@@ -62,7 +63,7 @@ def session_cookie(scope: Any) -> str | None:
 
 def bearer(scope: Any) -> str | None:
     """The token of an ``Authorization: Bearer …`` header, if any."""
-    raw = _header(scope, b"authorization")
+    raw = header(scope, b"authorization")
     if raw is None:
         return None
     kind, _, value = raw.strip().partition(" ")
@@ -70,7 +71,7 @@ def bearer(scope: Any) -> str | None:
 
 
 async def identify_scope(scope: Any) -> Identity | None:
-    """The identity behind an ASGI scope (HTTP or WebSocket), computed once per scope."""
+    """The identity behind an ASGI scope (HTTP or WebSocket), computed once per HTTP request."""
     if _SCOPE_KEY in scope:
         known: Identity | None = scope[_SCOPE_KEY]
         return known
@@ -90,7 +91,10 @@ async def identify_scope(scope: Any) -> Identity | None:
                 if hit is not None:
                     digest, session = hit
                     found = Identity(session.user_id, session.name, session=digest, csrf=session.csrf)
-    scope[_SCOPE_KEY] = found
+    if scope.get("type") == "http":
+        # Kept for the rest of this request only: a WebSocket asks afresh each time (a long-lived
+        # connection re-checks that its session or token still holds).
+        scope[_SCOPE_KEY] = found
     return found
 
 
@@ -112,6 +116,8 @@ async def identify_socket(websocket: Any) -> Identity | None:
     """As :func:`identify`, for a WebSocket's handshake (its cookie or ``Authorization`` header).
 
     A cookie counts only when the handshake's ``Origin`` is this site (no cross-site WebSocket hijacking).
+    Each call looks again (nothing is cached on a socket): calling it before an action tells whether
+    the session or token still holds (signed out, revoked, disabled or deleted: ``None``).
     """
     scope = websocket.scope
     if bearer(scope) is None and session_cookie(scope) is not None:

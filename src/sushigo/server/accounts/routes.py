@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Path, Request
@@ -310,8 +311,10 @@ async def create_token(body: TokenCreate, request: Request) -> JSONResponse:
     accounts = _accounts(request)
     who = await _session(request)
     label = " ".join(body.label.split())
-    if not label:
-        raise HTTPException(422, detail="request/invalid: body.label: must not be blank")
+    if not label or any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs", "Cn") for c in label):
+        raise HTTPException(
+            422, detail="request/invalid: body.label: must be visible text without control characters"
+        )
     try:
         token_id, token = await accounts.create_token(who.user_id, label)
     except AccountError as exc:

@@ -209,7 +209,7 @@ class AccountStore:
             r = (
                 conn.execute(
                     select(users_t).where(
-                        users_t.c.name_key == names.key(name), users_t.c.deleted_at.is_(None)
+                        users_t.c.name_key == names.key(names.normalise(name)), users_t.c.deleted_at.is_(None)
                     )
                 )
                 .mappings()
@@ -565,7 +565,7 @@ class Accounts:
         # A real hash of a random password (made at first use, on the hashing threads): an unknown
         # name costs as long as a wrong password.
         self._decoy: str | None = None
-        self._hashing = ThreadPoolExecutor(max_workers=s.hash_workers, thread_name_prefix="sushigo-hash")
+        self._hashing = _hash_pool(s.hash_workers)
         self._hash_waiting = 0
         self.signins = RateLimiter(s.signin_per_minute / 60.0, s.signin_burst)
         self.failures = RateLimiter(s.failures_per_hour / 3600.0, s.failures_burst)
@@ -581,9 +581,6 @@ class Accounts:
             result: T = await self._run_db(fn, *args)
             return result
         return await asyncio.to_thread(fn, *args)
-
-    def close(self) -> None:
-        self._hashing.shutdown(wait=False, cancel_futures=True)
 
     # ---------------------------------------------------------------------------- hashing
 
@@ -646,7 +643,7 @@ class Accounts:
         return cookie, csrf
 
     def _failure_key(self, raw_name: str) -> str:
-        return "n:" + names.key(raw_name.strip())[:64]
+        return "n:" + names.key(names.normalise(raw_name))[:64]
 
     def _limited(self, limiter: RateLimiter, key: str) -> None:
         wait = limiter.retry_after(key)
@@ -765,6 +762,17 @@ class Accounts:
                     hook(digest)
                 except Exception:
                     log.exception("a session-ended listener failed")
+
+
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _hash_pool(workers: int) -> ThreadPoolExecutor:
+    """The process's password-hashing threads (shared by every app of the process, as tests make many)."""
+    pool = _POOLS.get(workers)
+    if pool is None:
+        pool = _POOLS[workers] = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sushigo-hash")
+    return pool
 
 
 def same_secret(a: str, b: str) -> bool:

@@ -26,7 +26,8 @@ _LOCK = 0x5005_1900
 HERE = Path(__file__).parent
 
 
-def _config(connection: Connection) -> object:
+def alembic_config(connection: Connection | None) -> object:
+    """Alembic's configuration for this package's history, running on ``connection``."""
     from alembic.config import Config
 
     config = Config()
@@ -74,7 +75,7 @@ def upgrade(engine: Engine) -> None:
         at = current(connection)
         if at == HEAD:
             return
-        config = _config(connection)
+        config = alembic_config(connection)
         if at is None and inspect(connection).has_table("sushigo_tables"):
             _adopt(connection)
             command.stamp(config, "0001")  # type: ignore[arg-type]
