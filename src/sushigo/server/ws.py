@@ -332,7 +332,6 @@ class Connection:
         now = time.monotonic()
         if now - client.identity_checked_at < IDENTITY_RECHECK:
             return
-        identity.forget(self.ws.scope)  # the handshake's answer is remembered in its scope
         again = await identity.identify_socket(self.ws)
         if again is not None and again.user_id == bound.user_id:
             client.identity_checked_at = now
