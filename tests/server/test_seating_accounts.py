@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from sqlalchemy import delete
+from sqlalchemy import delete, update
 from starlette.websockets import WebSocketDisconnect
 
 from sushigo.server import rooms
 from sushigo.server import ws as ws_module
-from sushigo.server.accounts.models import sessions_t
+from sushigo.server.accounts import identity
+from sushigo.server.accounts.models import api_tokens_t, sessions_t
 from sushigo.server.app import create_app
 
 
@@ -61,11 +62,12 @@ def table(client: TestClient, seats: list[dict[str, Any]], game: str = "sushi-go
     return tid
 
 
-def until(ws: Any, kind: str) -> dict[str, Any]:
-    """The next message of ``kind`` (presence and chat in between are skipped)."""
+def until(ws: Any, kind: str, also: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The next message of ``kind`` or of a kind in ``also`` (presence and chat in between are
+    skipped)."""
     for _ in range(50):
         msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == kind:
+        if msg["type"] == kind or msg["type"] in also:
             return msg
         assert msg["type"] in ("presence", "chat", "picked", "state", "ack"), msg
     raise AssertionError(f"no {kind} message")
@@ -174,8 +176,11 @@ def test_a_revoked_token_or_ended_session_stops_acting_at_once(
         assert ws.receive_json()["seat"] == 0
         state = until(ws, "state")
         who.revoke()
-        # Told at once, before it tries anything, and the connection ends; its action never counts.
-        assert until(ws, "error")["code"] == "auth/invalid"
+        # Told at once, before it tries anything (before the pong), and the connection ends; its
+        # action never counts.
+        ws.send_json({"type": "ping"})
+        told = until(ws, "error", also=("pong",))
+        assert told["code"] == "auth/invalid", told
         ws.send_json({"type": "action", "action": state["legal"][0], "state_id": state["state_id"]})
         with pytest.raises(WebSocketDisconnect):
             for _ in range(20):
@@ -244,3 +249,37 @@ def test_a_seat_a_program_opened_is_a_programs_for_good(client: TestClient, acco
     assert client.get(f"/api/tables/{tid}").json()["seats"][0]["program"]
     hub = client.app.state.hub  # type: ignore[attr-defined]
     assert hub.store.load_table(tid).seats[0].program
+
+
+def test_a_token_revoked_while_its_socket_says_hello_is_still_refused(
+    client: TestClient, accounts: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The revocation lands after the handshake's look-up and before the connection is in its room."""
+    tid = table(client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    who = accounts.make("racing", program=True)
+    assert client.post(f"/api/tables/{tid}/join", json={}, headers=who.headers).status_code == 200
+    real = identity.identify_socket
+    app_state = client.app.state  # type: ignore[attr-defined]
+
+    async def look_up_then_revoke(websocket: Any) -> Any:
+        found = await real(websocket)
+        with app_state.hub.store.engine.begin() as conn:
+            conn.execute(
+                update(api_tokens_t).where(api_tokens_t.c.user_id == who.user_id).values(revoked_at=1.0)
+            )
+        for hook in app_state.accounts.revoked:
+            hook(found.token_id)
+        monkeypatch.setattr(identity, "identify_socket", real)
+        return found
+
+    monkeypatch.setattr(identity, "identify_socket", look_up_then_revoke)
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=who.ws_headers) as ws:
+        ws.send_json({"type": "hello"})
+        ws.send_json({"type": "ping"})  # its pong would come first if the socket were still seated
+        assert ws.receive_json()["seat"] == 0
+        kinds = []
+        with pytest.raises(WebSocketDisconnect):
+            for _ in range(20):
+                kinds.append(ws.receive_json()["type"])
+                assert kinds[-1] != "pong", kinds
+    assert "error" in kinds

@@ -178,8 +178,12 @@ def watch_accounts(state: Any, hub: Hub) -> None:
     if accounts is None or getattr(state, "seating_watches", False):
         return
     state.seating_watches = True
+    state.seating_revocations = 0
 
     def off(match: Callable[[Identity], bool]) -> None:
+        # A connection between its handshake's look-up and joining its room is not in any room yet:
+        # it sees the count move and asks again (:meth:`Connection.on_hello`).
+        state.seating_revocations += 1
         for room in list(hub.rooms.values()):
             for client in list(room.clients):
                 if client.identity is not None and match(client.identity):
@@ -283,7 +287,8 @@ class Connection:
         seat = room.authenticate(msg.token)
         # The handshake's account (a same-origin session cookie or a bearer API token), if any: with no
         # token it opens the account's own seat; either way, a connection that acts for an account's
-        # seat as that account is checked again on every action (signing out or revoking stops it).
+        # seat as that account is signed off when the account signs out or its token is revoked.
+        revocations = getattr(self.ws.app.state, "seating_revocations", 0)
         who = await identity.identify_socket(self.ws)
         if msg.token is None and who is not None:
             seat = room.seat_of(who.user_id)
@@ -304,6 +309,10 @@ class Connection:
                 {"type": "welcome", "protocol": PROTOCOL_VERSION, "seat": seat, "table": room.public_json()}
             )
         await room.attach(client)
+        if bound is not None and getattr(self.ws.app.state, "seating_revocations", 0) != revocations:
+            client.identity_checked_at = -IDENTITY_RECHECK  # something was revoked meanwhile: ask now
+            with contextlib.suppress(RoomError):
+                await self.still_signed_in(client)
 
     async def still_signed_in(self, client: Client) -> None:
         """Refuses to act for an account whose session ended or whose API token was revoked since the
@@ -323,7 +332,6 @@ class Connection:
         now = time.monotonic()
         if now - client.identity_checked_at < IDENTITY_RECHECK:
             return
-        identity.forget(self.ws.scope)  # the handshake's answer is remembered in its scope
         again = await identity.identify_socket(self.ws)
         if again is not None and again.user_id == bound.user_id:
             client.identity_checked_at = now
