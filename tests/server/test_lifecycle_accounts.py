@@ -111,3 +111,30 @@ def test_a_rated_game_then_play_again_between_a_person_and_a_program(client: Tes
     assert finished["seats"][0]["conceded"] and finished["seats"][0]["account"] == "ann_life"
     row = client.app.state.hub.store.load_table(new["id"])  # type: ignore[attr-defined]
     assert row.result["conceded"] == [0]
+
+
+def test_joining_a_rated_table_with_bots_counts_towards_the_hourly_limit(tmp_path: Path) -> None:
+    """An account already at its limit of rated games against bots cannot take a seat at another such
+    table either (only creating one was checked before), and the refusal changes no seat."""
+    from sushigo.server.limits import Limits
+
+    app = create_app(
+        f"sqlite:///{tmp_path / 'rated-join.sqlite3'}",
+        grace=0.2,
+        bot_delay=5.0,
+        limits=Limits(rated_per_hour=1, http_rate=1000, http_burst=1000),
+    )
+    with TestClient(app) as client:
+        accounts = _helpers().Accounts(client)
+        ann = accounts.make("ann_limit", program=False)
+        bob = accounts.make("bob_limit", program=False)
+        own = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
+        mine = client.post("/api/tables", json={"seats": own, "rated": True}, headers=bob.headers)
+        assert mine.status_code == 201, mine.text
+        theirs = client.post("/api/tables", json={"seats": own, "rated": True}, headers=ann.headers)
+        assert theirs.status_code == 201, theirs.text
+        tid = theirs.json()["id"]
+        refused = client.post(f"/api/tables/{tid}/join", json={}, headers=bob.headers)
+        assert refused.status_code == 429 and refused.json()["detail"].startswith("rated/limit:"), refused.text
+        seats = client.get(f"/api/tables/{tid}").json()["seats"]
+        assert not any(s["taken"] for s in seats if s["kind"] == "human")
