@@ -235,11 +235,11 @@ def test_the_players_pages_read_the_same_on_both_databases(db: Store, kit_for: A
         assert points is not None and [p["table_id"] for p in points["points"]] == ["r2"]
 
 
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
 def test_two_processes_count_a_table_once_and_lose_no_game(database: str, kit_for: Any) -> None:
     """On PostgreSQL, as two server processes would: the same table counted at once from several
-    connections is counted once, and two tables of one account finishing together both count."""
-    if not database.startswith("postgresql"):
-        pytest.skip("SQLite serves one process; its writes go through the hub's one database thread")
+    connections is counted once, and two tables of one account finishing together both count. (Only
+    PostgreSQL: SQLite serves one process, whose writes go through the hub's one database thread.)"""
     import threading
 
     stores = [Store(database) for _ in range(4)]
