@@ -31,7 +31,7 @@ UPDATE_DOC_IMAGES = os.environ.get("SUSHIGO_UPDATE_DOC_IMAGES") == "1"
 
 CSRF = "c5rf-" + "x" * 27
 ME = {"name": "Ана_Sushi", "id": 7, "created_at": 1764600000.0, "csrf": CSRF, "tokens": 1}
-T0 = 1764600000.0
+T0 = 1795000000.0
 PROFILE = {
     "name": "Ана_Sushi",
     "deleted": False,
@@ -39,11 +39,11 @@ PROFILE = {
     "program": False,
     "ratings": {
         "sushi-go": {
-            "players": {"rating": 18.4, "mu": 27.1, "sigma": 2.9, "games": 14, "wins": 6},
+            "players": {"rating": 1368, "mu": 27.1, "sigma": 2.9, "games": 14, "wins": 6},
             "programs": None,
         },
         "sushi-roll": {
-            "players": {"rating": 3.2, "mu": 21.0, "sigma": 5.9, "games": 2, "wins": 1},
+            "players": {"rating": 1066, "mu": 21.0, "sigma": 5.9, "games": 2, "wins": 1},
             "programs": None,
         },
     },
@@ -54,7 +54,7 @@ PROFILE = {
     ],
 }
 POINTS = [
-    {"t": T0 + 600 * i, "rating": r, "table_id": f"t{i}"}
+    {"t": T0 + 600 * i, "rating": round(1000 + 20 * r), "table_id": f"t{i}"}
     for i, r in enumerate([0.0, 4.1, 7.9, 6.2, 9.8, 12.5, 11.0, 14.2, 15.9, 15.1, 16.8, 17.2, 18.9, 18.4])
 ]
 GAMES = {
@@ -80,7 +80,7 @@ BOARD: dict[str, Any] = {
     "pool": "players",
     "players": None,
     "rows": [
-        {"rank": i + 1, "name": name, "rating": 30 - 2.5 * i, "games": 40 - 3 * i, "wins": 20 - 2 * i}
+        {"rank": i + 1, "name": name, "rating": 1600 - 50 * i, "games": 40 - 3 * i, "wins": 20 - 2 * i}
         for i, name in enumerate(BOARD_NAMES)
     ],
     "next": "n2",
