@@ -74,3 +74,15 @@ def test_bad_inputs_are_one_line_and_exit_2(tmp_path: Path) -> None:
     for text, needle in (("{", "not valid JSON"), ('{"a": 1}', "sushigo-record/1"), ("[1, 2]", "record")):
         code, _, err = _run(["replay", "-", "--analyse"], text)
         assert code == 2 and needle in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("columns", [80, 140])
+def test_the_table_fits_the_terminal(record: Path, columns: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80 columns every line fits and the best three choices are left out (they would wrap each row
+    into five lines); from 120 columns they have their own column."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, out, err = _run(["replay", str(record), "--analyse", "--seat", "0", "--budget", "1"])
+    assert code == 0, err
+    table = out.split("\n\n")[0] if "\n\n" in out else out
+    assert max(len(line) for line in table.splitlines()) <= columns
+    assert ("best three" in out) == (columns >= 120)

@@ -68,41 +68,40 @@ def analyse_text(text: str, *, seat: int, budget: int, seed: int) -> dict[str, A
 def print_analysis(doc: Mapping[str, Any]) -> None:
     """The per-decision table: where, played, preferred, cost, the played choice's win chance, the
     strong search bot's own choice and the best three choices with their mean margins."""
+    from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    who = doc.get("name") or f"seat {doc['seat']}"
-    title = f"{doc['game']}, {doc['players']} players: analysis of {who} (seat {doc['seat']})"
-    table = Table(title=title, title_justify="left")
+    who = f"{doc['name']} (seat {doc['seat']})" if doc.get("name") else f"seat {doc['seat']}"
+    title = f"{doc['game']}, {doc['players']} players: analysis of {who}"
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     strong = next((e["bot"] for e in doc["decisions"] if e.get("bot")), None)
-    for name, justify in (
-        ("#", "right"),
-        ("round", "right"),
-        ("turn", "right"),
-        ("played", "left"),
-        ("preferred", "left"),
-        ("cost", "right"),
-        ("win %", "right"),
-        (f"{strong} plays" if strong else "bot", "left"),
-        ("best choices", "left"),
-    ):
+    console = Console(highlight=False)
+    # Round and turn share a column ("2.3": round 2, turn 3) and the box is light; the best three
+    # choices get their own column only where the terminal is wide enough to show them unwrapped.
+    wide = console.width >= 120
+    columns = [("#", "right"), ("r.t", "right"), ("played", "left"), ("preferred", "left"), ("cost", "right")]
+    columns += [("win%", "right"), (strong or "bot", "left")]
+    if wide:
+        columns.append(("best three (mean margin)", "left"))
+    for name, justify in columns:
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for e in doc["decisions"]:
-        best = ", ".join(f"{c['action']} {c['margin']:+.1f}" for c in e["choices"][:3])
         agree = e["played"] == e["preferred"]
-        table.add_row(
+        where = ".".join(str(x + 1) for x in (e["round"], e["turn"]) if x is not None)
+        row = [
             str(e["index"] + 1),
-            "" if e["round"] is None else str(e["round"] + 1),
-            "" if e["turn"] is None else str(e["turn"] + 1),
+            where,
             e["played"],
             "=" if agree else e["preferred"],
             "" if e["cost"] is None else f"{e['cost']:.1f}",
             "" if e["win"] is None else f"{100 * e['win']:.0f}",
             e.get("bot_choice") or "",
-            best,
-        )
+        ]
+        if wide:
+            row.append(", ".join(f"{c['action']} {c['margin']:+.1f}" for c in e["choices"][:3]))
+        table.add_row(*row)
     summary = doc["summary"]
-    console = Console(highlight=False)
     console.print(table)
     console.print(
         f"{summary['decisions']} decisions, {summary['agreed']} as preferred; margin lost {summary['total_cost']:.1f} "
