@@ -371,16 +371,8 @@ class Room(Presence, TableChat, BotDriver):
                 if name is None:
                     raise RoomError("name/invalid", "a guest joins with a name")
                 name = check_player_name(name, others, bot_names(self.game))
-            token = secrets.token_urlsafe(24)
             new_seats = [SeatRow(**r.to_json()) for r in seats]
-            new_seats[seat] = SeatRow(
-                "human",
-                name,
-                None,
-                hash_token(token),
-                user_id=identity.user_id if identity is not None else None,
-                program=identity.program if identity is not None else False,
-            )
+            new_seats[seat], token = taken_seat(name, identity)
             starts = all(r.kind == "bot" or r.token_hash is not None for r in new_seats)
             status = "playing" if starts and self.row.status == "open" else None
             await self.hub.db(self.hub.store.update_table, self.id, seats=new_seats, status=status)
@@ -664,16 +656,7 @@ class Room(Presence, TableChat, BotDriver):
             seat = next((i for i, s in enumerate(seats) if s.reserved_for and s.reserved_for in keys), None)
             if seat is None:
                 raise RoomError("rematch/not_invited", "no seat at this table waits for you")
-            token = secrets.token_urlsafe(24)
-            old = seats[seat]
-            seats[seat] = SeatRow(
-                "human",
-                identity.name if identity is not None else old.name,
-                None,
-                hash_token(token),
-                user_id=identity.user_id if identity is not None else None,
-                program=identity.program if identity is not None else False,
-            )
+            seats[seat], token = taken_seat(seats[seat].name, identity)
             starts = all(r.kind == "bot" or r.token_hash is not None for r in seats)
             await self._store_seats(seats, "playing" if starts else None)
             self.absent_since[seat] = time.monotonic()
@@ -721,15 +704,7 @@ class Room(Presence, TableChat, BotDriver):
             seat = free[0]
             if identity is None:
                 name = check_player_name(name or "", [r.name for r in seats if r.name], bot_names(self.game))
-            token = secrets.token_urlsafe(24)
-            seats[seat] = SeatRow(
-                "human",
-                identity.name if identity is not None else name,
-                None,
-                hash_token(token),
-                user_id=identity.user_id if identity is not None else None,
-                program=identity.program if identity is not None else False,
-            )
+            seats[seat], token = taken_seat(name, identity)
             starts = all(r.kind == "bot" or r.token_hash is not None for r in seats)
             await self._store_seats(seats, "playing" if starts else None)
             self.absent_since[seat] = time.monotonic()
@@ -749,6 +724,18 @@ class Room(Presence, TableChat, BotDriver):
                     seats[i] = SeatRow("bot", f"{bot.title()} bot {i + 1}", bot, None)
             await self._store_seats(seats, "playing")
             return True
+
+
+def taken_seat(name: str | None, identity: Identity | None) -> tuple[SeatRow, str]:
+    """A human seat taken by a guest called ``name`` or by ``identity`` (under the account's name), and
+    its fresh seat token: only the token's hash is kept."""
+    token = secrets.token_urlsafe(24)
+    if identity is None:
+        return SeatRow("human", name, None, hash_token(token)), token
+    seat = SeatRow(
+        "human", identity.name, None, hash_token(token), user_id=identity.user_id, program=identity.program
+    )
+    return seat, token
 
 
 def replay_state(row: TableRow, log: GameLog | None = None, picks: dict[int, str] | None = None) -> GameState:
