@@ -131,15 +131,12 @@ def main() -> None:
 
 
 def _read_input(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
+    from .io import UnreadableInput, read_text
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise click.ClickException(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise click.ClickException(f"cannot read {path}: it is not UTF-8 text (JSON is expected)") from None
+        return read_text(path)
+    except UnreadableInput as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def _run_batch(

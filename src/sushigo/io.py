@@ -7,10 +7,28 @@ that game alone, so one bad line never hides the others' results.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 from .errors import RecordError
+
+
+class UnreadableInput(Exception):
+    """A file (or standard input) the commands cannot read: the message says which and why."""
+
+
+def read_text(path: str) -> str:
+    """The text of ``path`` (``-``: standard input), for the commands that read records and scores."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise UnreadableInput(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UnreadableInput(f"cannot read {path}: it is not UTF-8 text (JSON is expected)") from None
 
 
 def _reason(exc: json.JSONDecodeError) -> str:

@@ -8,13 +8,13 @@ what it cost. A bad input is one line and exit status 2, like a usage error.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Mapping
 from typing import Any
 
 import click
 
 from ..errors import SushigoError
+from ..io import UnreadableInput, read_text
 
 #: the exit status of an input the analysis cannot use (a usage error's)
 BAD_INPUT = 2
@@ -112,15 +112,10 @@ def print_analysis(doc: Mapping[str, Any]) -> None:
 
 def read_input(path: str) -> str:
     """The text of ``path`` (``-``: standard input); an unreadable file is one line, exit 2."""
-    if path == "-":
-        return sys.stdin.read()
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise AnalysisInputError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise AnalysisInputError(f"cannot read {path}: it is not UTF-8 text (JSON is expected)") from None
+        return read_text(path)
+    except UnreadableInput as exc:
+        raise AnalysisInputError(str(exc)) from None
 
 
 def run(path: str, *, seat: int, budget: int, seed: int, as_json: bool) -> None:
