@@ -19,7 +19,6 @@ anywhere else it is 403 ``hint/not_allowed``.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 import logging
 import os
@@ -45,7 +44,7 @@ from ..analysis import (
 from ..game import GameState, new_game, spec
 from .accounts.identity import identify
 from .accounts.models import analyses_t
-from .client import hash_token
+from .client import token_seat
 from .rooms import Hub
 from .store import Store, TableRow
 from .tablelog import WITHDRAW, GameLog, apply_stored
@@ -336,10 +335,7 @@ async def get_hint(
         raise _fail(409, "hint/not_playing", "hints are for a game being played")
     seat = None
     if x_seat_token:
-        digest = hash_token(x_seat_token)
-        for i, s in enumerate(row.seats):
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
-                seat = i
+        seat = token_seat(row.seats, x_seat_token)
     if seat is None and not x_seat_token:
         # a signed-in player (or a program) holds its seat by its account, without a seat token
         who = await identify(request)

@@ -16,7 +16,6 @@ import asyncio
 import base64
 import binascii
 import hashlib
-import hmac
 import html
 import json
 import string
@@ -45,7 +44,7 @@ from . import analysis, i18n_routes, lifecycle, metrics, pages, players, ratings
 from .accounts import identity
 from .accounts import routes as account_routes
 from .accounts.csrf import CsrfMiddleware
-from .client import hash_token
+from .client import token_seat
 from .limits import BodyLimit, Limits, RateLimiter, RequestRate, client_address
 from .party_menus import PartyMenus, party_menus
 from .rooms import Hub, Room, RoomError, replay_state, table_public
@@ -359,11 +358,7 @@ async def check_token(table_id: str, body: TokenCheck, request: Request) -> Toke
     row = await _hub(request).load_row(table_id)
     if row is None:
         raise _not_found(table_id)
-    digest = hash_token(body.token)
-    found = None
-    for seat, seat_row in enumerate(row.seats):  # every seat is compared: no early exit to time
-        if seat_row.token_hash is not None and hmac.compare_digest(seat_row.token_hash, digest):
-            found = seat
+    found = token_seat(row.seats, body.token)
     if found is None:
         raise HTTPException(403, detail="auth/invalid: this token opens no seat at this table")
     return TokenSeat(seat=found)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Callable
-from typing import Any
+import hmac
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from .accounts.identity import Identity
+
+if TYPE_CHECKING:
+    from .store import SeatRow
 
 
 class RoomError(Exception):
@@ -29,6 +33,17 @@ class RoomError(Exception):
 def hash_token(token: str) -> str:
     """Returns the stored form of a seat token."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def token_seat(seats: Sequence[SeatRow], token: str) -> int | None:
+    """The seat whose stored token hash is ``token``'s, or ``None``. Every seat is compared, in constant
+    time, so how long it takes does not tell which seat (or whether any) matched."""
+    digest = hash_token(token)
+    found = None
+    for seat, seat_row in enumerate(seats):
+        if seat_row.token_hash is not None and hmac.compare_digest(seat_row.token_hash, digest):
+            found = seat
+    return found
 
 
 def action_text(action: Any) -> str:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi.responses import JSONResponse
 from sqlalchemy import and_, select
 
-from .client import RoomError, hash_token
+from .client import RoomError, hash_token, token_seat
 from .store import SeatRow, Store, tables_t
 
 if TYPE_CHECKING:
@@ -199,11 +199,10 @@ def seat_in(row: TableRow, token: str | None, identity: Identity | None) -> int:
     :raises RoomError: ``auth/required`` with neither; ``auth/invalid`` when they open no seat there.
     """
     if token is not None:
-        digest = hash_token(token)
-        for seat, seat_row in enumerate(row.seats):
-            if seat_row.token_hash is not None and hmac.compare_digest(seat_row.token_hash, digest):
-                return seat
-        raise RoomError("auth/invalid", "this token opens no seat at this table")
+        seat = token_seat(row.seats, token)
+        if seat is None:
+            raise RoomError("auth/invalid", "this token opens no seat at this table")
+        return seat
     if identity is None:
         raise RoomError("auth/required", "give your seat token, or sign in")
     for seat, seat_row in enumerate(row.seats):

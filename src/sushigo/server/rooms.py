@@ -20,7 +20,6 @@ its presentation (:mod:`.presentation`), never of its name.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import logging
 import secrets
 import time
@@ -39,7 +38,7 @@ from .accounts.identity import Identity
 from .accounts.models import users_t
 from .botpool import BotPool
 from .chat import TableChat
-from .client import Client, RoomError, action_text, encode, hash_token
+from .client import Client, RoomError, action_text, encode, hash_token, token_seat
 from .driver import BotDriver
 from .limits import Limits
 from .metrics import HubMetrics
@@ -250,11 +249,10 @@ class Room(Presence, TableChat, BotDriver):
         """
         if token is None:
             return None
-        digest = hash_token(token)
-        for seat, seat_row in enumerate(self.row.seats):
-            if seat_row.token_hash is not None and hmac.compare_digest(seat_row.token_hash, digest):
-                return seat
-        raise RoomError("auth/invalid", "this token opens no seat at this table")
+        seat = token_seat(self.row.seats, token)
+        if seat is None:
+            raise RoomError("auth/invalid", "this token opens no seat at this table")
+        return seat
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat the account ``user_id`` holds at this table, if any (an account holds at most one)."""
