@@ -362,8 +362,13 @@ class Room(Presence, TableChat, BotDriver):
                 name = identity.name
                 if name_key(name) in {name_key(n) for n in others}:
                     raise RoomError("name/taken", f"a seat at this table is already called {name!r}")
-                if self.row.rated and any(r.kind == "bot" for r in seats):
-                    # A new rated game against bots counts towards the hourly limit (no bot farming).
+                if (
+                    self.row.rated
+                    and self.row.created_user != identity.user_id
+                    and any(r.kind == "bot" for r in seats)
+                ):
+                    # A new rated game against bots counts towards the hourly limit (no bot farming);
+                    # its creator's was counted when the table was made.
                     await self.hub.check_rated_bots(identity, joining=self.id)
             else:
                 if name is None:

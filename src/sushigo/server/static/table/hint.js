@@ -25,7 +25,9 @@ function draw() {
   const show = offered();
   let html = "";
   if (show) {
-    html = `<button class="btn secondary" id="hintBtn" title="${esc(t("Ask the strongest bot which pick it prefers now (practice tables only)."))}"${busy ? " disabled" : ""}>${esc(busy ? t("Thinking…") : t("Hint"))}</button>`;
+    // Outside the template literal: Babel's extractor does not see a call nested in an attribute there.
+    const title = t("Ask the strongest bot which pick it prefers now (practice tables only).");
+    html = `<button class="btn secondary" id="hintBtn" title="${esc(title)}"${busy ? " disabled" : ""}>${esc(busy ? t("Thinking…") : t("Hint"))}</button>`;
     if (answer) {
       const rows = answer.choices.slice(0, 4).map((c) => `<li>${esc(t("{choice}: win {p}%", { choice: actionWords(c.action), p: num(Math.round(100 * c.win)) }))}</li>`).join("");
       html += `<p class="hint-answer"><b>${esc(t("Suggested: {choice}", { choice: actionWords(answer.preferred) }))}</b></p><ol class="hint-choices">${rows}</ol>`;
