@@ -40,6 +40,7 @@ from .accounts.models import users_t
 from .botpool import BotPool
 from .chat import TableChat
 from .client import Client, RoomError, action_text, encode, hash_token
+from .cluster import Cluster
 from .driver import BotDriver
 from .limits import Limits
 from .metrics import HubMetrics
@@ -870,6 +871,11 @@ class Hub:
         #: Ids of seated accounts found deleted (:meth:`refresh_accounts`); their seats show no name.
         self.deleted_users: set[int] = set()
         self._accounts_checked: dict[int, float] = {}
+        #: Many processes on one PostgreSQL (:mod:`.cluster`): who owns which table. ``None`` on SQLite,
+        #: where this process owns every table.
+        self.cluster: Cluster | None = None
+        #: Rooms being handed to another process (one hand-over at a time per room).
+        self._leaving: set[str] = set()
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs a store call on the database thread, keeping the event loop free."""
@@ -957,6 +963,13 @@ class Hub:
             if r.status in ("open", "playing") and (creator is None or r.row.created_by == creator)
         )
 
+    async def unfinished_by(self, creator: str) -> int:
+        """Tables open or playing that ``creator`` made on the whole site: in a cluster they are
+        spread over the processes, so they are counted in the database."""
+        if self.cluster is None:
+            return self.unfinished(creator)
+        return await self.db(self.cluster.store.count_unfinished, creator)
+
     async def create(
         self, body: TableCreate, creator: str | None = None, identity: Identity | None = None
     ) -> Room:
@@ -968,7 +981,9 @@ class Hub:
             ``server/busy`` when the server has ``max_tables`` of them.
         """
         limits = self.limits
-        if creator is not None and self.unfinished(creator) >= limits.max_tables_per_address:
+        if self.cluster is not None and self.cluster.draining:
+            raise RoomError("server/busy", "this server is restarting; try again in a moment")
+        if creator is not None and await self.unfinished_by(creator) >= limits.max_tables_per_address:
             raise RoomError(
                 "table/limit",
                 f"you have {limits.max_tables_per_address} tables open or playing; finish one first",
@@ -1033,7 +1048,13 @@ class Hub:
         async with lock:
             room = self.rooms.get(table_id)
             if room is None:
-                row = await self.db(self.store.load_table, table_id)
+                try:
+                    # In a cluster an unfinished table is taken over here (or refused: table/moving).
+                    loader = self.store.load_table if self.cluster is None else self.cluster.acquire
+                    row = await self.db(loader, table_id)
+                except RoomError:
+                    self._loading.pop(table_id, None)
+                    raise
                 if row is None:
                     self._loading.pop(table_id, None)
                     return None
@@ -1055,7 +1076,14 @@ class Hub:
 
     async def resume_all(self) -> None:
         """Loads every unfinished table after a restart: bot seats and timers carry on, and open tables
-        keep counting towards their limits and their abandonment."""
+        keep counting towards their limits and their abandonment.
+
+        In a cluster the scan of :mod:`.cluster` takes over the tables nobody owns, a few at a time,
+        and each process keeps those whose clients nginx sends to it."""
+        if self.cluster is not None:
+            self.cluster.start(self)
+            self.start_janitor()
+            return
         for status in ("playing", "open"):
             for row in await self.db(self.store.list_tables, status, self.limits.max_tables):
                 await self.get(row.id)
@@ -1127,6 +1155,8 @@ class Hub:
             self.parked.pop(room.id, None)
 
     async def close(self) -> None:
+        if self.cluster is not None:
+            await self.drain()
         if self._janitor is not None:
             self._janitor.cancel()
         for room in list(self.rooms.values()):
@@ -1134,6 +1164,75 @@ class Hub:
         self.bot_pool.close()
         self.executor.shutdown(wait=True)
         self.store.close()
+
+    # ---- cluster (issue 23)
+
+    async def drain(self) -> None:
+        """Stops taking tables and hands every room over, one at a time (SIGTERM of a cluster process):
+        each is released for anyone, so the other processes' scans take them within a second."""
+        cluster = self.cluster
+        if cluster is None:
+            return
+        cluster.draining = True
+        self.metrics.draining = True
+        await cluster.stop()
+        for room in list(self.rooms.values()):
+            await self.hand_over(room, "")
+        for table_id in list(cluster.held):
+            await self.db(cluster.release, table_id, "")
+        await self.db(cluster.close_connections)
+
+    def asked_for(self, table_id: str, asker: str) -> None:
+        """Another process asked for a table (its clients are routed there): hand it over."""
+        room = self.rooms.get(table_id)
+        if room is None or table_id in self._leaving or self.cluster is None:
+            return
+        self.life.spawn(self.hand_over(room, asker))
+
+    async def hand_over(self, room: Room, to: str) -> None:
+        """Gives a room up to process ``to`` ("" for anyone): the action in progress finishes, then the
+        clients are told to reconnect (nginx sends them to the new owner) and the lock is released."""
+        cluster = self.cluster
+        if cluster is None or room.id in self._leaving:
+            return
+        self._leaving.add(room.id)
+        try:
+            async with room.lock:
+                if self.rooms.get(room.id) is not room:
+                    return
+                self._drop(room)
+                if room.status in ("open", "playing"):
+                    await self.db(cluster.release, room.id, to)
+                else:
+                    await self.db(cluster.release, room.id, "")
+        finally:
+            self._leaving.discard(room.id)
+        log.info("table %s handed over to %s", room.id, to or "any process")
+
+    def lost(self, table_id: str) -> None:
+        """A write of ``table_id`` was refused: another process owns it now. The room is dropped and
+        its clients reconnect (to the owner)."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            log.warning("table %s was taken over by another process; dropping it here", table_id)
+            self._drop(room)
+
+    def _drop(self, room: Room) -> None:
+        """Forgets a room this process no longer owns; its clients are told to reconnect."""
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        self.parked.pop(room.id, None)
+        self.life.forget_quick(room.id)
+        message = encode(
+            {
+                "type": "error",
+                "code": "table/moving",
+                "message": "the table moves to another server; reconnecting",
+            }
+        )
+        for client in list(room.clients):
+            client.send_text(message)
+        room.stop()
 
     # ---- life cycle (issue 21)
 
