@@ -280,11 +280,14 @@ class NginxSite:
         )
         conf = re.sub(r"(?m)^\s*limit_(req|conn) .*;$\n", "", conf)
         (self.prefix / "nginx.conf").write_text(conf, encoding="utf-8")
-        subprocess.run(
-            [self.nginx, "-p", f"{self.prefix}/", "-c", str(self.prefix / "nginx.conf")],
-            check=True,
-            capture_output=True,
-        )
+        # nginx daemonizes and keeps its stderr: a log file, never a pipe this process would wait on.
+        with open(self.prefix / "nginx.log", "ab") as log:
+            subprocess.run(
+                [self.nginx, "-p", f"{self.prefix}/", "-c", str(self.prefix / "nginx.conf")],
+                check=True,
+                stdout=log,
+                stderr=log,
+            )
         base = f"http://127.0.0.1:{self.port}"
         for _ in range(100):
             try:
@@ -297,7 +300,8 @@ class NginxSite:
     def stop(self) -> None:
         subprocess.run(
             [self.nginx, "-p", f"{self.prefix}/", "-c", str(self.prefix / "nginx.conf"), "-s", "stop"],
-            capture_output=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         for server in self.started:
             server.stop()
