@@ -287,6 +287,10 @@ async def _scenario(site: Site, url: str) -> None:
         assert counts == sorted(counts), (table_id, chain)
         moved += len(chain) - 1
     assert moved >= 10  # tables did move: to their routed process, off the killed and the drained ones
+    # No process ever wrote to a table another one had taken (a fenced write is logged): ownership
+    # moved only through releases and the killed process's lost locks.
+    for i in range(3):
+        assert "was taken over by another process" not in site.log(i), f"app{i + 1} was fenced"
     # The drained process left by itself (the script's `down` would otherwise kill it).
     for _ in range(100):
         try:

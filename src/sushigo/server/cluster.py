@@ -144,30 +144,41 @@ class ClusterStore(Store):
     @contextmanager
     def _fenced(self, table_ids: Sequence[str]) -> Iterator[Connection]:
         with super()._tx() as conn:
-            for table_id in sorted(set(table_ids)):
-                self._check(conn, table_id)
+            self._check(conn, sorted(set(table_ids)))
             self._local.conn = conn
             try:
                 yield conn
             finally:
                 self._local.conn = None
 
-    def _check(self, conn: Connection, table_id: str) -> None:
-        epoch = self.epochs.get(table_id)
-        if epoch is None:
+    def _check(self, conn: Connection, table_ids: list[str]) -> None:
+        """Refuses the write unless every one of ``table_ids`` is still this process's at its epoch
+        (one round trip for a whole group commit)."""
+        if not table_ids:
+            return
+        mine = {t: e for t in table_ids if (e := self.epochs.get(t)) is not None}
+        if mine:
+            held = {
+                str(r[0])
+                for r in conn.execute(
+                    select(owners_t.c.table_id, owners_t.c.epoch)
+                    .where(owners_t.c.table_id.in_(sorted(mine)), owners_t.c.owner == self.node)
+                    .with_for_update(read=True)
+                )
+                if int(r[1]) == mine[str(r[0])]
+            }
+            for table_id in mine:
+                if table_id not in held:
+                    self._refused(table_id)
+        others = [t for t in table_ids if t not in mine]
+        if others:
             # Not ours: only a table nobody drives any more (finished, abandoned, cancelled) may be
             # written by whoever serves it (a chat line, its play-again link).
-            status = conn.execute(select(tables_t.c.status).where(tables_t.c.id == table_id)).scalar()
-            if status in UNFINISHED:
-                self._refused(table_id)
-            return
-        held = conn.execute(
-            select(owners_t.c.epoch)
-            .where(owners_t.c.table_id == table_id, owners_t.c.owner == self.node, owners_t.c.epoch == epoch)
-            .with_for_update(read=True)
-        ).first()
-        if held is None:
-            self._refused(table_id)
+            for table_id, status in conn.execute(
+                select(tables_t.c.id, tables_t.c.status).where(tables_t.c.id.in_(others))
+            ):
+                if status in UNFINISHED:
+                    self._refused(str(table_id))
 
     def _refused(self, table_id: str) -> None:
         self.epochs.pop(table_id, None)
@@ -406,7 +417,8 @@ class Cluster:
             await hub.db(self.reconnect)
             return
         for table_id in list(self.held):
-            if table_id not in hub.rooms:
+            # A table being loaded is held before its room is in memory: not a leftover.
+            if table_id not in hub.rooms and not hub.loading(table_id):
                 await hub.db(self.release, table_id, "")
         if self.draining:
             return

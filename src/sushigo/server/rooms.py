@@ -1167,6 +1167,10 @@ class Hub:
 
     # ---- cluster (issue 23)
 
+    def loading(self, table_id: str) -> bool:
+        """Whether :meth:`get` is loading (or taking over) ``table_id`` right now."""
+        return table_id in self._loading
+
     async def drain(self) -> None:
         """Stops taking tables and hands every room over, one at a time (SIGTERM of a cluster process):
         each is released for anyone, so the other processes' scans take them within a second."""
