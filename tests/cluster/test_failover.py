@@ -2,7 +2,8 @@
 nginx (deploy/local-cluster.sh), 30 tables played through nginx by scripted WebSocket players, bots and
 spectators; one process is SIGKILLed mid-game and another SIGTERMed.
 
-Checked: every game finishes; every action a player saw acknowledged is in its table's record at its
+Checked: every game finishes; every view a player or spectator received is exactly what its seat (or
+the public) may see at that state, whichever process sent it (hidden information through the cluster); every action a player saw acknowledged is in its table's record at its
 place; the record of every table replays to a finished game (one coherent sequence of actions); the
 ownership history of every table is a chain of epochs whose takeovers each started from at least the
 actions of the previous one, and no write was accepted by two owners (the fencing itself is
@@ -23,6 +24,7 @@ import signal
 import time
 import urllib.error
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +82,8 @@ class Player:
         self.over = False
         #: The last few messages' kinds (and error codes), for a failure's message.
         self.seen: list[str] = []
+        #: Every ``state`` message's (state_id, view): checked against the seat's own observation.
+        self.views: list[tuple[int, dict[str, Any]]] = []
 
     async def run(self, deadline: float) -> None:
         import websockets
@@ -129,6 +133,8 @@ class Player:
                 msg = {**last, "state_id": msg["state_id"]}
             elif kind != "state":
                 continue
+            else:
+                self.views.append((int(msg["state_id"]), msg["view"]))
             last = msg
             if msg["view"].get("is_over"):
                 self.over = True
@@ -259,11 +265,23 @@ async def _scenario(site: Site, url: str) -> None:
     assert looks and all(set(tables) <= seen for seen in looks), "a lobby look missed a table"
 
     store = Store(url)
+    compared = 0
     try:
         for table_id in tables:
             row = store.load_table(table_id)
             assert row is not None and row.status == "finished", (table_id, row and row.status)
             assert replay_state(row).is_over()
+            # Hidden information through the cluster: whichever process sent it, every view a client got
+            # is exactly its seat's observation (a spectator's: the public one) at that state.
+            for p in players:
+                if p.table_id != table_id:
+                    continue
+                seat = p.seat if p.token else None
+                for state_id, view in p.views:
+                    at = replace(row, actions=row.actions[:state_id])
+                    expected = json.loads(json.dumps(replay_state(at).observe(seat).to_json()))
+                    assert view == expected, (table_id, seat, state_id)
+                    compared += 1
             for p in players:
                 if p.table_id == table_id and p.token:
                     for state_id, action in p.acks:
@@ -276,6 +294,7 @@ async def _scenario(site: Site, url: str) -> None:
             ).all()
     finally:
         store.close()
+    assert compared > 500, compared  # views of every kind of client, from every process
     chains: dict[str, list[tuple[int, int]]] = {}
     for table_id, epoch, actions in history:
         chains.setdefault(table_id, []).append((int(epoch), int(actions)))
