@@ -8,7 +8,8 @@
 # process ids are kept in $SUSHIGO_CLUSTER_DIR (default: $TMPDIR/sushigo-local-cluster). $SUSHIGO names
 # the command (default `sushigo`), $SUSHIGO_NGINX the nginx binary (default: `nginx` on PATH, or
 # /usr/sbin/nginx; not $NGINX, which nginx itself reads as a list of inherited sockets).
-# Extra options for every process go in $SUSHIGO_SERVE_OPTIONS (word-split).
+# Extra options for every process go in $SUSHIGO_SERVE_OPTIONS (word-split). With N > 1 the database
+# must be PostgreSQL: the processes share its tables, each table owned by one of them at a time.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,10 +44,9 @@ up() {
     case "$port" in ''|*[!0-9]*) die "PORT must be a number, not '$port'";; esac
     [ "$n" -ge 1 ] || die "N must be at least 1"
     [ ! -e "$state/pids" ] || die "already up (see $state/pids); run '$0 down' first"
-    if [ "$n" -gt 1 ]; then
-        echo "local-cluster: warning: until each table has one owning process (docs/deploy.md, \"Cluster\")," \
-            "$n processes on one database may drive the same table twice; use it to try the routing only" >&2
-    fi
+    case "$url" in
+        sqlite*) [ "$n" -eq 1 ] || die "N > 1 needs PostgreSQL: SQLite is one process's database";;
+    esac
     nginx=$(find_nginx)
     mkdir -p "$state/nginx"
     : > "$state/pids"

@@ -576,25 +576,18 @@ def test_play_again_keeps_the_party_menu_the_options_and_the_timer(client: TestC
     ]
 
 
-def test_the_rated_bound_counts_finished_games_from_ratings_and_live_tables(
+def test_the_rated_bound_counts_the_accounts_live_rated_tables_with_bots(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import sys
-    import types
-
-    fake = types.ModuleType("sushigo.server.ratings")
-    finished: dict[int, int] = {31: 1}
-    fake.rated_games_last_hour = lambda store, user_id: finished.get(user_id, 0)  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "sushigo.server.ratings", fake)
+    """Tables made in the hour and still open or playing count (finished ones too: tests/server/ratings);
+    a cancelled one does not."""
     for client in make_client(tmp_path, monkeypatch, rated_per_hour=2):
         seats = [{"kind": "human"}, {"kind": "bot"}]
-        live = create(client, seats, rated=True, headers=user(31, "Ola"))  # 1 finished + this one: 2
+        first = create(client, seats, rated=True, headers=user(31, "Ola"))
+        create(client, seats, rated=True, headers=user(31, "Ola"))
         r = client.post("/api/tables", json={"seats": seats, "rated": True}, headers=user(31, "Ola"))
         assert r.status_code == 429 and r.json()["detail"].startswith("rated/limit:")
-        # joining that table itself is its own game, not one more (seating asks with ``joining``)
-        hub = client.app.state.hub  # type: ignore[attr-defined]
-        client.portal.call(hub.check_rated_bots, Identity(31, "Ola"), live["id"])  # type: ignore[union-attr]
-        assert client.post(f"/api/tables/{live['id']}/cancel", headers=user(31, "Ola")).status_code == 204
+        assert client.post(f"/api/tables/{first['id']}/cancel", headers=user(31, "Ola")).status_code == 204
         assert create(client, seats, rated=True, headers=user(31, "Ola"))["rated"]  # a cancelled one is not
 
 
@@ -624,11 +617,8 @@ def test_two_quick_play_requests_of_one_caller_at_once_wait_once(client: TestCli
 def test_the_stored_side_on_both_databases(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database: str
 ) -> None:
-    """The rated count without the ratings module, a cancelled table left out of the lobby, play again
-    and a concede in the stored result: SQLite and PostgreSQL."""
-    from sushigo.server import lifecycle
-
-    monkeypatch.setattr(lifecycle, "ratings_counter", lambda: None)  # as without the ratings module
+    """The rated count, a cancelled table left out of the lobby, play again and a concede in the
+    stored result: SQLite and PostgreSQL."""
     for client in make_client(tmp_path, monkeypatch, database, rated_per_hour=1):
         seats = [{"kind": "human"}, {"kind": "bot"}]
         rated = create(client, seats, rated=True, headers=user(41, "Pia"))
@@ -639,9 +629,9 @@ def test_the_stored_side_on_both_databases(
             == 204
         )
         assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == []
-        # without the ratings module the count is of rated tables created, cancelled or not
-        r = client.post("/api/tables", json={"seats": seats, "rated": True}, headers=user(41, "Pia"))
-        assert r.status_code == 429
+        # a cancelled table was not a game: it no longer counts
+        again = client.post("/api/tables", json={"seats": seats, "rated": True}, headers=user(41, "Pia"))
+        assert again.status_code == 201, again.text
         old, (ann,) = finished_by_standins(client, [{"kind": "human"}, {"kind": "bot"}], ["Ann"])
         new = client.post(f"/api/tables/{old}/rematch", json={"token": ann}).json()["table"]["id"]
         token = client.post(f"/api/tables/{new}/accept", json={"from_token": ann}).json()["token"]

@@ -223,6 +223,13 @@ def _bind(host: str, port: int, send_buffer: int = 0) -> socket.socket:
     help="Any other limit of docs/server.md, e.g. --limit http-rate=100 (repeatable).",
 )
 @click.option(
+    "--node-id",
+    default=None,
+    metavar="ID",
+    help="On PostgreSQL: this process's name in the cluster's ownership records (default: host, "
+    "process id and a random part; unique per start).",
+)
+@click.option(
     "--ws",
     "ws_impl",
     default="auto",
@@ -258,6 +265,7 @@ def serve(
     create_per_minute: float,
     forwarded_header: str | None,
     limit_pairs: tuple[str, ...],
+    node_id: str | None,
     ws_impl: str,
     log_level: str,
     log_format: str,
@@ -267,7 +275,8 @@ def serve(
         import uvicorn
 
         from ..server.app import create_app
-        from ..server.store import Store, StoreError, default_url
+        from ..server.cluster import open_store
+        from ..server.store import StoreError, default_url
     except ModuleNotFoundError as exc:
         raise click.ClickException(
             f"'sushigo serve' needs {exc.name or 'the web extra'}: pip install 'sushigo[web]'"
@@ -289,7 +298,8 @@ def serve(
     if database is None:
         _check_data_dir(data_dir)
     try:
-        store = Store(database or default_url(data_dir))
+        # On PostgreSQL any number of processes share the site (docs/deploy.md, "Cluster").
+        store = open_store(database or default_url(data_dir), node_id)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
@@ -311,6 +321,16 @@ def serve(
             if not self.should_exit:
                 click.echo(f"sushigo: open http://{shown}:{port}/ in your browser (Ctrl+C stops the server)")
                 sys.stdout.flush()
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            # Draining starts at the signal: /readyz answers 503 and no table is taken any more while
+            # uvicorn closes the listener and the sockets; the tables are handed over at shutdown.
+            hub = getattr(app.state, "hub", None)
+            if hub is not None:
+                hub.metrics.draining = True
+                if hub.cluster is not None:
+                    hub.cluster.draining = True
+            super().handle_exit(sig, frame)
 
     app = create_app(grace=grace, bot_delay=bot_delay, limits=limits, store=store)
     config = uvicorn.Config(

@@ -45,6 +45,7 @@ from .accounts import identity
 from .accounts import routes as account_routes
 from .accounts.csrf import CsrfMiddleware
 from .client import token_seat
+from .cluster import Cluster, ClusterStore, open_store
 from .limits import BodyLimit, Limits, RateLimiter, RequestRate, client_address
 from .party_menus import PartyMenus, party_menus
 from .rooms import Hub, Room, RoomError, replay_state, table_public
@@ -88,13 +89,16 @@ _STATUS = {
     "table/limit": 429,
     "rate/limited": 429,
     "server/busy": 503,
+    "table/moving": 503,
     "table/account_required": 403,
     "rated/limit": 429,
 }
 
 
 def _fail(exc: RoomError) -> HTTPException:
-    headers = {"Retry-After": "60"} if _STATUS.get(exc.code) in (429, 503) else None
+    # A table moving between cluster processes is back within a second (docs/deploy.md, "Cluster").
+    wait = "1" if exc.code == "table/moving" else "60"
+    headers = {"Retry-After": wait} if _STATUS.get(exc.code) in (429, 503) else None
     return HTTPException(_STATUS.get(exc.code, 400), detail=f"{exc.code}: {exc.message}", headers=headers)
 
 
@@ -333,6 +337,12 @@ async def join_table(table_id: str, body: JoinRequest, request: Request) -> Join
     who = await identity.identify(request)
     hub = _hub(request)
     room: Room | None = hub.rooms.get(table_id)
+    if room is None and hub.cluster is not None:
+        # In a cluster the open table may be owned elsewhere: take it over, or 503 table/moving.
+        try:
+            room = await hub.get(table_id)
+        except RoomError as exc:
+            raise _fail(exc) from None
     if room is None:
         # Every open table has a room; any other stored table has no free seat.
         if await hub.load_row(table_id) is None:
@@ -638,8 +648,10 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        opened = store if store is not None else Store(database_url or default_url(data_dir))
+        opened = store if store is not None else open_store(database_url or default_url(data_dir))
         hub = Hub(opened, grace=grace, bot_delay=bot_delay, limits=limits)
+        if isinstance(opened, ClusterStore):  # PostgreSQL: any number of processes share the site
+            hub.cluster = Cluster(opened)
         app.state.hub = hub
         account_routes.install(app, hub)
         ratings.install(app, hub)

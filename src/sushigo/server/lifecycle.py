@@ -12,17 +12,14 @@ import asyncio
 import base64
 import hashlib
 import hmac
-import importlib
 import json
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fastapi.responses import JSONResponse
-from sqlalchemy import and_, select
 
 from .client import RoomError, hash_token, token_seat
-from .store import SeatRow, Store, tables_t
+from .store import SeatRow
 
 if TYPE_CHECKING:
     from .accounts.identity import Identity
@@ -103,36 +100,6 @@ def invite_keys(identity: Identity | None, from_token: str | None) -> list[str]:
 
 def has_bots(row: TableRow) -> bool:
     return any(s.kind == "bot" for s in row.seats)
-
-
-def rated_tables_last_hour(store: Store, user_id: int, now: float | None = None) -> int:
-    """Rated tables with a bot seat that ``user_id`` created in the last hour (any status).
-
-    The stand-in for ``ratings.rated_games_last_hour`` until that module provides it: it counts from
-    ``sushigo_tables`` (``rated`` and ``created_user``), so a table counts when it is created, finished
-    or not. Runs on the database thread.
-    """
-    since = (now or time.time()) - 3600.0
-    query = select(tables_t.c.seats).where(
-        and_(tables_t.c.rated.is_(True), tables_t.c.created_user == user_id, tables_t.c.created_at >= since)
-    )
-    with store._tx() as conn:  # the store's own transaction (same package)
-        rows = conn.execute(query).all()
-    return sum(1 for (seats,) in rows if any(s.get("kind") == "bot" for s in json.loads(seats)))
-
-
-def ratings_counter() -> Any:
-    """``ratings.rated_games_last_hour(store, user_id)`` when the ratings module provides it, else ``None``.
-
-    It counts the rated games against bots an account *finished* in the last hour (its history rows);
-    :meth:`~.rooms.Hub.check_rated_bots` adds the account's rated tables with bots still open or playing.
-    """
-    try:
-        ratings = importlib.import_module("sushigo.server.ratings")
-    except ImportError:
-        return None
-    counted = getattr(ratings, "rated_games_last_hour", None)
-    return counted if callable(counted) else None
 
 
 # ------------------------------------------------------------------------------------ quick play

@@ -33,12 +33,13 @@ from sqlalchemy import select
 from ..bots import bot_names
 from ..errors import IllegalActionError, InvalidActionError, SushigoError
 from ..game import GameState, new_game, spec
-from . import lifecycle
+from . import lifecycle, ratings
 from .accounts.identity import Identity
 from .accounts.models import users_t
 from .botpool import BotPool
 from .chat import TableChat
 from .client import Client, RoomError, action_text, encode, hash_token, token_seat
+from .cluster import Cluster
 from .driver import BotDriver
 from .limits import Limits
 from .metrics import HubMetrics
@@ -369,7 +370,7 @@ class Room(Presence, TableChat, BotDriver):
                 ):
                     # A new rated game against bots counts towards the hourly limit (no bot farming);
                     # its creator's was counted when the table was made.
-                    await self.hub.check_rated_bots(identity, joining=self.id)
+                    await self.hub.check_rated_bots(identity)
             else:
                 if name is None:
                     raise RoomError("name/invalid", "a guest joins with a name")
@@ -863,6 +864,11 @@ class Hub:
         #: Ids of seated accounts found deleted (:meth:`refresh_accounts`); their seats show no name.
         self.deleted_users: set[int] = set()
         self._accounts_checked: dict[int, float] = {}
+        #: Many processes on one PostgreSQL (:mod:`.cluster`): who owns which table. ``None`` on SQLite,
+        #: where this process owns every table.
+        self.cluster: Cluster | None = None
+        #: Rooms being handed to another process (one hand-over at a time per room).
+        self._leaving: set[str] = set()
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs a store call on the database thread, keeping the event loop free."""
@@ -950,6 +956,13 @@ class Hub:
             if r.status in ("open", "playing") and (creator is None or r.row.created_by == creator)
         )
 
+    async def unfinished_by(self, creator: str) -> int:
+        """Tables open or playing that ``creator`` made on the whole site: in a cluster they are
+        spread over the processes, so they are counted in the database."""
+        if self.cluster is None:
+            return self.unfinished(creator)
+        return await self.db(self.cluster.store.count_unfinished, creator)
+
     async def create(
         self, body: TableCreate, creator: str | None = None, identity: Identity | None = None
     ) -> Room:
@@ -961,7 +974,9 @@ class Hub:
             ``server/busy`` when the server has ``max_tables`` of them.
         """
         limits = self.limits
-        if creator is not None and self.unfinished(creator) >= limits.max_tables_per_address:
+        if self.cluster is not None and self.cluster.draining:
+            raise RoomError("server/busy", "this server is restarting; try again in a moment")
+        if creator is not None and await self.unfinished_by(creator) >= limits.max_tables_per_address:
             raise RoomError(
                 "table/limit",
                 f"you have {limits.max_tables_per_address} tables open or playing; finish one first",
@@ -1026,7 +1041,13 @@ class Hub:
         async with lock:
             room = self.rooms.get(table_id)
             if room is None:
-                row = await self.db(self.store.load_table, table_id)
+                try:
+                    # In a cluster an unfinished table is taken over here (or refused: table/moving).
+                    loader = self.store.load_table if self.cluster is None else self.cluster.acquire
+                    row = await self.db(loader, table_id)
+                except RoomError:
+                    self._loading.pop(table_id, None)
+                    raise
                 if row is None:
                     self._loading.pop(table_id, None)
                     return None
@@ -1048,7 +1069,14 @@ class Hub:
 
     async def resume_all(self) -> None:
         """Loads every unfinished table after a restart: bot seats and timers carry on, and open tables
-        keep counting towards their limits and their abandonment."""
+        keep counting towards their limits and their abandonment.
+
+        In a cluster the scan of :mod:`.cluster` takes over the tables nobody owns, a few at a time,
+        and each process keeps those whose clients nginx sends to it."""
+        if self.cluster is not None:
+            self.cluster.start(self)
+            self.start_janitor()
+            return
         for status in ("playing", "open"):
             for row in await self.db(self.store.list_tables, status, self.limits.max_tables):
                 await self.get(row.id)
@@ -1120,6 +1148,8 @@ class Hub:
             self.parked.pop(room.id, None)
 
     async def close(self) -> None:
+        if self.cluster is not None:
+            await self.drain()
         if self._janitor is not None:
             self._janitor.cancel()
         for room in list(self.rooms.values()):
@@ -1127,6 +1157,79 @@ class Hub:
         self.bot_pool.close()
         self.executor.shutdown(wait=True)
         self.store.close()
+
+    # ---- cluster (issue 23)
+
+    def loading(self, table_id: str) -> bool:
+        """Whether :meth:`get` is loading (or taking over) ``table_id`` right now."""
+        return table_id in self._loading
+
+    async def drain(self) -> None:
+        """Stops taking tables and hands every room over, one at a time (SIGTERM of a cluster process):
+        each is released for anyone, so the other processes' scans take them within a second."""
+        cluster = self.cluster
+        if cluster is None:
+            return
+        cluster.draining = True
+        self.metrics.draining = True
+        await cluster.stop()
+        for room in list(self.rooms.values()):
+            await self.hand_over(room, "")
+        for table_id in list(cluster.held):
+            await self.db(cluster.release, table_id, "")
+        await self.db(cluster.close_connections)
+
+    def asked_for(self, table_id: str, asker: str) -> None:
+        """Another process asked for a table (its clients are routed there): hand it over."""
+        room = self.rooms.get(table_id)
+        if room is None or table_id in self._leaving or self.cluster is None:
+            return
+        self.life.spawn(self.hand_over(room, asker))
+
+    async def hand_over(self, room: Room, to: str) -> None:
+        """Gives a room up to process ``to`` ("" for anyone): the action in progress finishes, then the
+        clients are told to reconnect (nginx sends them to the new owner) and the lock is released."""
+        cluster = self.cluster
+        if cluster is None or room.id in self._leaving:
+            return
+        self._leaving.add(room.id)
+        try:
+            async with room.lock:
+                if self.rooms.get(room.id) is not room:
+                    return
+                self._drop(room)
+                if room.status in ("open", "playing"):
+                    await self.db(cluster.release, room.id, to)
+                else:
+                    await self.db(cluster.release, room.id, "")
+        finally:
+            self._leaving.discard(room.id)
+        log.info("table %s handed over to %s", room.id, to or "any process")
+
+    def lost(self, table_id: str) -> None:
+        """A write of ``table_id`` was refused: another process owns it now. The room is dropped and
+        its clients reconnect (to the owner)."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            log.warning("table %s was taken over by another process; dropping it here", table_id)
+            self._drop(room)
+
+    def _drop(self, room: Room) -> None:
+        """Forgets a room this process no longer owns; its clients are told to reconnect."""
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        self.parked.pop(room.id, None)
+        self.life.forget_quick(room.id)
+        message = encode(
+            {
+                "type": "error",
+                "code": "table/moving",
+                "message": "the table moves to another server; reconnecting",
+            }
+        )
+        for client in list(room.clients):
+            client.send_text(message)
+        room.stop()
 
     # ---- life cycle (issue 21)
 
@@ -1155,30 +1258,16 @@ class Hub:
             await self.check_rated_bots(identity)
         return turn_timer if turn_timer is not None else self.limits.rated_turn_timer
 
-    async def check_rated_bots(self, identity: Identity, joining: str | None = None) -> None:
+    async def check_rated_bots(self, identity: Identity) -> None:
         """Refuses a rated game against bots beyond ``rated_per_hour`` an hour (no bot farming).
 
-        Seating calls it too when an account takes a new seat at a rated table with bot seats, naming
-        that table as ``joining`` (it is the game being asked for, so it is not counted twice).
+        The count (:func:`~.ratings.rated_games_last_hour`) is the database's: the account's rated games
+        with bots finished in the last hour and those made in it still open or playing, whichever
+        process runs them. Creating such a table asks, and so does taking a seat at one made by
+        someone else (its creator's was counted when it was made).
         """
         limit = self.limits.rated_per_hour
-        counter = lifecycle.ratings_counter()
-        if counter is None:
-            played = await self.db(lifecycle.rated_tables_last_hour, self.store, identity.user_id)
-        else:
-            live = sum(
-                1
-                for room in self.rooms.values()
-                if room.status in ("open", "playing")
-                and room.id != joining
-                and room.row.rated
-                and lifecycle.has_bots(room.row)
-                and (
-                    room.row.created_user == identity.user_id
-                    or any(s.user_id == identity.user_id for s in room.row.seats)
-                )
-            )
-            played = int(await self.db(counter, self.store, identity.user_id)) + live
+        played = await self.db(ratings.rated_games_last_hour, self.store, identity.user_id)
         if played >= limit:
             raise RoomError(
                 "rated/limit", f"at most {limit} rated games against bots an hour; try later", limit=limit
@@ -1390,21 +1479,25 @@ class Hub:
         if self.life.waiting.get(caller) == room.id:
             del self.life.waiting[caller]
 
-    def tables_of(self, user_id: int) -> list[tuple[Room, int | None, bool, bool]]:
-        """The account's open and playing tables, newest first: (room, its seat, created, invited).
+    async def tables_of(self, user_id: int) -> list[tuple[TablePublic, int | None, bool, bool]]:
+        """The account's open and playing tables, newest first: (table, its seat, created, invited).
 
-        Every open or playing table has a room, so this reads memory only.
+        One process has a room for every open or playing table, so it reads memory; in a cluster other
+        processes own some of them, so the database answers (their presence is not known here).
         """
         key = f"user:{user_id}"
+        if self.cluster is None:
+            rows = [r.row for r in self.rooms.values() if r.status in ("open", "playing")]
+        else:
+            rows = await self.db(self.store.live_tables_of, user_id)
         found = []
-        for room in self.rooms.values():
-            if room.status not in ("open", "playing"):
-                continue
-            row = room.row
+        for row in rows:
             seat = next((i for i, s in enumerate(row.seats) if s.user_id == user_id and not s.conceded), None)
             created = row.created_user == user_id
             invited = any(s.reserved_for == key for s in row.seats)
             if seat is not None or created or invited:
-                found.append((room, seat, created, invited))
-        found.sort(key=lambda f: (f[0].row.created_at, f[0].id), reverse=True)
-        return found
+                room = self.rooms.get(row.id)
+                table = room.public() if room is not None else table_public(row)
+                found.append((row, table, seat, created, invited))
+        found.sort(key=lambda f: (f[0].created_at, f[0].id), reverse=True)
+        return [entry[1:] for entry in found]

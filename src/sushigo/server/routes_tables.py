@@ -67,6 +67,8 @@ def _not_found(table_id: str) -> RoomError:
 async def _live_room(hub: Hub, table_id: str) -> Room:
     """The room of an open or playing table (each has one in memory); refusals for any other."""
     room = hub.rooms.get(table_id)
+    if room is None and hub.cluster is not None:
+        room = await hub.get(table_id)  # takes it over, or RoomError table/moving (503, Retry-After 1)
     if room is not None and room.status in ("open", "playing"):
         return room
     row = await hub.load_row(table_id)
@@ -219,7 +221,7 @@ async def my_tables(request: Request) -> MyTables | Response:
         return lifecycle.refusal(RoomError("auth/required", "sign in to list your tables"))
     return MyTables(
         tables=[
-            MyTable(table=room.public(), seat=seat, creator=created, invited=invited)
-            for room, seat, created, invited in _hub(request).tables_of(identity.user_id)
+            MyTable(table=table, seat=seat, creator=created, invited=invited)
+            for table, seat, created, invited in await _hub(request).tables_of(identity.user_id)
         ]
     )

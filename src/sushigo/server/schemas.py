@@ -537,8 +537,9 @@ class ErrorMessage(BaseModel):
 
     Codes: ``message/malformed``, ``message/too_large``, ``message/unknown_type``, ``auth/invalid``,
     ``auth/required``, ``action/invalid``, ``action/illegal``, ``action/not_your_turn``, ``action/stale``,
-    ``table/not_started``, ``table/finished``, ``table/not_found``, ``seat/moved``, ``rate/limited``,
-    ``server/busy``, ``server/error``.
+    ``table/not_started``, ``table/finished``, ``table/not_found``, ``table/moving`` (another server
+    process is taking the table over: connect again), ``seat/moved``, ``rate/limited``, ``server/busy``,
+    ``server/error``.
     """
 
     type: Literal["error"] = "error"

@@ -411,6 +411,35 @@ class Store:
             for r in reversed(rows)
         ]
 
+    def live_tables_of(self, user_id: int, limit: int = 50) -> list[TableRow]:
+        """The open and playing tables the account created, sits at or is invited to, newest first
+        (without their actions): "my tables" when other processes own some of them."""
+        seated = f'"user_id": {int(user_id)}'
+        invited = f'"reserved_for": "user:{int(user_id)}"'
+        query = (
+            select(tables_t)
+            .where(
+                tables_t.c.status.in_(("open", "playing")),
+                or_(
+                    tables_t.c.created_user == user_id,
+                    tables_t.c.seats.contains(seated),
+                    tables_t.c.seats.contains(invited),
+                ),
+            )
+            .order_by(tables_t.c.created_at.desc(), tables_t.c.id.desc())
+            .limit(limit)
+        )
+        with self._tx() as conn:
+            rows = [_row(r) for r in conn.execute(query).mappings().all()]
+        # The text match is confirmed on the parsed seats (user 5 must not match "user_id": 55).
+        key = f"user:{user_id}"
+        return [
+            row
+            for row in rows
+            if row.created_user == user_id
+            or any(s.user_id == user_id or s.reserved_for == key for s in row.seats)
+        ]
+
     def list_page(
         self, status: str | None, limit: int, after: tuple[float, str] | None = None
     ) -> list[TableRow]:

@@ -421,7 +421,13 @@ async def _serve(ws: WebSocket, hub: Hub, shared: AddressLimits, address: str, t
         await ws.send_text(json.dumps(error("rate/limited", "too many tables opened; slow down")))
         await ws.close(code=1013)
         return
-    room = await hub.get(table_id) if valid_table_id(table_id) else None
+    try:
+        room = await hub.get(table_id) if valid_table_id(table_id) else None
+    except RoomError as exc:
+        # Cluster: another process owns the table and was asked for it; the page reconnects shortly.
+        await ws.send_text(json.dumps(error(exc.code, exc.message)))
+        await ws.close(code=1013)
+        return
     if room is None:
         shown = table_id[:40].encode("ascii", "backslashreplace").decode()
         await ws.send_text(json.dumps(error("table/not_found", f"there is no table {shown!r}")))

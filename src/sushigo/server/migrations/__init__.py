@@ -3,7 +3,8 @@
 
 Revisions (``versions/``): ``0001`` is the schema as the server made it before accounts existed (tables,
 actions and chat with their indexes; commit 142b532), ``0002`` adds accounts (users, sessions, API
-tokens, ratings, rating events, table players, analyses and four ``sushigo_tables`` columns).
+tokens, ratings, rating events, table players, analyses and four ``sushigo_tables`` columns), ``0003``
+adds the cluster's table ownership (``sushigo_owners`` with its fencing epochs, ``sushigo_owner_log``).
 
 :func:`upgrade` handles three kinds of database: a new one (every revision runs), one made by an
 earlier server without Alembic (its tables are brought to exactly ``0001``'s shape, the version is
@@ -19,7 +20,7 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, inspect, text
 
 #: The newest revision (tests check it is the history's head): a database at it needs no Alembic at all.
-HEAD = "0002"
+HEAD = "0003"
 #: Any constant: the PostgreSQL advisory lock that serialises concurrent upgrades.
 _LOCK = 0x5005_1900
 

@@ -135,7 +135,13 @@ async function join(seat, on) {
   const name = account ? account.name : $("joinName").value.trim();
   if (!name) { $("joinMsg").textContent = t("Please enter a name."); return; }
   if (!account) localStorage.setItem("sushigo:name", name);
-  const r = await fetch(`/api/tables/${encodeURIComponent(S.tableId)}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat }) });
+  let r;
+  // 503: the table is moving to the server process this page reaches (docs/deploy.md): ask again shortly.
+  for (let tries = 0; ; tries++) {
+    r = await fetch(`/api/tables/${encodeURIComponent(S.tableId)}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat }) });
+    if (r.status !== 503 || tries >= 10) break;
+    await new Promise((done) => setTimeout(done, 500));
+  }
   const data = await r.json();
   if (!r.ok) { $("joinMsg").textContent = joinError(data, name); return; }
   keepSeat({ seat: data.seat, token: data.token, name });
@@ -198,6 +204,9 @@ function connect(token, on, { trial = false, fallback = null, switched = false }
     } else if (msg.type === "error") {
       if (msg.code === "auth/invalid") { rejected(ws, token, trial, fallback, on); return; }
       if (msg.code === "table/cancelled") { on.cancelled(); return; }
+      // The table moves to another server process (a restart, a failover): the socket closes now and
+      // the page reconnects at once, landing on the table's new owner.
+      if (msg.code === "table/moving") { retry = 250; showMsg(t("Connection lost; reconnecting…")); return; }
       S.changeTo = null;
       showMsg(errorText(msg));
     }

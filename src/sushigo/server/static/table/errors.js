@@ -19,6 +19,7 @@ const TEXTS = {
   "table/not_started": () => t("The game starts when every seat is taken."),
   "table/finished": () => t("The game is over."),
   "table/closed": () => t("This table is closed."),
+  "table/moving": () => t("This table is moving to another server; try again in a moment."),
   "quickplay/waiting": () => t("You are already waiting at a quick play table."),
   "rated/limit": () => t("You have played as many rated games against bots as an hour allows; try again later or play unrated."),
   "table/full": () => t("Every seat at this table is taken."),

@@ -1,0 +1,175 @@
+"""The cluster's shared fixtures: one throwaway PostgreSQL server for the folder, a fresh database per
+test, and a site of ``sushigo serve`` processes behind Debian's nginx started by deploy/local-cluster.sh
+(the script operators use). Everything here is slow: it starts real servers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("websockets")
+pytest.importorskip("psycopg")
+
+from sushigo.server.testing import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+PG_BIN = Path("/usr/lib/postgresql")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/cluster/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.slow)
+
+
+def _pg_bin() -> Path | None:
+    if not PG_BIN.is_dir():
+        return None
+    versions = sorted((p for p in PG_BIN.iterdir() if (p / "bin" / "initdb").exists()), key=lambda p: p.name)
+    return versions[-1] / "bin" if versions else None
+
+
+@pytest.fixture(scope="session")
+def cluster_pg() -> Iterator[str]:
+    """A throwaway PostgreSQL server (Debian's ``postgresql``): its base URL, without a database."""
+    bindir = _pg_bin()
+    if bindir is None:
+        pytest.skip("PostgreSQL is not installed (run scripts/install-system-deps.sh)")
+    root = os.geteuid() == 0
+    tmp = tempfile.mkdtemp(prefix="sushigo-cluster-pg-")
+    data = os.path.join(tmp, "data")
+    port = free_port()
+
+    def run(args: list[str]) -> None:
+        if root:
+            args = ["su", "postgres", "-s", "/bin/sh", "-c", " ".join(f"'{a}'" for a in args)]
+        subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
+
+    try:
+        if root:
+            shutil.chown(tmp, "postgres")
+        run([str(bindir / "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"])
+        run(
+            [
+                str(bindir / "pg_ctl"),
+                "-D",
+                data,
+                "-w",
+                "-l",
+                os.path.join(tmp, "log"),
+                "-o",
+                f"-p {port} -k {tmp} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100",
+                "start",
+            ]
+        )
+    except (subprocess.CalledProcessError, KeyError, OSError) as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        pytest.skip(f"cannot start PostgreSQL: {exc}")
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}"
+    finally:
+        stop = [str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "stop"]
+        subprocess.run(
+            ["su", "postgres", "-s", "/bin/sh", "-c", " ".join(f"'{a}'" for a in stop)] if root else stop,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=60,
+        )
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_database(cluster_pg: str) -> str:
+    """A fresh database on the shared server: its URL."""
+    import sqlalchemy
+
+    from sushigo.server.store import normalise_url
+
+    name = f"c{int(time.time() * 1000) % 10**9}_{os.getpid()}"
+    eng = sqlalchemy.create_engine(normalise_url(cluster_pg + "/postgres"), isolation_level="AUTOCOMMIT")
+    with eng.connect() as conn:
+        conn.execute(sqlalchemy.text(f"CREATE DATABASE {name}"))
+    eng.dispose()
+    return f"{cluster_pg}/{name}"
+
+
+def nginx_binary() -> str:
+    found = os.environ.get("SUSHIGO_NGINX") or shutil.which("nginx")
+    if not found and os.access("/usr/sbin/nginx", os.X_OK):
+        found = "/usr/sbin/nginx"
+    if not found:
+        pytest.skip("nginx is not installed (run scripts/install-system-deps.sh)")
+    return found
+
+
+@dataclass
+class Site:
+    """A local cluster: nginx's base URL, the app processes (pid, port) and the script's environment."""
+
+    base: str
+    apps: list[tuple[int, int]]
+    nginx_pid: int
+    env: dict[str, str] = field(repr=False)
+    state: Path
+
+    @property
+    def ws_base(self) -> str:
+        return "ws" + self.base[len("http") :]
+
+    def log(self, i: int) -> str:
+        path = self.state / f"app{i + 1}.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+
+SCRIPT = ROOT / "deploy" / "local-cluster.sh"
+
+
+def start_site(tmp_path: Path, n: int, database: str, options: str) -> Site:
+    """Runs ``deploy/local-cluster.sh up N PORT DATABASE_URL``; :func:`stop_site` stops it."""
+    nginx = nginx_binary()
+    shim = tmp_path / "bin" / "sushigo"
+    shim.parent.mkdir(exist_ok=True)
+    shim.write_text(
+        f'#!/bin/sh\nPYTHONPATH="{ROOT / "src"}" exec "{sys.executable}" -c '
+        f'"from sushigo.cli import main; main()" "$@"\n'
+    )
+    shim.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "NGINX"}
+    state = tmp_path / "site"
+    env.update(
+        PATH=f"{shim.parent}:{env.get('PATH', '')}",
+        SUSHIGO_NGINX=nginx,
+        SUSHIGO_CLUSTER_DIR=str(state),
+        SUSHIGO_SERVE_OPTIONS=options,
+    )
+    port = free_port()
+    up = subprocess.run(
+        [str(SCRIPT), "up", str(n), str(port), database], capture_output=True, text=True, env=env, timeout=180
+    )
+    if up.returncode != 0:
+        subprocess.run([str(SCRIPT), "down"], env=env, timeout=60)
+        raise RuntimeError(f"local-cluster.sh up failed: {up.stderr}{up.stdout}")
+    apps = []
+    nginx_pid = 0
+    for line in up.stdout.splitlines():
+        words = line.split()
+        if len(words) >= 5 and words[1] == "pid":
+            if words[0] == "nginx":
+                nginx_pid = int(words[2])
+            else:
+                apps.append((int(words[2]), int(words[4])))
+    return Site(f"http://127.0.0.1:{port}", apps, nginx_pid, env, state)
+
+
+def stop_site(site: Site) -> None:
+    subprocess.run([str(SCRIPT), "down"], env=site.env, capture_output=True, timeout=60)
