@@ -642,3 +642,42 @@ def test_the_stored_side_on_both_databases(
         row = hub.store.load_table(new)
         assert row.result["conceded"] == [0] and row.rematch_of == old and row.seats[0].conceded
         assert hub.store.load_table(old).rematch == new
+
+
+def test_my_tables_from_the_database_as_a_cluster_reads_them(tmp_path: Path) -> None:
+    """In a cluster "my tables" come from the stored rows: the account's open and playing tables it
+    created, sits at or is invited to, newest first; user 5 is not user 55; finished ones are left out."""
+    from sushigo.server.store import SeatRow, Store, TableRow
+
+    store = Store(f"sqlite:///{tmp_path / 'mine.sqlite3'}")
+
+    def table(
+        tid: str, at: float, seats: list[SeatRow], status: str = "open", creator: int | None = None
+    ) -> None:
+        store.create_table(
+            TableRow(
+                id=tid,
+                name=tid,
+                game="sushi-go",
+                players=len(seats),
+                options={},
+                seed=1,
+                seats=seats,
+                status=status,
+                turn_timer=None,
+                created_at=at,
+                created_user=creator,
+            )
+        )
+
+    bot = SeatRow("bot", "Bot", "random")
+    table("seated", 1.0, [SeatRow("human", "Ann", None, "h", user_id=5), bot], status="playing")
+    table("other", 2.0, [SeatRow("human", "Bob", None, "h", user_id=55), bot])
+    table("made", 3.0, [SeatRow("human"), bot], creator=5)
+    table("invited", 4.0, [SeatRow("human", reserved_for="user:5"), bot])
+    table("done", 5.0, [SeatRow("human", "Ann", None, "h", user_id=5), bot], status="finished")
+    try:
+        assert [row.id for row in store.live_tables_of(5)] == ["invited", "made", "seated"]
+        assert [row.id for row in store.live_tables_of(55)] == ["other"]
+    finally:
+        store.close()
