@@ -175,7 +175,9 @@ def stop_site(site: Site) -> None:
     subprocess.run([str(SCRIPT), "down"], env=site.env, capture_output=True, timeout=60)
 
 
-def restart_app(site: Site, i: int, database: str, timeout: float = 60.0) -> int:
+def restart_app(
+    site: Site, i: int, database: str, timeout: float = 60.0, marks: list[tuple[str, float]] | None = None
+) -> int:
     """Restarts the site's app ``i`` the way deploy/local-cluster.sh runs it: SIGTERM, wait for its exit
     (it hands its tables over), the same command on the same port, wait for ``/readyz``. Returns the new
     pid (kept in the script's pid file, so ``down`` stops it too); its log is appended to the old one's."""
@@ -185,6 +187,8 @@ def restart_app(site: Site, i: int, database: str, timeout: float = 60.0) -> int
     import urllib.request
 
     pid, port = site.apps[i]
+    marks = marks if marks is not None else []
+    marks.append((f"app{i + 1} SIGTERM", time.time()))
     os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -195,6 +199,7 @@ def restart_app(site: Site, i: int, database: str, timeout: float = 60.0) -> int
         time.sleep(0.05)
     else:
         raise AssertionError(f"app{i + 1} did not exit after SIGTERM")
+    marks.append((f"app{i + 1} exited", time.time()))
     options = shlex.split(site.env.get("SUSHIGO_SERVE_OPTIONS", ""))
     with open(site.state / f"app{i + 1}.log", "ab") as logf:
         proc = subprocess.Popen(
@@ -211,6 +216,7 @@ def restart_app(site: Site, i: int, database: str, timeout: float = 60.0) -> int
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1) as r:
                 if r.status == 200:
+                    marks.append((f"app{i + 1} ready", time.time()))
                     return proc.pid
         except (urllib.error.URLError, OSError):
             pass

@@ -39,6 +39,18 @@ class SlowPlayer(Player):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         uniform = self.rng.uniform
         self.rng.uniform = lambda a, b: uniform(a + 0.3, b + 0.3)  # type: ignore[method-assign]
+        #: Every message's kind (and code or state id) with its time, for a long stop's explanation.
+        self.history: list[tuple[float, str]] = []
+
+    @property  # type: ignore[override]
+    def seen(self) -> list[str]:
+        return self._seen
+
+    @seen.setter
+    def seen(self, value: list[str]) -> None:
+        self._seen = value
+        if value and hasattr(self, "history"):
+            self.history.append((time.time(), value[-1]))
 
 
 def test_restarting_every_process_in_turn_stops_no_game(pg_database: str, tmp_path: Path) -> None:
@@ -75,13 +87,14 @@ async def _scenario(site: Site, url: str) -> None:
             players.append(SlowPlayer(site, table_id, None, seed=n))  # a spectator
     deadline = time.monotonic() + 120
     restarted: list[float] = []
+    marks: list[tuple[str, float]] = []
 
     async def roll() -> None:
         while await asyncio.to_thread(_count_actions, url) < 20:  # every game under way
             await asyncio.sleep(0.2)
         for i in range(3):
             began = time.monotonic()
-            await asyncio.to_thread(restart_app, site, i, url)
+            await asyncio.to_thread(restart_app, site, i, url, 60.0, marks)
             restarted.append(time.monotonic() - began)
 
     roller = asyncio.create_task(roll())
@@ -123,6 +136,18 @@ async def _scenario(site: Site, url: str) -> None:
         times = stamps[table_id]
         gaps[table_id] = max(b - a for a, b in itertools.pairwise(times))
     worst = max(gaps.values())
+    slowest = max(gaps, key=lambda t: gaps[t])
+    times = stamps[slowest]
+    at = max(range(1, len(times)), key=lambda k: times[k] - times[k - 1])
+    t0 = times[at - 1]
+    print(
+        f"the longest stop began {time.strftime('%H:%M:%S', time.gmtime(t0))}; restarts relative to it: "
+        + ", ".join(f"{name} {t - t0:+.1f}" for name, t in marks)
+    )
+    for p in players:
+        if p.table_id == slowest and isinstance(p, SlowPlayer):
+            near = [f"{t - t0:+.1f} {what}" for t, what in p.history if -1 <= t - t0 <= worst + 1]
+            print(f"  seat {p.seat if p.token else 'spectator'} around it: {near}")
     print(f"longest stop of a game: {worst:.2f} s; per table: {sorted(round(g, 2) for g in gaps.values())}")
     assert worst < MAX_GAP, gaps
 
