@@ -173,3 +173,52 @@ def start_site(tmp_path: Path, n: int, database: str, options: str) -> Site:
 
 def stop_site(site: Site) -> None:
     subprocess.run([str(SCRIPT), "down"], env=site.env, capture_output=True, timeout=60)
+
+
+def restart_app(
+    site: Site, i: int, database: str, timeout: float = 60.0, marks: list[tuple[str, float]] | None = None
+) -> int:
+    """Restarts the site's app ``i`` the way deploy/local-cluster.sh runs it: SIGTERM, wait for its exit
+    (it hands its tables over), the same command on the same port, wait for ``/readyz``. Returns the new
+    pid (kept in the script's pid file, so ``down`` stops it too); its log is appended to the old one's."""
+    import shlex
+    import signal
+    import urllib.error
+    import urllib.request
+
+    pid, port = site.apps[i]
+    marks = marks if marks is not None else []
+    marks.append((f"app{i + 1} SIGTERM", time.time()))
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"app{i + 1} did not exit after SIGTERM")
+    marks.append((f"app{i + 1} exited", time.time()))
+    options = shlex.split(site.env.get("SUSHIGO_SERVE_OPTIONS", ""))
+    with open(site.state / f"app{i + 1}.log", "ab") as logf:
+        proc = subprocess.Popen(
+            ["sushigo", "serve", "--host", "127.0.0.1", "--port", str(port), "--database", database,
+             "--forwarded-header", "X-Real-IP", *options],
+            stdout=logf, stderr=subprocess.STDOUT, env=site.env, start_new_session=False,
+        )  # fmt: skip
+    with open(site.state / "pids", "a") as pids:
+        pids.write(f"{proc.pid}\n")
+    site.apps[i] = (proc.pid, port)
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"app{i + 1} ended at its restart: {site.log(i)[-2000:]}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1) as r:
+                if r.status == 200:
+                    marks.append((f"app{i + 1} ready", time.time()))
+                    return proc.pid
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"app{i + 1} was not ready in {timeout} s after its restart")
