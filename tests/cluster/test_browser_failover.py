@@ -29,7 +29,7 @@ from sushigo.server.store import Store, normalise_url
 from sushigo.server.testing import new_page
 
 from .conftest import start_site, stop_site
-from .test_failover import OPTIONS, _http, _join
+from .test_failover import OPTIONS, http_json, join_table
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -119,7 +119,7 @@ def test_a_browser_player_survives_the_kill_of_its_tables_process(
 
 def _scenario(site: Any, url: str, browser: Any) -> None:
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
-    status, data = _http(
+    status, data = http_json(
         "POST", f"http://127.0.0.1:{site.apps[0][1]}/api/tables", {"game": "sushi-go", "seats": seats}
     )
     assert status == 201, data
@@ -127,7 +127,7 @@ def _scenario(site: Any, url: str, browser: Any) -> None:
     # Through nginx: the table moves to its routed process. (Playwright's sync API runs an event loop in
     # this thread, so the async helper runs on a thread of its own.)
     with ThreadPoolExecutor(1) as pool:
-        token = pool.submit(asyncio.run, _join(site, table_id, "Alice")).result()
+        token = pool.submit(asyncio.run, join_table(site, table_id, "Alice")).result()
 
     page = new_page(browser)
     acks: list[tuple[int, str]] = []

@@ -45,7 +45,7 @@ OPTIONS = (
 )
 
 
-def _http(method: str, url: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+def http_json(method: str, url: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(
         url, data=data, method=method, headers={"Content-Type": "application/json"}
@@ -57,11 +57,11 @@ def _http(method: str, url: str, body: dict[str, Any] | None = None) -> tuple[in
         return exc.code, json.loads(exc.read() or b"null")
 
 
-async def _join(site: Site, table_id: str, name: str) -> str:
+async def join_table(site: Site, table_id: str, name: str) -> str:
     """Joins through nginx; a table moving to the process nginx chose answers 503: try again."""
     for _ in range(100):
         status, data = await asyncio.to_thread(
-            _http, "POST", f"{site.base}/api/tables/{table_id}/join", {"name": name}
+            http_json, "POST", f"{site.base}/api/tables/{table_id}/join", {"name": name}
         )
         if status == 200:
             return str(data["token"])
@@ -148,7 +148,7 @@ class Player:
                 await ws.send(sent)
 
 
-def _count_actions(url: str) -> int:
+def count_actions(url: str) -> int:
     eng = create_engine(normalise_url(url))
     try:
         with eng.connect() as conn:
@@ -157,7 +157,7 @@ def _count_actions(url: str) -> int:
         eng.dispose()
 
 
-def _owned_by(url: str, pid: int) -> int:
+def owned_by(url: str, pid: int) -> int:
     """How many unfinished tables the process ``pid`` owns (its id names its pid)."""
     eng = create_engine(normalise_url(url))
     try:
@@ -175,7 +175,7 @@ def _owned_by(url: str, pid: int) -> int:
         eng.dispose()
 
 
-def _ownership(url: str) -> str:
+def ownership_epochs(url: str) -> str:
     """Where each unfinished table stands (for a failure's message)."""
     eng = create_engine(normalise_url(url))
     try:
@@ -214,7 +214,7 @@ async def _scenario(site: Site, url: str) -> None:
     for i, seats in enumerate(layouts):
         port = site.apps[i % 3][1]
         status, data = await asyncio.to_thread(
-            _http, "POST", f"http://127.0.0.1:{port}/api/tables", {"game": "sushi-go", "seats": seats}
+            http_json, "POST", f"http://127.0.0.1:{port}/api/tables", {"game": "sushi-go", "seats": seats}
         )
         assert status == 201, data
         tables.append(data["id"])
@@ -222,7 +222,7 @@ async def _scenario(site: Site, url: str) -> None:
     for n, (table_id, seats) in enumerate(zip(tables, layouts, strict=True)):
         for k, seat in enumerate(seats):
             if seat is human:
-                token = await _join(site, table_id, f"P{n}x{k}")
+                token = await join_table(site, table_id, f"P{n}x{k}")
                 players.append(Player(site, table_id, token, seed=n * 10 + k))
         if n % 2 == 0 or all(s is bot for s in seats):
             players.append(Player(site, table_id, None, seed=n))  # a spectator
@@ -233,7 +233,7 @@ async def _scenario(site: Site, url: str) -> None:
 
     async def lobby() -> None:
         while not stop.is_set():
-            status, data = await asyncio.to_thread(_http, "GET", f"{site.base}/api/tables?limit=100")
+            status, data = await asyncio.to_thread(http_json, "GET", f"{site.base}/api/tables?limit=100")
             assert status == 200, data
             looks.append({t["id"] for t in data["tables"]})
             await asyncio.sleep(0.25)
@@ -242,13 +242,13 @@ async def _scenario(site: Site, url: str) -> None:
         total = 0
         while total < 150:  # about a fifth of all actions: every game is under way
             await asyncio.sleep(0.2)
-            total = await asyncio.to_thread(_count_actions, url)
-        held.append(await asyncio.to_thread(_owned_by, url, site.apps[0][0]))
+            total = await asyncio.to_thread(count_actions, url)
+        held.append(await asyncio.to_thread(owned_by, url, site.apps[0][0]))
         os.kill(site.apps[0][0], signal.SIGKILL)
         while total < 450:
             await asyncio.sleep(0.2)
-            total = await asyncio.to_thread(_count_actions, url)
-        held.append(await asyncio.to_thread(_owned_by, url, site.apps[1][0]))
+            total = await asyncio.to_thread(count_actions, url)
+        held.append(await asyncio.to_thread(owned_by, url, site.apps[1][0]))
         os.kill(site.apps[1][0], signal.SIGTERM)
 
     watcher = asyncio.create_task(lobby())
@@ -261,7 +261,7 @@ async def _scenario(site: Site, url: str) -> None:
 
     assert held[0] > 0 and held[1] > 0, f"no game was under way on a stopped process: {held}"
     stuck = [(p.table_id, p.token is None, len(p.acks), p.reconnects, p.seen) for p in players if not p.over]
-    assert not stuck, f"games not finished for these clients: {stuck}; {_ownership(url)}"
+    assert not stuck, f"games not finished for these clients: {stuck}; {ownership_epochs(url)}"
     assert looks and all(set(tables) <= seen for seen in looks), "a lobby look missed a table"
 
     store = Store(url)

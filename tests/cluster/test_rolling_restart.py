@@ -24,7 +24,7 @@ from sushigo.server.store import Store, actions_t
 
 from .conftest import Site, restart_app, start_site, stop_site
 from .test_failover import OPTIONS as FAILOVER_OPTIONS
-from .test_failover import Player, _count_actions, _http, _join, _ownership
+from .test_failover import Player, count_actions, http_json, join_table, ownership_epochs
 
 #: Slower bots than test_failover's, so that games outlast three restarts.
 OPTIONS = FAILOVER_OPTIONS.replace("--bot-delay 0.25", "--bot-delay 0.6")
@@ -73,7 +73,7 @@ async def _scenario(site: Site, url: str) -> None:
     for i, seats in enumerate(layouts):
         port = site.apps[i % 3][1]
         status, data = await asyncio.to_thread(
-            _http, "POST", f"http://127.0.0.1:{port}/api/tables", {"game": "sushi-go", "seats": seats}
+            http_json, "POST", f"http://127.0.0.1:{port}/api/tables", {"game": "sushi-go", "seats": seats}
         )
         assert status == 201, data
         tables.append(data["id"])
@@ -81,7 +81,7 @@ async def _scenario(site: Site, url: str) -> None:
     for n, (table_id, seats) in enumerate(zip(tables, layouts, strict=True)):
         for k, seat in enumerate(seats):
             if seat is human:
-                token = await _join(site, table_id, f"R{n}x{k}")
+                token = await join_table(site, table_id, f"R{n}x{k}")
                 players.append(SlowPlayer(site, table_id, token, seed=n * 10 + k))
         if n % 2 == 0:
             players.append(SlowPlayer(site, table_id, None, seed=n))  # a spectator
@@ -90,7 +90,7 @@ async def _scenario(site: Site, url: str) -> None:
     marks: list[tuple[str, float]] = []
 
     async def roll() -> None:
-        while await asyncio.to_thread(_count_actions, url) < 20:  # every game under way
+        while await asyncio.to_thread(count_actions, url) < 20:  # every game under way
             await asyncio.sleep(0.2)
         for i in range(3):
             began = time.monotonic()
@@ -104,7 +104,7 @@ async def _scenario(site: Site, url: str) -> None:
     print(f"restarts took {', '.join(f'{s:.1f}' for s in restarted)} s")
 
     stuck = [(p.table_id, p.token is None, len(p.acks), p.reconnects, p.seen) for p in players if not p.over]
-    assert not stuck, f"games not finished for these clients: {stuck}; {_ownership(url)}"
+    assert not stuck, f"games not finished for these clients: {stuck}; {ownership_epochs(url)}"
 
     store = Store(url)
     try:

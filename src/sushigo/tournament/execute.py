@@ -225,6 +225,7 @@ def _run_local(cfg: dict[str, Any], tasks: list[dict[str, Any]], workers: int) -
     method = "fork" if "fork" in methods and not threaded else "forkserver" if "forkserver" in methods else "spawn"
     ctx = multiprocessing.get_context(method)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    interrupted = False
     try:
         pending: set[Future[dict[str, Any]]] = set()
         queue = iter(tasks)
@@ -246,8 +247,14 @@ def _run_local(cfg: dict[str, Any], tasks: list[dict[str, Any]], workers: int) -
                 nxt = next(queue, None)
                 if nxt is not None:
                     pending.add(pool.submit(play_game, cfg, nxt))
-    finally:  # an interrupted run stops at once; finished games are already saved
-        pool.shutdown(wait=False, cancel_futures=True)
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
+    finally:
+        # An interrupted run stops at once (finished games are already saved). Any other end, a bot's
+        # crash included, joins the pool: one left running at interpreter exit may print a traceback
+        # from its wake-up pipe (concurrent.futures' exit hook) under the one-line error.
+        pool.shutdown(wait=not interrupted, cancel_futures=True)
 
 
 def _run_ray(
