@@ -271,6 +271,11 @@ class Room(Presence, TableChat, BotDriver):
         """
         await self.send_chat_history(client)
         async with self.lock:
+            if self.hub.cluster is not None and self.hub.rooms.get(self.id) is not self:
+                # Handed over (or lost) while this client was on its way in: attached here it would
+                # hear nothing more, so it is told to reconnect, as the room's clients were.
+                client.send_text(MOVING)
+                return
             if client.seat is not None and self.row.seats[client.seat].token_hash in (
                 None,
                 lifecycle.CONCEDED,
@@ -728,6 +733,12 @@ class Room(Presence, TableChat, BotDriver):
                     seats[i] = SeatRow("bot", f"{bot.title()} bot {i + 1}", bot, None)
             await self._store_seats(seats, "playing")
             return True
+
+
+#: What a room's clients are told when it moves to another process: reconnect (nginx finds the owner).
+MOVING = encode(
+    {"type": "error", "code": "table/moving", "message": "the table moves to another server; reconnecting"}
+)
 
 
 def taken_seat(name: str | None, identity: Identity | None) -> tuple[SeatRow, str]:
@@ -1220,15 +1231,8 @@ class Hub:
             del self.rooms[room.id]
         self.parked.pop(room.id, None)
         self.life.forget_quick(room.id)
-        message = encode(
-            {
-                "type": "error",
-                "code": "table/moving",
-                "message": "the table moves to another server; reconnecting",
-            }
-        )
         for client in list(room.clients):
-            client.send_text(message)
+            client.send_text(MOVING)
         room.stop()
 
     # ---- life cycle (issue 21)
