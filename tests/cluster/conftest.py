@@ -8,9 +8,9 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,10 +20,9 @@ pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 pytest.importorskip("psycopg")
 
-from sushigo.server.testing import free_port
+from sushigo.server.testing import PostgresUnavailable, free_port, throwaway_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
-PG_BIN = Path("/usr/lib/postgresql")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -32,60 +31,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
-def _pg_bin() -> Path | None:
-    if not PG_BIN.is_dir():
-        return None
-    versions = sorted((p for p in PG_BIN.iterdir() if (p / "bin" / "initdb").exists()), key=lambda p: p.name)
-    return versions[-1] / "bin" if versions else None
-
-
 @pytest.fixture(scope="session")
 def cluster_pg() -> Iterator[str]:
     """A throwaway PostgreSQL server (Debian's ``postgresql``): its base URL, without a database."""
-    bindir = _pg_bin()
-    if bindir is None:
-        pytest.skip("PostgreSQL is not installed (run scripts/install-system-deps.sh)")
-    root = os.geteuid() == 0
-    tmp = tempfile.mkdtemp(prefix="sushigo-cluster-pg-")
-    data = os.path.join(tmp, "data")
-    port = free_port()
-
-    def run(args: list[str]) -> None:
-        if root:
-            args = ["su", "postgres", "-s", "/bin/sh", "-c", " ".join(f"'{a}'" for a in args)]
-        subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
-
-    try:
-        if root:
-            shutil.chown(tmp, "postgres")
-        run([str(bindir / "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"])
-        run(
-            [
-                str(bindir / "pg_ctl"),
-                "-D",
-                data,
-                "-w",
-                "-l",
-                os.path.join(tmp, "log"),
-                "-o",
-                f"-p {port} -k {tmp} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100",
-                "start",
-            ]
-        )
-    except (subprocess.CalledProcessError, KeyError, OSError) as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        pytest.skip(f"cannot start PostgreSQL: {exc}")
-    try:
-        yield f"postgresql://postgres@127.0.0.1:{port}"
-    finally:
-        stop = [str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "stop"]
-        subprocess.run(
-            ["su", "postgres", "-s", "/bin/sh", "-c", " ".join(f"'{a}'" for a in stop)] if root else stop,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            timeout=60,
-        )
-        shutil.rmtree(tmp, ignore_errors=True)
+    with ExitStack() as stack:
+        try:
+            base = stack.enter_context(throwaway_postgres("sushigo-cluster-pg-", "-c max_connections=100"))
+        except PostgresUnavailable as exc:
+            pytest.skip(str(exc))
+        yield base
 
 
 @pytest.fixture

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -15,67 +13,18 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 
-from sushigo.server.testing import ServerProcess, free_port
-
-PG_BIN = Path("/usr/lib/postgresql")
-
-
-def _pg_bin() -> Path | None:
-    if not PG_BIN.is_dir():
-        return None
-    versions = sorted((p for p in PG_BIN.iterdir() if (p / "bin" / "initdb").exists()), key=lambda p: p.name)
-    return versions[-1] / "bin" if versions else None
+from sushigo.server.testing import PostgresUnavailable, ServerProcess, throwaway_postgres
 
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """Starts a throwaway PostgreSQL server (Debian's ``postgresql``) and yields its URL."""
-    bindir = _pg_bin()
-    if bindir is None:
-        pytest.skip("PostgreSQL is not installed (run scripts/install-system-deps.sh)")
-    root = os.geteuid() == 0
-    tmp = tempfile.mkdtemp(prefix="sushigo-pg-")
-    data = os.path.join(tmp, "data")
-    port = free_port()
-
-    def run(args: list[str]) -> None:
-        if root:
-            args = ["su", "postgres", "-s", "/bin/sh", "-c", " ".join(f"'{a}'" for a in args)]
-        subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
-
-    try:
-        if root:
-            shutil.chown(tmp, "postgres")
-        run([str(bindir / "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"])
-        run(
-            [
-                str(bindir / "pg_ctl"),
-                "-D",
-                data,
-                "-w",
-                "-l",
-                os.path.join(tmp, "log"),
-                "-o",
-                f"-p {port} -k {tmp} -c listen_addresses=127.0.0.1 -c fsync=off",
-                "start",
-            ]
-        )
-    except (subprocess.CalledProcessError, KeyError, OSError) as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        detail = getattr(exc, "stderr", b"") or b""
-        pytest.skip(f"cannot start PostgreSQL: {exc} {detail.decode(errors='replace')[-300:]}")
-    try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(
-            ["su", "postgres", "-s", "/bin/sh", "-c", f"'{bindir / 'pg_ctl'}' -D '{data}' -m immediate stop"]
-            if root
-            else [str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "stop"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            timeout=60,
-        )
-        shutil.rmtree(tmp, ignore_errors=True)
+    with ExitStack() as stack:
+        try:
+            base = stack.enter_context(throwaway_postgres("sushigo-pg-"))
+        except PostgresUnavailable as exc:
+            pytest.skip(str(exc))
+        yield base + "/postgres"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -22,14 +22,17 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +43,61 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+class PostgresUnavailable(Exception):
+    """No throwaway PostgreSQL server could be started here (not installed, or it failed to start)."""
+
+
+#: Where Debian installs PostgreSQL's server binaries (one folder per major version).
+PG_BIN = Path("/usr/lib/postgresql")
+
+
+@contextmanager
+def throwaway_postgres(prefix: str, settings: str = "") -> Iterator[str]:
+    """Starts a throwaway PostgreSQL server (Debian's ``postgresql``; fsync off) in a temporary folder
+    and yields its base URL (``postgresql://postgres@127.0.0.1:PORT``, no database); stops and removes
+    it afterwards. ``settings``: more ``-c name=value`` options. As root, the server runs as ``postgres``.
+
+    :raises PostgresUnavailable: it is not installed or does not start (tests skip on it).
+    """
+    versions = (
+        sorted((p for p in PG_BIN.iterdir() if (p / "bin" / "initdb").exists()), key=lambda p: p.name)
+        if PG_BIN.is_dir()
+        else []
+    )
+    if not versions:
+        raise PostgresUnavailable("PostgreSQL is not installed (run scripts/install-system-deps.sh)")
+    bindir = versions[-1] / "bin"
+    root = os.geteuid() == 0
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    data = os.path.join(tmp, "data")
+    port = free_port()
+
+    def run(args: list[str], *, check: bool = True) -> None:
+        if root:
+            args = ["su", "postgres", "-s", "/bin/sh", "-c", " ".join(f"'{a}'" for a in args)]
+        subprocess.run(args, check=check, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
+
+    try:
+        if root:
+            shutil.chown(tmp, "postgres")
+        run([str(bindir / "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"])
+        options = f"-p {port} -k {tmp} -c listen_addresses=127.0.0.1 -c fsync=off {settings}".strip()
+        run(
+            [str(bindir / "pg_ctl"), "-D", data, "-w", "-l", os.path.join(tmp, "log"), "-o", options, "start"]
+        )
+    except (subprocess.CalledProcessError, KeyError, OSError) as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        detail = getattr(exc, "stderr", b"") or b""
+        raise PostgresUnavailable(
+            f"cannot start PostgreSQL: {exc} {detail.decode(errors='replace')[-300:]}"
+        ) from None
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}"
+    finally:
+        run([str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "stop"], check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def http(
