@@ -3,8 +3,10 @@ shared helper reaches them as a fixture rather than by import)."""
 
 from __future__ import annotations
 
+import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -41,3 +43,23 @@ def reshuffle_hidden() -> Callable[[State, int, random.Random], State]:
 def advance() -> Callable[[State, int, random.Random], None]:
     """Random turns to reach a position for the hidden-information tests (session-scoped, as above)."""
     return _advance
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium with the flags this machine's closed network needs (never ``playwright install``)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium: scripts/install-system-deps.sh)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        try:
+            yield b
+        finally:
+            b.close()

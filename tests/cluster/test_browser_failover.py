@@ -16,12 +16,10 @@ import json
 import os
 import signal
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import pytest
 from sqlalchemy import create_engine, text
 
 from sushigo.server.rooms import replay_state
@@ -31,8 +29,6 @@ from sushigo.server.testing import new_page
 from .conftest import start_site, stop_site
 from .test_failover import OPTIONS, http_json, join_table
 
-CHROMIUM = "/usr/bin/chromium"
-
 #: What the table page offers now: over, the round-end panel, a pick to make, or nothing to do yet.
 MODE_JS = """() => {
   if (!document.getElementById('final').classList.contains('hidden')) return 'over';
@@ -41,23 +37,6 @@ MODE_JS = """() => {
     return document.querySelector('#hand .card:not([disabled])') ? 'go' : 'wait';
   return 'wait';
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Headless Chromium as tests/e2e runs it (never ``playwright install``)."""
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium: scripts/install-system-deps.sh)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _step(page: Any) -> str:
