@@ -24,6 +24,7 @@ import signal
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -205,14 +206,18 @@ def test_three_processes_survive_a_kill_and_a_drain(pg_database: str, tmp_path: 
         stop_site(site)
 
 
-async def _scenario(site: Site, url: str) -> None:
-    assert len(site.apps) == 3
-    bot = {"kind": "bot", "bot": "random"}
-    human = {"kind": "human"}
-    layouts = [[human, bot]] * 12 + [[human, human, bot]] * 6 + [[bot, bot, bot]] * 12
+async def open_tables(
+    site: Site,
+    layouts: list[list[dict[str, str]]],
+    prefix: str,
+    player: type[Player],
+    spectated: Callable[[int, list[dict[str, str]]], bool],
+) -> tuple[list[str], list[Player]]:
+    """Creates a table per layout (spread over the site's processes), seats a ``player`` in each human
+    seat (named ``{prefix}{table}x{seat}``) and a spectating one at each table ``spectated`` picks."""
     tables: list[str] = []
     for i, seats in enumerate(layouts):
-        port = site.apps[i % 3][1]
+        port = site.apps[i % len(site.apps)][1]
         status, data = await asyncio.to_thread(
             http_json, "POST", f"http://127.0.0.1:{port}/api/tables", {"game": "sushi-go", "seats": seats}
         )
@@ -221,11 +226,22 @@ async def _scenario(site: Site, url: str) -> None:
     players: list[Player] = []
     for n, (table_id, seats) in enumerate(zip(tables, layouts, strict=True)):
         for k, seat in enumerate(seats):
-            if seat is human:
-                token = await join_table(site, table_id, f"P{n}x{k}")
-                players.append(Player(site, table_id, token, seed=n * 10 + k))
-        if n % 2 == 0 or all(s is bot for s in seats):
-            players.append(Player(site, table_id, None, seed=n))  # a spectator
+            if seat["kind"] == "human":
+                token = await join_table(site, table_id, f"{prefix}{n}x{k}")
+                players.append(player(site, table_id, token, seed=n * 10 + k))
+        if spectated(n, seats):
+            players.append(player(site, table_id, None, seed=n))  # a spectator
+    return tables, players
+
+
+async def _scenario(site: Site, url: str) -> None:
+    assert len(site.apps) == 3
+    bot = {"kind": "bot", "bot": "random"}
+    human = {"kind": "human"}
+    layouts = [[human, bot]] * 12 + [[human, human, bot]] * 6 + [[bot, bot, bot]] * 12
+    tables, players = await open_tables(
+        site, layouts, "P", Player, lambda n, seats: n % 2 == 0 or all(s is bot for s in seats)
+    )
     deadline = time.monotonic() + 60
     looks: list[set[str]] = []
     held: list[int] = []  # unfinished tables the killed, then the drained process owned when stopped

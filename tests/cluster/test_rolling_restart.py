@@ -24,7 +24,7 @@ from sushigo.server.store import Store, actions_t
 
 from .conftest import Site, restart_app, start_site, stop_site
 from .test_failover import OPTIONS as FAILOVER_OPTIONS
-from .test_failover import Player, count_actions, http_json, join_table, ownership_epochs
+from .test_failover import Player, count_actions, open_tables, ownership_epochs
 
 #: Slower bots than test_failover's, so that games outlast three restarts.
 OPTIONS = FAILOVER_OPTIONS.replace("--bot-delay 0.25", "--bot-delay 0.6")
@@ -69,22 +69,7 @@ async def _scenario(site: Site, url: str) -> None:
     bot = {"kind": "bot", "bot": "random"}
     human = {"kind": "human"}
     layouts = [[human, bot]] * 4 + [[human, human, bot]] * 2 + [[bot, bot]] * 2
-    tables: list[str] = []
-    for i, seats in enumerate(layouts):
-        port = site.apps[i % 3][1]
-        status, data = await asyncio.to_thread(
-            http_json, "POST", f"http://127.0.0.1:{port}/api/tables", {"game": "sushi-go", "seats": seats}
-        )
-        assert status == 201, data
-        tables.append(data["id"])
-    players: list[Player] = []
-    for n, (table_id, seats) in enumerate(zip(tables, layouts, strict=True)):
-        for k, seat in enumerate(seats):
-            if seat is human:
-                token = await join_table(site, table_id, f"R{n}x{k}")
-                players.append(SlowPlayer(site, table_id, token, seed=n * 10 + k))
-        if n % 2 == 0:
-            players.append(SlowPlayer(site, table_id, None, seed=n))  # a spectator
+    tables, players = await open_tables(site, layouts, "R", SlowPlayer, lambda n, _seats: n % 2 == 0)
     deadline = time.monotonic() + 120
     restarted: list[float] = []
     marks: list[tuple[str, float]] = []
