@@ -15,22 +15,13 @@ from sqlalchemy import select
 
 from sushigo.server.client import RoomError
 from sushigo.server.cluster import Cluster, ClusterStore, Fenced, owner_log_t, owners_t
-from sushigo.server.store import SeatRow, TableRow, actions_t
+from sushigo.server.store import TableRow, actions_t
+from sushigo.server.testing import table_row
 
 
 def _row(table_id: str) -> TableRow:
-    return TableRow(
-        id=table_id,
-        name="fenced",
-        game="sushi-go",
-        players=2,
-        options={},
-        seed=7,
-        seats=[SeatRow("bot", "A", "random"), SeatRow("bot", "B", "random")],
-        status="playing",
-        turn_timer=None,
-        created_at=time.time(),
-    )
+    row: TableRow = table_row(table_id, seed=7)
+    return row
 
 
 def test_a_stale_owner_cannot_write_a_table_taken_over(pg_database: str) -> None:

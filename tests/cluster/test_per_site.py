@@ -18,15 +18,20 @@ from pathlib import Path
 from typing import Any
 
 from .conftest import start_site, stop_site
+from .test_failover import owned_by
 
 OPTIONS = "--max-tables-per-address 3 --create-per-minute 1000 --limit create-burst=100"
 
 
-def _http(method: str, url: str, body: dict[str, Any] | None = None) -> tuple[int, Any, dict[str, str]]:
+def _http(
+    method: str, url: str, body: dict[str, Any] | None = None, address: str | None = None
+) -> tuple[int, Any, dict[str, str]]:
+    """One request; ``address`` is the client address nginx would pass on (``X-Real-IP``)."""
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(
-        url, data=data, method=method, headers={"Content-Type": "application/json"}
-    )
+    headers = {"Content-Type": "application/json"}
+    if address is not None:
+        headers["X-Real-IP"] = address
+    request = urllib.request.Request(url, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return (
@@ -85,5 +90,54 @@ def test_two_processes_answer_as_one_site(pg_database: str, tmp_path: Path) -> N
                 time.sleep(0.1)
             assert status in (200, 409), (table_id, status, data)  # B owns it: seated, or the seat is taken
         assert "Traceback" not in site.log(0) + site.log(1)
+    finally:
+        stop_site(site)
+
+
+def test_quick_play_is_one_book_for_the_site(pg_database: str, tmp_path: Path) -> None:
+    """Quick play's requests land on any process (nginx spreads them): callers on two processes sit at
+    one table, a caller waits once on the whole site, and the bot fill happens at its time even after
+    the table's owner is killed (the survivor sets the timer again from the database)."""
+    site = start_site(tmp_path, 2, pg_database, OPTIONS)
+    try:
+        (pid_a, a), (pid_b, b) = [(pid, f"http://127.0.0.1:{port}") for pid, port in site.apps]
+        quick = {"game": "sushi-go", "players": 3}
+        status, ann, _ = _http(
+            "POST", a + "/api/quickplay", {**quick, "wait_seconds": 8, "name": "Ann"}, "10.1.0.1"
+        )
+        assert status == 200, ann
+        table = ann["table_id"]
+        # One wait per caller on the whole site: Ann asking the other process is refused.
+        status, data, _ = _http(
+            "POST", b + "/api/quickplay", {**quick, "wait_seconds": 8, "name": "Ann"}, "10.1.0.1"
+        )
+        assert status == 409 and str(data["detail"]).startswith("quickplay/waiting"), data
+        # Bob asks the other process: he sits at Ann's table (it takes the table over from A).
+        status, bob, _ = _http(
+            "POST", b + "/api/quickplay", {**quick, "wait_seconds": 90, "name": "Bob"}, "10.1.0.2"
+        )
+        assert status == 200, bob
+        assert bob["table_id"] == table and bob["seat"] == 1, (ann, bob)
+        assert abs(bob["fill_at"] - ann["fill_at"]) < 0.01  # Ann's shorter wait holds for the table
+        assert owned_by(pg_database, pid_b) == 1 and owned_by(pg_database, pid_a) == 0
+
+        # The owner dies before the wait is over: A takes the table (its orphan scan) and fills it.
+        os.kill(pid_b, signal.SIGKILL)
+        deadline = ann["fill_at"] + 20
+        while time.time() < deadline:
+            status, data, _ = _http("GET", f"{a}/api/tables/{table}")
+            if status == 200 and data["status"] == "playing":
+                break
+            time.sleep(0.3)
+        assert data["status"] == "playing", data
+        assert time.time() >= ann["fill_at"] - 0.5  # not before its time
+        kinds = [s["kind"] for s in data["seats"]]
+        assert kinds == ["human", "human", "bot"], data["seats"]
+        # The wait ended with the start: Ann may quick-play again (a new table, on A).
+        status, again, _ = _http(
+            "POST", a + "/api/quickplay", {**quick, "wait_seconds": 60, "name": "Ann"}, "10.1.0.1"
+        )
+        assert status == 200 and again["table_id"] != table, again
+        assert "Traceback" not in site.log(0)
     finally:
         stop_site(site)

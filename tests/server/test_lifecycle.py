@@ -647,28 +647,15 @@ def test_the_stored_side_on_both_databases(
 def test_my_tables_from_the_database_as_a_cluster_reads_them(tmp_path: Path) -> None:
     """In a cluster "my tables" come from the stored rows: the account's open and playing tables it
     created, sits at or is invited to, newest first; user 5 is not user 55; finished ones are left out."""
-    from sushigo.server.store import SeatRow, Store, TableRow
+    from sushigo.server.store import SeatRow, Store
+    from sushigo.server.testing import table_row
 
     store = Store(f"sqlite:///{tmp_path / 'mine.sqlite3'}")
 
     def table(
         tid: str, at: float, seats: list[SeatRow], status: str = "open", creator: int | None = None
     ) -> None:
-        store.create_table(
-            TableRow(
-                id=tid,
-                name=tid,
-                game="sushi-go",
-                players=len(seats),
-                options={},
-                seed=1,
-                seats=seats,
-                status=status,
-                turn_timer=None,
-                created_at=at,
-                created_user=creator,
-            )
-        )
+        store.create_table(table_row(tid, seats, status=status, created_at=at, created_user=creator))
 
     bot = SeatRow("bot", "Bot", "random")
     table("seated", 1.0, [SeatRow("human", "Ann", None, "h", user_id=5), bot], status="playing")

@@ -27,6 +27,7 @@ from sushigo.server.limits import Limits
 from sushigo.server.replay import build_replay
 from sushigo.server.store import SeatRow, TableRow
 from sushigo.server.tablelog import GameLog, apply_stored, final_table, last_round
+from sushigo.server.testing import table_row
 
 GAMES = [
     pytest.param("sushi-go", 3, {}, id="sushi-go-3p"),
@@ -55,18 +56,9 @@ def play(game: str, players: int, options: dict[str, bool], seed: int) -> tuple[
             actions.append((seat, "withdraw"))
         state.submit(seat, action)
         actions.append((seat, action.to_text()))
-    row = TableRow(
-        id="t",
-        name="t",
-        game=game,
-        players=players,
-        options=options,
-        seed=seed,
-        seats=[SeatRow("bot", f"Bot {i + 1}", "random") for i in range(players)],
-        status="finished",
-        turn_timer=None,
-        created_at=0.0,
-        actions=actions,
+    seats = [SeatRow("bot", f"Bot {i + 1}", "random") for i in range(players)]
+    row: TableRow = table_row(
+        "t", seats, game=game, options=options, seed=seed, status="finished", created_at=0.0, actions=actions
     )
     return state, row
 

@@ -1,5 +1,6 @@
 """A table's life around its game (issue 21): rated tables, cancel, leave, concede, play again and quick
-play; the parts that need no room: error statuses, proofs, the rated-games count and quick play's book.
+play; the parts that need no room: error statuses, proofs, the rated-games count, quick play's key and
+the timers of open tables.
 
 The rooms do the changes (``rooms.py``, section "life cycle") and :mod:`.routes_tables` serves them.
 Every refusal is a :class:`~.client.RoomError` with a stable code, raised before anything changes, and
@@ -106,25 +107,14 @@ def has_bots(row: TableRow) -> bool:
 
 
 @dataclass
-class QuickTable:
-    """An open table made by quick play: what it matches, and when bots fill its free seats."""
-
-    key: tuple[str, int, str]
-    fill_at: float
-    timer: asyncio.TimerHandle | None = None
-
-
-@dataclass
 class LifeState:
-    """The hub's life-cycle book, in memory: quick-play tables and waiters, reservation timers.
+    """This process's timers of the open tables it owns, and the tasks they start.
 
-    Lost on a restart: quick-play tables then wait like any open table (closed after
-    ``open_table_seconds``), and reserved seats stay reserved until their table closes.
+    The book itself (which tables are quick-play ones, when their timers fire, who waits where) is in
+    the database (:mod:`.sitebook`, ``sushigo_tables.quick`` / ``wake_at``), so any process of a site
+    sees it and the owner of a table sets its timer again after a restart or a takeover.
     """
 
-    quick: dict[str, QuickTable] = field(default_factory=dict)
-    #: caller (``user:<id>`` or ``address:<hash>``) -> the quick-play table they wait at
-    waiting: dict[str, str] = field(default_factory=dict)
     timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)
 
@@ -134,21 +124,18 @@ class LifeState:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def forget_quick(self, table_id: str) -> None:
-        entry = self.quick.pop(table_id, None)
-        if entry is not None and entry.timer is not None:
-            entry.timer.cancel()
-        for caller in [c for c, t in self.waiting.items() if t == table_id]:
-            del self.waiting[caller]
+    def cancel(self, table_id: str) -> None:
+        """Stops the table's timer here (the table closed, or another process owns it now)."""
+        timer = self.timers.pop(table_id, None)
+        if timer is not None:
+            timer.cancel()
 
 
-#: What :attr:`LifeState.waiting` holds for a caller while its quick-play request is being seated.
-PENDING = ""
-
-
-def quick_key(game: str, players: int, options: dict[str, Any]) -> tuple[str, int, str]:
-    """What two quick-play requests must share to sit at one table: game, size and stored options."""
-    return (game, players, json.dumps(options, sort_keys=True))
+def quick_key(game: str, players: int, options: dict[str, Any]) -> str:
+    """What two quick-play requests must share to sit at one table: game, size and stored options
+    (hashed to fit its indexed column)."""
+    text = json.dumps([game, players, options], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def caller_key(identity: Identity | None, address: str) -> str:

@@ -33,13 +33,13 @@ from sqlalchemy import select
 from ..bots import bot_names
 from ..errors import IllegalActionError, InvalidActionError, SushigoError
 from ..game import GameState, new_game, spec
-from . import lifecycle, ratings
+from . import lifecycle, ratings, sitebook
 from .accounts.identity import Identity
 from .accounts.models import users_t
 from .botpool import BotPool
 from .chat import TableChat
 from .client import Client, RoomError, action_text, encode, hash_token, token_seat
-from .cluster import Cluster
+from .cluster import Cluster, moving
 from .driver import BotDriver
 from .limits import Limits
 from .metrics import HubMetrics
@@ -57,6 +57,8 @@ T = TypeVar("T")
 ACCOUNT_RECHECK = 60.0
 #: Stand-in bots for absent players, best first; the first one available is used.
 STANDIN_PREFERENCE = ("heuristic", "greedy", "random")
+#: Open quick-play tables of one key that a quick-play request tries, oldest first, before it opens one.
+QUICK_CANDIDATES = 10
 
 
 class Room(Presence, TableChat, BotDriver):
@@ -598,9 +600,11 @@ class Room(Presence, TableChat, BotDriver):
                 client.identity = None
                 client.chat_name = None
 
-    async def _store_seats(self, seats: list[SeatRow], status: str | None = None) -> None:
+    async def _store_seats(
+        self, seats: list[SeatRow], status: str | None = None, wake_at: float | None = None
+    ) -> None:
         """Commits new seats (with the lock held), then applies them and tells every client."""
-        await self.hub.db(self.hub.store.update_table, self.id, seats=seats, status=status)
+        await self.hub.db(self.hub.store.update_table, self.id, seats=seats, status=status, wake_at=wake_at)
         self.row.seats = seats
         if status is not None:
             self.row.status = status
@@ -692,9 +696,14 @@ class Room(Presence, TableChat, BotDriver):
             seats = [SeatRow("human") if r.reserved_for else SeatRow(**r.to_json()) for r in self.row.seats]
             await self._store_seats(seats)
 
-    async def quick_seat(self, name: str | None, identity: Identity | None) -> tuple[int, str]:
-        """Seats a quick-play caller at the first free seat (an account under its own name)."""
+    async def quick_seat(
+        self, name: str | None, identity: Identity | None, wake_by: float
+    ) -> tuple[int, str]:
+        """Seats a quick-play caller at the first free seat (an account under its own name); bots fill
+        the seats still free at ``wake_by`` at the latest (each caller's wait shortens it)."""
         async with self.lock:
+            if self.hub.rooms.get(self.id) is not self:
+                raise moving(self.id)  # handed over meanwhile: the caller looks elsewhere
             if self.status != "open":
                 raise RoomError("table/closed", f"this table is {self.status}")
             seats = [SeatRow(**r.to_json()) for r in self.row.seats]
@@ -715,7 +724,9 @@ class Room(Presence, TableChat, BotDriver):
                 name = check_player_name(name or "", [r.name for r in seats if r.name], bot_names(self.game))
             seats[seat], token = taken_seat(name, identity)
             starts = all(r.kind == "bot" or r.token_hash is not None for r in seats)
-            await self._store_seats(seats, "playing" if starts else None)
+            wake_at = min(self.row.wake_at or wake_by, wake_by)
+            await self._store_seats(seats, "playing" if starts else None, wake_at=wake_at)
+            self.row.wake_at = wake_at
             self.absent_since[seat] = time.monotonic()
             return seat, token
 
@@ -975,10 +986,15 @@ class Hub:
         return await self.db(self.cluster.store.count_unfinished, creator)
 
     async def create(
-        self, body: TableCreate, creator: str | None = None, identity: Identity | None = None
+        self,
+        body: TableCreate,
+        creator: str | None = None,
+        identity: Identity | None = None,
+        quick: tuple[str, float] | None = None,
     ) -> Room:
         """Creates and stores a table; ``creator`` is the (hashed) address it is counted against,
-        ``identity`` the signed-in creator (a rated table needs one: :meth:`rated_terms`).
+        ``identity`` the signed-in creator (a rated table needs one: :meth:`rated_terms`), ``quick``
+        quick play's key and bot-fill time for a quick-play table.
 
         :raises RoomError: ``table/invalid`` for a bad combination of game, seats, bots and options;
             ``table/limit`` when ``creator`` has ``max_tables_per_address`` tables not yet finished;
@@ -1034,11 +1050,14 @@ class Hub:
             created_by=creator,
             rated=body.rated,
             created_user=identity.user_id if identity is not None else None,
+            quick=quick[0] if quick is not None else None,
+            wake_at=quick[1] if quick is not None else None,
         )
         await self.db(self.store.create_table, row)
         room = Room(self, row)
         self.rooms[table_id] = room
         room.start_driver()
+        self.set_wake(room)
         return room
 
     async def get(self, table_id: str) -> Room | None:
@@ -1066,6 +1085,7 @@ class Hub:
                 room = Room(self, row)
                 self.rooms[table_id] = room
                 room.start_driver()
+                self.set_wake(room)
         self._loading.pop(table_id, None)
         return room
 
@@ -1114,6 +1134,7 @@ class Hub:
         for ``finished_room_seconds``."""
         now = time.time()
         linger = self.limits.finished_room_seconds
+        await self.db(sitebook.prune, self.store.engine, now)
         for room in list(self.rooms.values()):
             if room.status == "open" and now - room.row.created_at >= self.limits.open_table_seconds:
                 await self.abandon(room)
@@ -1230,7 +1251,7 @@ class Hub:
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
         self.parked.pop(room.id, None)
-        self.life.forget_quick(room.id)
+        self.life.cancel(room.id)
         for client in list(room.clients):
             client.send_text(MOVING)
         room.stop()
@@ -1296,10 +1317,7 @@ class Hub:
         room.broadcast()
 
     def _forget(self, room: Room) -> None:
-        self.life.forget_quick(room.id)
-        timer = self.life.timers.pop(room.id, None)
-        if timer is not None:
-            timer.cancel()
+        self.life.cancel(room.id)
         room.stop()
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
@@ -1367,19 +1385,18 @@ class Hub:
                 created_user=identity.user_id if identity is not None else None,
                 rematch_of=row.id,
             )
+            invites = sum(1 for s in seats if s.reserved_for)
+            if invites:  # the seats still reserved then open to anyone
+                new.wake_at = new.created_at + min(
+                    self.limits.rematch_reserve_seconds, self.limits.open_table_seconds
+                )
             await self.db(self.store.create_table, new)
             await self.db(self.store.update_table, row.id, rematch=new.id)
             row.rematch = new.id
             made = Room(self, new)
             self.rooms[new.id] = made
             made.start_driver()
-            invites = sum(1 for s in seats if s.reserved_for)
-            if invites:
-                delay = min(self.limits.rematch_reserve_seconds, self.limits.open_table_seconds)
-                life = self.life
-                life.timers[new.id] = asyncio.get_running_loop().call_later(
-                    delay, lambda: life.spawn(made.open_reserved())
-                )
+            self.set_wake(made)
             room.broadcast()  # the finished table now names its next one
             asker = row.seats[seat].name or f"Player {seat + 1}"
             message = encode({"type": "rematch", "table": new.id, "from": asker})
@@ -1397,75 +1414,111 @@ class Hub:
     ) -> tuple[Room, int, str, float]:
         """Seats the caller at the oldest open quick-play table of that game, size and options with a
         free seat, or opens one; bots fill its free seats at ``fill_at`` (the earliest of its seated
-        callers' waits). One wait per caller (account, else address). Returns room, seat, token, fill_at.
+        callers' waits). One wait per caller (account, else address) on the whole site. Returns room,
+        seat, token, fill_at.
+
+        The book is the database's (:mod:`.sitebook`, ``sushigo_tables.quick``): in a cluster nginx
+        sends this request to any process, which finds the other processes' tables there and takes the
+        one it seats the caller at over (their clients follow it, or it moves back to them).
         """
-        life = self.life
         caller = lifecycle.caller_key(identity, address)
-        waiting = life.waiting.get(caller)
-        if waiting is not None:
-            at = self.rooms.get(waiting)
-            if waiting == lifecycle.PENDING or (at is not None and at.status == "open"):
-                raise RoomError("quickplay/waiting", "you already wait at a quick-play table; leave it first")
-            del life.waiting[caller]
         if identity is None:
             if not name:
                 raise RoomError("name/invalid", "a guest quick-plays with a name (or signs in)")
             name = check_player_name(name, [], bot_names(body.game))  # refused before any table is made
         options = spec(body.game).stored_options(body.game_options())
         key = lifecycle.quick_key(body.game, len(body.seats), options)
-        life.waiting[caller] = lifecycle.PENDING  # a second request of this caller meanwhile is refused
+        engine = self.store.engine
+        if await self.db(sitebook.claim_wait, engine, caller) is not None:
+            raise RoomError("quickplay/waiting", "you already wait at a quick-play table; leave it first")
         try:
-            room, seat, token = await self._quick_seat(body, key, wait, name, identity, address)
-        finally:
-            if life.waiting.get(caller) == lifecycle.PENDING:
-                del life.waiting[caller]
-        entry = life.quick.get(room.id)
-        if room.status != "open" or entry is None:  # this caller took the last seat
-            life.forget_quick(room.id)
+            room, seat, token = await self._quick_seat(body, key, time.time() + wait, name, identity, address)
+        except BaseException:
+            await self.db(sitebook.end_wait, engine, caller, None)
+            raise
+        if room.status != "open":  # this caller took the last seat: the game started
+            await self.db(sitebook.end_wait, engine, caller, None)
+            await self.db(sitebook.end_waits_at, engine, room.id)
             return room, seat, token, time.time()
-        life.waiting[caller] = room.id
-        entry.fill_at = min(entry.fill_at, time.time() + wait)
-        if entry.timer is not None:
-            entry.timer.cancel()
-        target = room
-        entry.timer = asyncio.get_running_loop().call_later(
-            max(0.0, entry.fill_at - time.time()), lambda: life.spawn(self._fill_quick(target))
-        )
-        return room, seat, token, entry.fill_at
+        await self.db(sitebook.set_wait, engine, caller, room.id)
+        self.set_wake(room)
+        return room, seat, token, room.row.wake_at or time.time()
 
     async def _quick_seat(
         self,
         body: TableCreate,
-        key: tuple[str, int, str],
-        wait: float,
+        key: str,
+        wake_by: float,
         name: str | None,
         identity: Identity | None,
         address: str,
     ) -> tuple[Room, int, str]:
         """A seat at the oldest matching quick-play table with one free, else at a new one."""
-        life = self.life
-        candidates = sorted(
-            (self.rooms[t] for t, q in life.quick.items() if q.key == key and t in self.rooms),
-            key=lambda r: (r.row.created_at, r.id),
-        )
-        for candidate in candidates:
+        for table_id in await self.db(self.store.quick_candidates, key, QUICK_CANDIDATES):
+            candidate = await self._quick_room(table_id)
+            if candidate is None:
+                continue
             try:
-                seat, token = await candidate.quick_seat(name, identity)
+                seat, token = await candidate.quick_seat(name, identity, wake_by)
             except RoomError as exc:
-                if exc.code in ("table/full", "table/closed", "name/taken", "quickplay/waiting"):
+                if exc.code in (
+                    "table/full",
+                    "table/closed",
+                    "name/taken",
+                    "quickplay/waiting",
+                    "table/moving",
+                ):
                     continue
                 raise
             return candidate, seat, token
-        room = await self.create(body, creator=lifecycle.address_hash(address))
-        life.quick[room.id] = lifecycle.QuickTable(key, time.time() + wait)
+        room = await self.create(body, creator=lifecycle.address_hash(address), quick=(key, wake_by))
         try:
-            seat, token = await room.quick_seat(name, identity)
+            seat, token = await room.quick_seat(name, identity, wake_by)
         except RoomError:
             async with room.lock:
                 await self._close(room, "cancelled")
             self._forget(room)
             raise
         return room, seat, token
+
+    async def _quick_room(self, table_id: str) -> Room | None:
+        """The room of a quick-play candidate, taken over when another process owns it (asked, then
+        tried again for a moment); ``None`` when it cannot be had or is no longer open."""
+        for pause in (0.05, 0.1, 0.2, 0.4, 0.8, 0.0):
+            try:
+                room = await self.get(table_id)
+            except RoomError as exc:
+                if exc.code != "table/moving" or not pause or (self.cluster and self.cluster.draining):
+                    return None
+                await asyncio.sleep(pause)
+                continue
+            return room if room is not None and room.status == "open" else None
+        return None
+
+    def set_wake(self, room: Room) -> None:
+        """Sets this process's timer for an open table it owns from ``wake_at`` (made here, loaded
+        after a restart, or taken over): quick play fills the free seats with bots then, play again
+        opens the seats still reserved."""
+        when = room.row.wake_at
+        if room.status != "open" or when is None:
+            return
+        life = self.life
+        life.cancel(room.id)
+        life.timers[room.id] = asyncio.get_running_loop().call_later(
+            max(0.0, when - time.time()), lambda: life.spawn(self._wake(room))
+        )
+
+    async def _wake(self, room: Room) -> None:
+        self.life.timers.pop(room.id, None)
+        if self.rooms.get(room.id) is not room or room.status != "open":
+            return  # closed, or owned by another process now (which set its own timer)
+        if room.row.quick is None:
+            await room.open_reserved()
+            return
+        if room.row.wake_at is not None and room.row.wake_at > time.time() + 0.01:
+            self.set_wake(room)  # a later caller shortened the wait on another process: not yet
+            return
+        await self._fill_quick(room)
 
     async def _fill_quick(self, room: Room) -> None:
         """Quick play's wait ran out: bots fill the free seats; a table nobody sits at is cancelled."""
@@ -1475,13 +1528,12 @@ class Hub:
                 if room.status == "open":
                     await self._close(room, "cancelled")
             self._forget(room)
-        self.life.forget_quick(room.id)
+        await self.db(sitebook.end_waits_at, self.store.engine, room.id)
 
-    def left_quick(self, room: Room, identity: Identity | None, address: str) -> None:
+    async def left_quick(self, room: Room, identity: Identity | None, address: str) -> None:
         """The caller left ``room``: their quick-play wait there ends."""
         caller = lifecycle.caller_key(identity, address)
-        if self.life.waiting.get(caller) == room.id:
-            del self.life.waiting[caller]
+        await self.db(sitebook.end_wait, self.store.engine, caller, room.id)
 
     async def tables_of(self, user_id: int) -> list[tuple[TablePublic, int | None, bool, bool]]:
         """The account's open and playing tables, newest first: (table, its seat, created, invited).

@@ -105,7 +105,7 @@ async def leave_table(table_id: str, request: Request, body: _Proof = None) -> R
         await room.leave(_token(body), identity)
     except RoomError as exc:
         return lifecycle.refusal(exc)
-    hub.left_quick(room, identity, _address(request))
+    await hub.left_quick(room, identity, _address(request))
     return Response(status_code=204)
 
 

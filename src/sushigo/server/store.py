@@ -67,11 +67,19 @@ tables_t = Table(
     Column("created_user", Integer, nullable=True),
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),
+    # Quick play (issue 23 moved its book here from each process's memory): the key of what the table
+    # matches (``lifecycle.quick_key``), and when an open table's own timer fires (quick play fills the
+    # free seats with bots; play again opens the seats still reserved). Whichever process owns the
+    # table sets its timer from this when it loads it, so a takeover loses no timer.
+    Column("quick", String(32), nullable=True),
+    Column("wake_at", Float, nullable=True),
 )
 # The lobby pages through tables newest first, by status: these indexes serve those queries.
 Index("ix_sushigo_tables_status_created", tables_t.c.status, tables_t.c.created_at, tables_t.c.id)
 Index("ix_sushigo_tables_status_finished", tables_t.c.status, tables_t.c.finished_at, tables_t.c.id)
 Index("ix_sushigo_tables_created", tables_t.c.created_at, tables_t.c.id)
+# Quick play looks for the oldest open table of one key, from any process.
+Index("ix_sushigo_tables_quick", tables_t.c.status, tables_t.c.quick, tables_t.c.created_at)
 
 actions_t = Table(
     "sushigo_actions",
@@ -156,6 +164,10 @@ class TableRow:
     created_user: int | None = None
     rematch_of: str | None = None
     rematch: str | None = None
+    #: Quick play's match key (``None``: not a quick-play table).
+    quick: str | None = None
+    #: When the open table's own timer fires (quick play's bot fill, play again's reservations).
+    wake_at: float | None = None
 
 
 class StoreError(Exception):
@@ -206,6 +218,7 @@ class Store:
                 cur.execute("PRAGMA busy_timeout=5000")
                 cur.close()
 
+        from . import sitebook as _sitebook  # noqa: F401  (registers its tables on metadata)
         from .accounts import models as _accounts  # noqa: F401  (registers its tables on metadata)
         from .migrations import upgrade
 
@@ -257,6 +270,8 @@ class Store:
                     rated=row.rated,
                     created_user=row.created_user,
                     rematch_of=row.rematch_of,
+                    quick=row.quick,
+                    wake_at=row.wake_at,
                 )
             )
 
@@ -268,9 +283,12 @@ class Store:
         status: str | None = None,
         result: dict[str, Any] | None = None,
         rematch: str | None = None,
+        wake_at: float | None = None,
     ) -> None:
-        """Updates a table's seats, status, result or play-again table (committed on return)."""
+        """Updates a table's seats, status, result, play-again table or timer (committed on return)."""
         values: dict[str, Any] = {}
+        if wake_at is not None:
+            values["wake_at"] = wake_at
         if rematch is not None:
             values["rematch"] = rematch
         if seats is not None:
@@ -440,6 +458,18 @@ class Store:
             or any(s.user_id == user_id or s.reserved_for == key for s in row.seats)
         ]
 
+    def quick_candidates(self, key: str, limit: int = 20) -> list[str]:
+        """The open quick-play tables of ``key``, oldest first: where quick play seats its next caller,
+        whichever process owns them."""
+        query = (
+            select(tables_t.c.id)
+            .where(tables_t.c.status == "open", tables_t.c.quick == key)
+            .order_by(tables_t.c.created_at, tables_t.c.id)
+            .limit(limit)
+        )
+        with self._tx() as conn:
+            return [str(r[0]) for r in conn.execute(query)]
+
     def list_page(
         self, status: str | None, limit: int, after: tuple[float, str] | None = None
     ) -> list[TableRow]:
@@ -493,4 +523,6 @@ def _row(r: Any) -> TableRow:
         created_user=r.get("created_user"),
         rematch_of=r.get("rematch_of"),
         rematch=r.get("rematch"),
+        quick=r.get("quick"),
+        wake_at=r.get("wake_at"),
     )

@@ -37,6 +37,29 @@ from pathlib import Path
 from typing import Any
 
 
+def table_row(table_id: str, seats: list[Any] | None = None, **fields: Any) -> Any:
+    """A :class:`~sushigo.server.store.TableRow` for a test that writes the store directly: a Sushi Go!
+    table of two random bots, playing, named after its id, unless ``seats`` or ``fields`` say otherwise.
+    """
+    from .store import SeatRow, TableRow
+
+    seats = seats if seats is not None else [SeatRow("bot", "A", "random"), SeatRow("bot", "B", "random")]
+    values: dict[str, Any] = {
+        "id": table_id,
+        "name": table_id,
+        "game": "sushi-go",
+        "players": len(seats),
+        "options": {},
+        "seed": 1,
+        "seats": seats,
+        "status": "playing",
+        "turn_timer": None,
+        "created_at": time.time(),
+    }
+    values.update(fields)
+    return TableRow(**values)
+
+
 def free_port() -> int:
     """Returns a free TCP port on 127.0.0.1."""
     with socket.socket() as s:

@@ -18,6 +18,7 @@ from sqlalchemy import insert
 from sushigo.server.accounts import names
 from sushigo.server.accounts.models import users_t
 from sushigo.server.store import SeatRow, Store, TableRow
+from sushigo.server.testing import table_row
 
 HERE = Path(__file__).parent
 #: The files whose SQLite tests stay in the fast loop.
@@ -99,14 +100,11 @@ class Kit:
         }
         if conceded:
             result["conceded"] = conceded
-        row = TableRow(
-            id=table_id,
+        row = table_row(
+            table_id,
+            seats,
             name="test",
             game=game,
-            players=len(seats),
-            options={},
-            seed=1,
-            seats=seats,
             status="finished",
             turn_timer=60.0,
             created_at=at - 600,

@@ -110,18 +110,14 @@ def test_the_published_table_in_the_docs_is_the_code_s() -> None:
 
 def test_totals_beyond_the_seats_place_nobody() -> None:
     """Sushi Go!'s two-player dummy variant scores a third tableau; it is not a seat."""
-    from sushigo.server.store import SeatRow, TableRow
+    from sushigo.server.store import SeatRow
+    from sushigo.server.testing import table_row
 
-    row = TableRow(
-        id="d",
-        name="d",
-        game="sushi-go",
-        players=2,
+    row = table_row(
+        "d",
+        [SeatRow("bot", "a", "random"), SeatRow("bot", "b", "random")],
         options={"dummy": True},
-        seed=1,
-        seats=[SeatRow("bot", "a", "random"), SeatRow("bot", "b", "random")],
         status="finished",
-        turn_timer=None,
         created_at=0.0,
         result={"totals": [30, 20, 50], "winners": [0]},
     )

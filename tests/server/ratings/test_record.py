@@ -14,7 +14,8 @@ from sqlalchemy import func, select
 
 from sushigo.server import ratings
 from sushigo.server.accounts.models import rating_events_t, ratings_t, table_players_t
-from sushigo.server.store import Store, TableRow
+from sushigo.server.store import Store
+from sushigo.server.testing import table_row
 
 
 @pytest.fixture
@@ -155,14 +156,10 @@ def test_rated_games_last_hour_counts_rated_games_against_bots(kit: Any, store: 
         ([kit.account(ann, "Ann"), kit.bot("random")], [kit.guest("?"), kit.bot("random")])
     ):
         store.create_table(
-            TableRow(
-                id=f"run{i}",
+            table_row(
+                f"run{i}",
+                seats,
                 name="t",
-                game="sushi-go",
-                players=2,
-                options={},
-                seed=1,
-                seats=seats,
                 status="playing" if i == 0 else "open",
                 turn_timer=60.0,
                 created_at=now - 10,

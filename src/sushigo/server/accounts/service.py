@@ -29,7 +29,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from sqlalchemy import Engine, and_, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..limits import RateLimiter
+from ..sitebook import SiteLimit
 from ..store import tables_t
 from . import names
 from .models import api_tokens_t, rating_events_t, ratings_t, sessions_t, table_players_t, users_t
@@ -567,9 +567,11 @@ class Accounts:
         self._decoy: str | None = None
         self._hashing = _hash_pool(s.hash_workers)
         self._hash_waiting = 0
-        self.signins = RateLimiter(s.signin_per_minute / 60.0, s.signin_burst)
-        self.failures = RateLimiter(s.failures_per_hour / 3600.0, s.failures_burst)
-        self.exports = RateLimiter(s.exports_per_hour / 3600.0, max(1.0, s.exports_per_hour / 2))
+        # In the database (:mod:`..sitebook`), so each holds for the whole site, however many
+        # processes nginx spreads the requests over.
+        self.signins = SiteLimit(s.signin_per_minute / 60.0, s.signin_burst)
+        self.failures = SiteLimit(s.failures_per_hour / 3600.0, s.failures_burst)
+        self.exports = SiteLimit(s.exports_per_hour / 3600.0, max(1.0, s.exports_per_hour / 2))
         #: Called with a token's id when it is revoked (or its account disabled or deleted).
         self.revoked: list[Callable[[int], Any]] = []
         #: Called with a session's hash when it ends (sign-out, password change, disable, deletion).
@@ -645,8 +647,14 @@ class Accounts:
     def _failure_key(self, raw_name: str) -> str:
         return "n:" + names.key(names.normalise(raw_name))[:64]
 
-    def _limited(self, limiter: RateLimiter, key: str) -> None:
-        wait = limiter.retry_after(key)
+    async def _spend(self, limit: SiteLimit, kind: str, key: str, spend: bool = True) -> float:
+        """Spends one from the site-wide bucket of ``key`` (kept hashed: no address or name is stored):
+        ``0.0``, or the seconds to wait. With ``spend=False`` it only answers."""
+        stored = f"{kind}:{sha256(key)[:40]}"
+        return await self.db(limit.take, self.store.engine, stored, 1.0, spend)
+
+    async def _limited(self, limit: SiteLimit, kind: str, key: str, spend: bool = False) -> None:
+        wait = await self._spend(limit, kind, key, spend)
         if wait > 0:
             raise AccountError(
                 "auth/limited",
@@ -661,15 +669,14 @@ class Accounts:
         Every attempt spends from the address's budget and every failure from the name's, so
         guessing one account's password from many addresses is as slow as from one.
         """
-        if not self.signins.take("a:" + address):
-            self._limited(self.signins, "a:" + address)
+        await self._limited(self.signins, "signin", address, spend=True)
         key = self._failure_key(raw_name)
-        self._limited(self.failures, key)
+        await self._limited(self.failures, "failed", key)
         found = await self.db(self.store.find, raw_name) if 0 < len(raw_name) <= 100 else None
         user, stored = found if found is not None else (None, None)
         ok = await self.verify(stored, password)
         if user is None or not ok:
-            self.failures.take(key)
+            await self._spend(self.failures, "failed", key)
             log.info("sign-in failed")
             raise AccountError("auth/failed", "wrong name or password", 401)
         if user.disabled:
@@ -685,11 +692,11 @@ class Accounts:
     async def check_own_password(self, user_id: int, password: str) -> None:
         """Raises ``password/wrong`` (403) unless ``password`` is the account's (rate-limited)."""
         key = f"u:{user_id}"
-        self._limited(self.failures, key)
+        await self._limited(self.failures, "failed", key)
         found = await self.db(self.store.get, user_id)
         stored = found[1] if found is not None else None
         if not await self.verify(stored, password):
-            self.failures.take(key)
+            await self._spend(self.failures, "failed", key)
             raise AccountError("password/wrong", "the password is wrong", 403)
 
     async def change_password(self, user_id: int, name: str, old: str, new: str, session: str | None) -> None:
@@ -727,9 +734,9 @@ class Accounts:
         return done
 
     async def export(self, user_id: int) -> dict[str, Any]:
-        key = f"u:{user_id}"
-        if not self.exports.take(key):
-            wait = max(1, round(self.exports.retry_after(key)))
+        waited = await self._spend(self.exports, "export", f"u:{user_id}")
+        if waited > 0:
+            wait = max(1, round(waited))
             raise AccountError("export/limited", f"try the export again in {wait} s", 429, retry_after=wait)
         return await self.db(self.store.export, user_id)
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, inspect, text
 
 #: The newest revision (tests check it is the history's head): a database at it needs no Alembic at all.
-HEAD = "0003"
+HEAD = "0004"
 #: Any constant: the PostgreSQL advisory lock that serialises concurrent upgrades.
 _LOCK = 0x5005_1900
 

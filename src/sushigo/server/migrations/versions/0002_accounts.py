@@ -14,6 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from sushigo.server.migrations.steps import add_missing_columns, ensure_table
+
 revision = "0002"
 down_revision = "0001"
 branch_labels = None
@@ -133,15 +135,11 @@ def _tables() -> list[tuple[str, list[sa.Column], list[tuple[str, list[str]]]]]:
 
 def upgrade() -> None:
     insp = sa.inspect(op.get_bind())
-    have = {c["name"] for c in insp.get_columns("sushigo_tables")}
-    for column in NEW_COLUMNS:
-        if column.name not in have:
-            op.add_column("sushigo_tables", column)
+    add_missing_columns("sushigo_tables", NEW_COLUMNS)
     for name, columns, indexes in _tables():
-        if not insp.has_table(name):
-            op.create_table(name, *columns)
-        elif (
+        if (
             name == "sushigo_users"
+            and insp.has_table(name)
             and not next(c for c in insp.get_columns(name) if c["name"] == "name")["nullable"]
         ):
             # The interim schema had names NOT NULL (a deleted account's name is NULL). SQLite alters a
@@ -149,10 +147,7 @@ def upgrade() -> None:
             full = sa.Table(name, sa.MetaData(), *columns)
             with op.batch_alter_table(name, copy_from=full, recreate="auto") as batch:
                 batch.alter_column("name", existing_type=sa.String(32), nullable=True)
-        existing = {i["name"] for i in sa.inspect(op.get_bind()).get_indexes(name)}
-        for index, cols in indexes:
-            if index not in existing:
-                op.create_index(index, name, cols)
+        ensure_table(name, columns, indexes)
 
 
 def downgrade() -> None:

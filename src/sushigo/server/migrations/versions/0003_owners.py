@@ -16,6 +16,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from sushigo.server.migrations.steps import ensure_table
+
 revision = "0003"
 down_revision = "0002"
 branch_labels = None
@@ -23,24 +25,25 @@ depends_on = None
 
 
 def upgrade() -> None:
-    insp = sa.inspect(op.get_bind())
-    if not insp.has_table("sushigo_owners"):
-        op.create_table(
-            "sushigo_owners",
+    ensure_table(
+        "sushigo_owners",
+        [
             sa.Column("table_id", sa.String(32), primary_key=True),
             sa.Column("owner", sa.String(64), nullable=False),
             sa.Column("epoch", sa.BigInteger, nullable=False),
             sa.Column("since", sa.Float, nullable=False),
-        )
-    if not insp.has_table("sushigo_owner_log"):
-        op.create_table(
-            "sushigo_owner_log",
+        ],
+    )
+    ensure_table(
+        "sushigo_owner_log",
+        [
             sa.Column("table_id", sa.String(32), primary_key=True),
             sa.Column("epoch", sa.BigInteger, primary_key=True),
             sa.Column("owner", sa.String(64), nullable=False),
             sa.Column("actions", sa.Integer, nullable=False),
             sa.Column("at", sa.Float, nullable=False),
-        )
+        ],
+    )
 
 
 def downgrade() -> None:
