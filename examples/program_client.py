@@ -127,7 +127,7 @@ async def play(args: argparse.Namespace, table_id: str) -> dict[str, Any]:
                 kind = msg["type"]
                 if kind == "welcome" and msg["seat"] is None:
                     raise Failed(f"this account holds no seat at table {table_id}")
-                if kind == "error" and msg["code"] in ("auth/invalid", "seat/moved"):
+                if kind == "error" and msg["code"] in ("auth/invalid", "auth/ended", "seat/moved"):
                     raise Failed(f"{msg['code']}: {msg['message']}")
                 if kind == "error":
                     acted_at = -1  # refused (stale, too fast): act again on the next state

@@ -141,3 +141,36 @@ def test_quick_play_is_one_book_for_the_site(pg_database: str, tmp_path: Path) -
         assert "Traceback" not in site.log(0)
     finally:
         stop_site(site)
+
+
+def test_reconnecting_to_unfinished_tables_spends_no_room_load_budget(
+    pg_database: str, tmp_path: Path
+) -> None:
+    """After a failover every player of the dead process's tables reconnects at once, many behind one
+    address, and each may be told "moving" first: only finished tables (a replay each) spend the
+    per-address room-load budget, so a budget of one does not lock an address out of its live games."""
+    import asyncio
+
+    import websockets
+
+    site = start_site(
+        tmp_path, 2, pg_database, OPTIONS + " --limit room-load-burst=1 --limit room-loads-per-second=0.001"
+    )
+    try:
+        (_, a), (_, b) = [(pid, f"127.0.0.1:{port}") for pid, port in site.apps]
+        body = {"game": "sushi-go", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}
+        made = [_http("POST", f"http://{a}/api/tables", body)[1]["id"] for _ in range(3)]
+
+        async def watch(table_id: str) -> str:
+            for _ in range(40):  # "moving" closes the socket: the page reconnects, so do we
+                async with websockets.connect(f"ws://{b}/ws/tables/{table_id}") as ws:
+                    await ws.send(json.dumps({"type": "hello"}))
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if msg["type"] == "welcome" or msg.get("code") != "table/moving":
+                    return str(msg["type"] if msg["type"] == "welcome" else msg["code"])
+                await asyncio.sleep(0.1)
+            return "still moving"
+
+        assert [asyncio.run(watch(t)) for t in made] == ["welcome"] * 3
+    finally:
+        stop_site(site)

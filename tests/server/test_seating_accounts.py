@@ -181,7 +181,7 @@ def test_a_revoked_token_or_ended_session_stops_acting_at_once(
         # action never counts.
         ws.send_json({"type": "ping"})
         told = until(ws, "error", also=("pong",))
-        assert told["code"] == "auth/invalid", told
+        assert told["code"] == "auth/ended", told
         ws.send_json({"type": "action", "action": state["legal"][0], "state_id": state["state_id"]})
         with pytest.raises(WebSocketDisconnect):
             for _ in range(20):
@@ -215,7 +215,7 @@ def test_a_session_gone_without_a_hook_is_refused_at_the_next_action(
         with hub.store.engine.begin() as conn:
             conn.execute(delete(sessions_t).where(sessions_t.c.user_id == who.user_id))
         ws.send_json({"type": "action", "action": state["legal"][0], "state_id": state["state_id"]})
-        assert until(ws, "error")["code"] == "auth/invalid"
+        assert until(ws, "error")["code"] == "auth/ended"
         with pytest.raises(WebSocketDisconnect):
             for _ in range(20):
                 ws.receive_json()

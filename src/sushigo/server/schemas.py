@@ -536,7 +536,8 @@ class ErrorMessage(BaseModel):
     """Server → client: a rejected message; nothing changed. ``code`` is stable, ``message`` is for people.
 
     Codes: ``message/malformed``, ``message/too_large``, ``message/unknown_type``, ``auth/invalid``,
-    ``auth/required``, ``action/invalid``, ``action/illegal``, ``action/not_your_turn``, ``action/stale``,
+    ``auth/ended`` (the account this connection acted for signed out, or its API token was revoked: the
+    connection closes), ``auth/required``, ``action/invalid``, ``action/illegal``, ``action/not_your_turn``, ``action/stale``,
     ``table/not_started``, ``table/finished``, ``table/not_found``, ``table/moving`` (another server
     process is taking the table over: connect again), ``seat/moved``, ``rate/limited``, ``server/busy``,
     ``server/error``.

@@ -373,6 +373,12 @@ class Store:
         row.actions = [(int(a.seat), str(a.action)) for a in acts]
         return row
 
+    def table_status(self, table_id: str) -> str | None:
+        """The table's status (``None``: no such table), without loading it."""
+        with self._tx() as conn:
+            found = conn.execute(select(tables_t.c.status).where(tables_t.c.id == table_id)).scalar()
+        return None if found is None else str(found)
+
     def list_tables(self, status: str, limit: int = 50) -> list[TableRow]:
         """Returns the newest tables with ``status`` (without their actions)."""
         order = tables_t.c.finished_at.desc() if status == "finished" else tables_t.c.created_at.desc()

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from .accounts import identity
 from .accounts.identity import Identity
+from .cluster import UNFINISHED
 from .limits import Limits, RateLimiter, client_address
 from .rooms import Client, Hub, Room, RoomError
 from .schemas import (
@@ -166,7 +167,7 @@ class TableSockets:
 
 def sign_off(client: Client) -> None:
     """Tells a connection that acted for an account that it no longer may, and closes it."""
-    client.send(error("auth/invalid", "signed out, or the API token was revoked; sign in again"))
+    client.send(error("auth/ended", "signed out, or the API token was revoked; sign in again"))
     client.identity = None
     client.close()
 
@@ -322,10 +323,10 @@ class Connection:
         such connections at once (:func:`watch_accounts`); this catches what no hook announces (a
         session that expired), asking the accounts again at most every :data:`IDENTITY_RECHECK` s.
 
-        :raises RoomError: ``auth/invalid``.
+        :raises RoomError: ``auth/ended``.
         """
         if client.closed:  # signed off (or dropped) while this message waited
-            raise RoomError("auth/invalid", "this connection was closed")
+            raise RoomError("auth/ended", "this connection was closed")
         bound = client.identity
         if bound is None:
             return
@@ -337,7 +338,7 @@ class Connection:
             client.identity_checked_at = now
             return
         sign_off(client)
-        raise RoomError("auth/invalid", "signed out, or the API token was revoked")
+        raise RoomError("auth/ended", "signed out, or the API token was revoked")
 
     async def on_action(self, msg: ActionMessage) -> None:
         client = self.client
@@ -416,8 +417,17 @@ HANDLERS = _handlers()
 
 
 async def _serve(ws: WebSocket, hub: Hub, shared: AddressLimits, address: str, table_id: str) -> None:
-    if valid_table_id(table_id) and table_id not in hub.rooms and not shared.loads.take(address):
-        # Opening a table that is not in memory replays its whole game: a budget of its own.
+    if (
+        valid_table_id(table_id)
+        and table_id not in hub.rooms
+        and await hub.db(hub.store.table_status, table_id) not in UNFINISHED
+        and not shared.loads.take(address)
+    ):
+        # Opening a finished table that is not in memory replays its whole game: a budget of its own.
+        # An unfinished one is not counted: it must be live anyway (every process's ``max_tables``
+        # bounds those), and after a failover every player of a dead process's tables reconnects at
+        # once, many of them behind one address (a school, a NAT), each possibly more than once while
+        # the table moves.
         await ws.send_text(json.dumps(error("rate/limited", "too many tables opened; slow down")))
         await ws.close(code=1013)
         return

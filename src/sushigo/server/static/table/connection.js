@@ -203,6 +203,9 @@ function connect(token, on, { trial = false, fallback = null, switched = false }
       showMsg("");
     } else if (msg.type === "error") {
       if (msg.code === "auth/invalid") { rejected(ws, token, trial, fallback, on); return; }
+      // The account this page played as signed out (here or on another device) or its session ended:
+      // the server closed the socket; the page watches and says why (signing in again seats it).
+      if (msg.code === "auth/ended") { S.ws = null; ws.close(); notice(`<p><b>${esc(errorText(msg))}</b></p>`); connect(null, on); return; }
       if (msg.code === "table/cancelled") { on.cancelled(); return; }
       // The table moves to another server process (a restart, a failover): the socket closes now and
       // the page reconnects at once, landing on the table's new owner.

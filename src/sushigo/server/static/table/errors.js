@@ -11,6 +11,7 @@ const TEXTS = {
   "message/malformed": () => t("The server did not understand that message."),
   "message/unknown_type": () => t("The server did not understand that message."),
   "auth/invalid": () => t("This seat link is not valid for this table."),
+  "auth/ended": () => t("You were signed out, so this device no longer plays your seat. Sign in again to play it."),
   "auth/required": () => t("Take a seat to play."),
   "action/invalid": () => t("That move is not possible."),
   "action/illegal": () => t("That move is not allowed now."),
