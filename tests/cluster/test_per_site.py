@@ -174,3 +174,56 @@ def test_reconnecting_to_unfinished_tables_spends_no_room_load_budget(
         assert [asyncio.run(watch(t)) for t in made] == ["welcome"] * 3
     finally:
         stop_site(site)
+
+
+def test_signing_out_on_one_process_stops_play_on_another_at_once(pg_database: str, tmp_path: Path) -> None:
+    """A program plays through process B with an API token, and a browser session plays another table
+    there; the token is revoked and the session signed out through process A: B's connections are told
+    ``auth/ended`` within a moment, before they send anything (the processes announce it to each other
+    over PostgreSQL), not at their next action a minute later."""
+    import asyncio
+
+    import websockets
+
+    from sushigo.server.testing import http, http_full
+
+    site = start_site(tmp_path, 2, pg_database, OPTIONS)
+    try:
+        (_, a), (_, b) = [(pid, f"http://127.0.0.1:{port}") for pid, port in site.apps]
+        status, headers, raw = http_full(
+            "POST", a + "/api/account", {"name": "far_chef", "password": "a long passphrase"}
+        )
+        assert status == 201, raw
+        cookie = headers["set-cookie"].split(";")[0]
+        session = {"Cookie": cookie, "Origin": a, "X-CSRF-Token": json.loads(raw)["csrf"]}
+        status, made = http("POST", a + "/api/me/tokens", {"label": "bot"}, headers=session)
+        assert status == 201, made
+        bearer = {"Authorization": f"Bearer {made['token']}"}
+        body = {"game": "sushi-go", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}
+        tables = [http("POST", b + "/api/tables", body)[1]["id"] for _ in range(2)]
+        on_b = {**session, "Origin": b}  # nginx would give both processes one origin
+        for table_id, who in zip(tables, (bearer, on_b)):
+            status, joined = http("POST", f"{b}/api/tables/{table_id}/join", {}, headers=who)
+            assert status == 200 and joined["seat"] == 0, joined
+
+        async def seated_then_told(table_id: str, who: dict[str, str], end: Any) -> tuple[str, float]:
+            ws_url = "ws" + b[len("http") :] + f"/ws/tables/{table_id}"
+            async with websockets.connect(ws_url, additional_headers=who) as ws:
+                await ws.send(json.dumps({"type": "hello"}))
+                first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                assert first["type"] == "welcome" and first["seat"] == 0, first
+                await asyncio.to_thread(end)
+                ended = time.monotonic()
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if msg["type"] == "error":
+                        return str(msg["code"]), time.monotonic() - ended
+
+        revoke = lambda: http("DELETE", f"{a}/api/me/tokens/{made['id']}", headers=session)  # noqa: E731
+        sign_out = lambda: http("DELETE", f"{a}/api/session", headers=session)  # noqa: E731
+        code, after = asyncio.run(seated_then_told(tables[0], bearer, revoke))
+        assert code == "auth/ended" and after < 5, (code, after)
+        code, after = asyncio.run(seated_then_told(tables[1], {"Cookie": cookie, "Origin": b}, sign_out))
+        assert code == "auth/ended" and after < 5, (code, after)
+    finally:
+        stop_site(site)

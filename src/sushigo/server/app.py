@@ -67,7 +67,7 @@ from .schemas import (
     valid_table_id,
 )
 from .store import Store, TableRow, default_url
-from .ws import TableSockets
+from .ws import TableSockets, watch_accounts
 
 STATIC = Path(__file__).parent / "static"
 #: Seconds a lobby page is served from memory, and how many distinct pages are kept.
@@ -654,6 +654,7 @@ def create_app(
             hub.cluster = Cluster(opened)
         app.state.hub = hub
         account_routes.install(app, hub)
+        watch_accounts(app.state, hub)
         ratings.install(app, hub)
         app.state.guard = Guard(limits)
         app.state.finished = FinishedCache(limits.cache_entries)

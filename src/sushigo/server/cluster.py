@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 import secrets
@@ -57,6 +58,10 @@ SCAN = 1.0
 RESERVE = 3.0
 #: The notification channel of handover requests (payload: ``table_id asker``).
 CHANNEL = "sushigo_handover"
+#: The notification channel of ended sessions and revoked API tokens (payload: ``node kind value``,
+#: kind ``t`` with a token's id or ``s`` with :func:`session_tag` of a session), so the processes whose
+#: connections act through one sign them off at once, like the process that ended it.
+ACCOUNTS_CHANNEL = "sushigo_accounts"
 #: Tables taken over per scan at most (each one replays its game).
 TAKE_PER_SCAN = 50
 
@@ -98,6 +103,12 @@ _ORPHANS = text(
 )
 
 UNFINISHED = ("open", "playing")
+
+
+def session_tag(session_hash: str) -> str:
+    """What a notification says of an ended session: a hash of its stored hash, so that nothing that
+    could open it (not even the stored form) travels through the database's notifications or logs."""
+    return hashlib.sha256(("sushigo-session:" + session_hash).encode()).hexdigest()[:32]
 
 
 def moving(table_id: str) -> RoomError:
@@ -294,6 +305,9 @@ class Cluster:
         self._listener: threading.Thread | None = None
         self._scanner: asyncio.Task[None] | None = None
         self.takeovers = 0
+        #: Called on the event loop with ``(kind, value)`` of another process's ended session or
+        #: revoked token (:data:`ACCOUNTS_CHANNEL`).
+        self.on_accounts: Callable[[str, str], None] | None = None
         store.cluster = self
 
     # ------------------------------------------------------------------ on the database thread
@@ -315,6 +329,10 @@ class Cluster:
     def ask(self, table_id: str) -> None:
         """Asks whoever owns the table to hand it over to this process."""
         self.conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {self.node}"))
+
+    def announce(self, kind: str, value: str) -> None:
+        """Tells the other processes that a session ended (``s``) or an API token was revoked (``t``)."""
+        self.conn.execute("SELECT pg_notify(%s, %s)", (ACCOUNTS_CHANNEL, f"{self.node} {kind} {value}"))
 
     def acquire(self, table_id: str) -> TableRow | None:
         """The table's row, owned by this process when it is unfinished (a takeover when needed).
@@ -386,10 +404,19 @@ class Cluster:
             try:
                 with self._psycopg.connect(self._url, autocommit=True, connect_timeout=5) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    conn.execute(f"LISTEN {ACCOUNTS_CHANNEL}")
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
+                            if self._loop is None or self.hub is None:
+                                continue
+                            if note.channel == ACCOUNTS_CHANNEL:
+                                node, _, rest = note.payload.partition(" ")
+                                kind, _, value = rest.partition(" ")
+                                if node != self.node and self.on_accounts is not None:
+                                    self._loop.call_soon_threadsafe(self.on_accounts, kind, value)
+                                continue
                             table_id, _, asker = note.payload.partition(" ")
-                            if asker != self.node and self._loop is not None and self.hub is not None:
+                            if asker != self.node:
                                 self._loop.call_soon_threadsafe(self.hub.asked_for, table_id, asker)
             except Exception:
                 if not self._stop.is_set():

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from .accounts import identity
 from .accounts.identity import Identity
-from .cluster import UNFINISHED
+from .cluster import UNFINISHED, session_tag
 from .limits import Limits, RateLimiter, client_address
 from .rooms import Client, Hub, Room, RoomError
 from .schemas import (
@@ -174,7 +174,8 @@ def sign_off(client: Client) -> None:
 
 def watch_accounts(state: Any, hub: Hub) -> None:
     """Listens (once per app) for revoked API tokens and ended sessions: every connection that acts for
-    an account through one of them is signed off at once, not at its next action."""
+    an account through one of them is signed off at once, not at its next action, on every process of
+    a cluster (called when the app starts, so a process that serves no socket still announces)."""
     accounts = getattr(state, "accounts", None)
     if accounts is None or getattr(state, "seating_watches", False):
         return
@@ -192,6 +193,24 @@ def watch_accounts(state: Any, hub: Hub) -> None:
 
     accounts.revoked.append(lambda token_id: off(lambda who: who.token_id == token_id))
     accounts.ended.append(lambda session: off(lambda who: who.session == session))
+    cluster = hub.cluster
+    if cluster is None:
+        return
+
+    # In a cluster the connections that act through the session or token may be on other processes:
+    # each announces what ended here and signs off its own connections when another announces.
+    def remote(kind: str, value: str) -> None:
+        if kind == "t" and value.isdigit():
+            off(lambda who: who.token_id == int(value))
+        elif kind == "s":
+            off(lambda who: who.session is not None and session_tag(who.session) == value)
+
+    def announce(kind: str, value: str) -> None:
+        hub.life.spawn(hub.db(cluster.announce, kind, value))
+
+    cluster.on_accounts = remote
+    accounts.revoked.append(lambda token_id: announce("t", str(token_id)))
+    accounts.ended.append(lambda session: announce("s", session_tag(session)))
 
 
 async def table_socket(ws: WebSocket, table_id: str) -> None:
