@@ -156,14 +156,7 @@ def _game_info(name: str, lang: str) -> dict[str, Any]:
     """One game of ``GET /api/games`` in ``lang``: the documented model, plus where each card's name
     in that language comes from (``name_source``) when the catalogue says it."""
     doc = _translate_spec(spec(name).to_json(), lang)
-    info = GameInfo.model_validate(
-        {
-            **doc,
-            "options": [o["name"] for o in doc["options"]],
-            "option_details": doc["options"],
-            "bots": bot_names(name),
-        }
-    ).model_dump(mode="json")
+    info = GameInfo.of(doc, bot_names(name)).model_dump(mode="json")
     for field in ("cards", "tiles"):
         for entry, source in zip(info.get(field, []), doc.get(field, [])):
             if isinstance(source, dict) and "name_source" in source:

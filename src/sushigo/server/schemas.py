@@ -369,9 +369,8 @@ class GameInfo(BaseModel):
     bots: list[str]
 
     @classmethod
-    def of(cls, game: str, bots: list[str]) -> GameInfo:
-        """Describes ``game`` from its spec."""
-        doc = spec(game).to_json()
+    def of(cls, doc: dict[str, Any], bots: list[str]) -> GameInfo:
+        """Describes a game from its spec's JSON (``GameSpec.to_json``, translated or not)."""
         return cls.model_validate(
             {
                 **doc,
