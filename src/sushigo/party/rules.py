@@ -352,10 +352,12 @@ class PartyState:
                 raise ValueError(f"the resolve phase needs {entry.name}'s drawn cards: pass in_flight")
             data["drawn"] = drawn
         if step == "place":
-            card = int(obs.legal[0].card) if seat == obs.seat and obs.legal else (in_flight or [None])[0]
-            if card is None:
+            # the seat's own legal plays are all of that card; another seat's comes with in_flight
+            own = [int(a.card) for a in obs.legal if isinstance(a, Play)] if seat == obs.seat else []
+            given = own or in_flight
+            if not given:
                 raise ValueError("the resolve phase needs the card the spoon brought: pass in_flight")
-            data["card"] = card
+            data["card"] = given[0]
         current = Item(
             NUMBER[key], seat, entry, kind, self._log_pos(seat, entry), step, int(res["decider"]), data
         )

@@ -28,7 +28,7 @@ from ..budget import SearchBudget
 from ..registry import register
 from ..search import Node, SearchBot, expand_or_select, most_visited
 from ..search import run as run_search
-from .policy import PartyPolicy, observed_decision
+from .policy import PartyPolicy, observed_decision, observed_values
 from .position import Position
 
 
@@ -145,10 +145,17 @@ def rollout_action(
     return max(scored, key=lambda x: x[0])[1]
 
 
-#: a mid-turn search runs at most this many iterations per legal action (never more than the budget) ...
+#: a mid-turn search branches on the heuristic's best few legal actions (a spoon may name some thirty
+#: cards, a takeout box offer a hundred sets of flips: too many to tell apart by sampling) ...
+MIDTURN_CANDIDATES = 6
+#: ... and runs at most this many iterations per action it branches on (never more than the budget) ...
 MIDTURN_PER_ACTION = 16
 #: ... and at least this many when the budget allows
 MIDTURN_MIN = 32
+#: below the root, the seat's own mid-turn decisions branch in the tree when they offer at most this
+#: many actions (chopsticks' or a menu's card, a gift, a placement); more (a spoon's names, most
+#: takeout boxes) are left to the rollout policy, which has no ranking to prune them by
+MIDTURN_TREE_MAX = 12
 
 
 def flip_translation(real: Sequence[Any], state: Any, seat: int) -> dict[int, int] | None:
@@ -224,6 +231,9 @@ class PartyMCTSBot(SearchBot):
         if midturn and not self.search_choices:
             self.last_info = {"mode": "heuristic"}
             return observed_decision(self, self.policy, obs, legal)
+        full = legal  # every flip option together names every flippable card (flip_translation)
+        if midturn and len(legal) > MIDTURN_CANDIDATES:
+            legal = self.candidates(obs, legal)
         pool = unseen_pool(obs)
         res = obs.resolving or {}
         if midturn and res.get("step") == "place" and isinstance(legal[0], Play):
@@ -238,7 +248,7 @@ class PartyMCTSBot(SearchBot):
         def root_options(st: Any) -> list[Any]:
             if not flips:
                 return legal
-            table = flip_translation(legal, st, seat)
+            table = flip_translation(full, st, seat)
             if table is None:  # cannot happen for a state rebuilt from this observation
                 raise AssertionError("the rebuilt state's flippable cards differ from the observation's")
             return [Flip(tuple(sorted(table[r] for r in a.refs))) for a in legal]
@@ -259,6 +269,11 @@ class PartyMCTSBot(SearchBot):
                             options, names = root_options(st), keys
                         else:
                             options = st.legal_actions(seat)
+                            if len(options) > MIDTURN_TREE_MAX and st.phase != "choose":
+                                # too many to branch on without the observation's ranking: play on
+                                st.submit(s, rollout_action(st, s, self.policy, rng, self.epsilon, cache))
+                                node = None
+                                continue
                             names = [tree_key(st, a) for a in options]
                         if len(options) == 1:
                             st.submit(s, options[0])
@@ -278,7 +293,19 @@ class PartyMCTSBot(SearchBot):
             self.last_info = {"mode": "mcts", "iterations": it, "phase": obs.phase, "decision": decision(obs)}
         else:
             self.last_info = {"mode": "mcts", "iterations": it}
-        return by_key[most_visited(root, sorted(by_key, reverse=True))]
+        # ties go to the heuristic's order at a mid-turn decision (its best first), as before elsewhere
+        order = keys if midturn else sorted(by_key, reverse=True)
+        return by_key[most_visited(root, order)]
+
+    def candidates(self, obs: Any, legal: list[Any]) -> list[Any]:
+        """The :data:`MIDTURN_CANDIDATES` legal actions the heuristic values most, best first (on equal
+        values the takeout box's option that flips fewer cards, else the earlier one)."""
+        values = observed_values(self.policy, obs, legal)
+        ranked = sorted(
+            range(len(legal)),
+            key=lambda i: (-values[i], len(legal[i].refs) if isinstance(legal[i], Flip) else 0, i),
+        )
+        return [legal[i] for i in ranked[:MIDTURN_CANDIDATES]]
 
 
 def tree_key(st: Any, action: Any) -> str:
