@@ -8,9 +8,14 @@ plays the round out: the tree branches on the seat's own decisions — its secre
 when another seat's spoon names a type, how it places what a spoon brought, a menu's pick, a takeout
 box's flips) — and every other decision comes from :func:`rollout_action` (an epsilon-greedy
 heuristic). A mid-turn decision is searched from its own position too (the resolve phase rebuilt
-from the observation), with at most :data:`MIDTURN_PER_ACTION` iterations per legal action: a choice
-between two variants to give needs far fewer samples than a pick among ten cards, and the budget is
-never exceeded.
+from the observation) among the heuristic's best :data:`MIDTURN_CANDIDATES` actions, with at most
+:data:`MIDTURN_PER_ACTION` iterations per action it weighs: a choice between two variants to give
+needs far fewer samples than a pick among ten cards, and the budget is never exceeded.
+
+What the rebuilt resolve phase cannot know it leaves out: bonus actions other seats declared with
+this turn's picks and have not used yet are not public, so the sampled turn has none; and a spoon or
+chopsticks that went back this turn into a hand the seat has not seen is dealt with the other unseen
+cards rather than into that hand.
 """
 
 from __future__ import annotations
@@ -275,7 +280,7 @@ class PartyMCTSBot(SearchBot):
                                 node = None
                                 continue
                             names = [tree_key(st, a) for a in options]
-                        if len(options) == 1:
+                        if len(options) == 1 and st.phase != "choose":  # a forced step is no edge
                             st.submit(s, options[0])
                             continue
                         i, new = expand_or_select(node, names, rng, self.c)
