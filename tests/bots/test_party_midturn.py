@@ -269,11 +269,11 @@ def _hidden_twin(state: PartyState, seat: int) -> PartyState:
         for i, c in enumerate(hand):
             j = next((j for j, d in enumerate(deck) if d != c), None)
             if j is not None:
-                hand[i], deck[j] = deck[j], c
-                if twin.observe(seat) == obs and all(twin.legal_actions(s) for s in twin.to_act()):
+                d = deck[j]
+                hand[i], deck[j] = d, c
+                if twin.observe(seat) == obs:
                     return twin
-                hand[i], deck[j] = c, deck[j]
-                hand[i], deck[j] = deck[j], hand[i]
+                hand[i], deck[j] = c, d
     j = next(j for j in range(1, len(deck)) if deck[j] != deck[0])
     deck[0], deck[j] = deck[j], deck[0]
     return twin
@@ -287,6 +287,7 @@ def test_mid_turn_decisions_do_not_peek(positions: dict[str, list[PartyState]]) 
             seat = state.to_act()[0]
             twin = _hidden_twin(state, seat)
             assert twin.hands != state.hands or twin.deck != state.deck
+            assert twin.all_cards() == state.all_cards()
             assert twin.observe(seat) == state.observe(seat)
             hands_differed += twin.hands != state.hands
             picks = []
