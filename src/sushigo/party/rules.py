@@ -267,9 +267,14 @@ class PartyState:
 
     @classmethod
     def from_observation(
-        cls, obs: PartyObservation, hands: list[list[int]], deck: list[int], pile: list[int]
+        cls,
+        obs: PartyObservation,
+        hands: list[list[int]],
+        deck: list[int],
+        pile: list[int],
+        in_flight: Sequence[int] = (),
     ) -> PartyState:
-        """A state at the observed position holding the given hidden cards (the choose phase only).
+        """A state at the observed position holding the given hidden cards.
 
         ``hands`` are every seat's hand (the observer's own and those it knows, plus sampled ones),
         ``deck`` and ``pile`` the undealt cards and the dessert pile. Tableaux are placed turn by turn
@@ -277,6 +282,18 @@ class PartyState:
         race, the discards and the desserts kept in earlier rounds are the observation's. Round
         scores and the log of earlier rounds are not rebuilt (the state is for playing the rest of
         the round on). Its generator is seeded 0.
+
+        In the resolve phase the item being resolved is rebuilt from ``obs.resolving`` (a spoon's
+        request and giver included), with the observer's own menu draw and the card a spoon brought
+        it (read from its legal plays); ``in_flight`` supplies what the observer cannot see there,
+        another seat's menu draw or the card a spoon brought another seat. The rest of the queue is
+        what the observation shows of it: the menus and takeout boxes played this turn and not yet
+        resolved. Bonus actions other seats declared with this turn's picks and have not used yet are
+        not public, so the state has none (search plays the round on as if none were declared); so is
+        a second bonus of the observer's own (only with ``max_bonus_per_turn`` above 1).
+
+        :raises ValueError: when the resolve phase needs cards the observation does not show and
+            ``in_flight`` does not give them.
         """
         from .position import kept_from_observation, table_from_observation
 
@@ -298,7 +315,71 @@ class PartyState:
         st.turn_log = [[] for _ in range(n)]
         st.finished = []
         st._options = {}
+        if obs.phase == "resolve" and obs.resolving is not None:
+            st._resume(obs, list(in_flight))
         return st
+
+    def _resume(self, obs: PartyObservation, in_flight: list[int]) -> None:
+        """Rebuilds the resolve phase of :meth:`from_observation`: this turn's placed cards (for the
+        end-of-turn checks), its log, the current item and the public rest of the queue."""
+        n = self.players
+        table = self.table
+        table.this_turn = [(s, e) for s in range(n) for e in table.logs[s] if e.turn == obs.turn]
+        turns = obs.round_plays
+        now = turns[-1] if turns else []
+        self.turn_log = [[dict(d) for d in (now[s] if s < len(now) else [])] for s in range(n)]
+        self.phase = "resolve"
+        res = obs.resolving
+        assert res is not None
+        seat, step = int(res["seat"]), str(res["step"])
+        key = KEY_NAMES.index(str(res["card"]))
+        kind = _action_type(key)
+        data: dict[str, Any] = {}
+        if "ask" in res:
+            data["ask"], data["from"] = res["ask"], res.get("from")
+        entry: Entry | None = None
+        if step != "place":  # a spoon that found its card has already left the tableau
+            mine = [e for e in table.present(seat) if e.identity == key and (e.turn < obs.turn) == kind.bonus]
+            entry = min(mine, key=lambda e: (int(e.card == _SO), e.index), default=None)
+        if entry is None:
+            # the used card is no longer in the tableau: a log entry already taken back stands in
+            log = table.logs[seat]
+            entry = Entry(len(log), key, obs.turn - 1 if kind.bonus else obs.turn, present=False)
+            log.append(entry)
+        if kind.draws(self, Item(0, seat, entry, kind)):
+            drawn = list(obs.menu_drawn or ()) if seat == obs.seat else in_flight
+            if not drawn:
+                raise ValueError(f"the resolve phase needs {entry.name}'s drawn cards: pass in_flight")
+            data["drawn"] = drawn
+        if step == "place":
+            # the seat's own legal plays are all of that card; another seat's comes with in_flight
+            own = [int(a.card) for a in obs.legal if isinstance(a, Play)] if seat == obs.seat else []
+            given = own or in_flight
+            if not given:
+                raise ValueError("the resolve phase needs the card the spoon brought: pass in_flight")
+            data["card"] = given[0]
+        current = Item(
+            NUMBER[key], seat, entry, kind, self._log_pos(seat, entry), step, int(res["decider"]), data
+        )
+        self.current = current
+        self.queue = [
+            Item(NUMBER[e.identity], s, e, _action_type(e.identity), self._log_pos(s, e))
+            for s in range(n)
+            for e in table.present(s)
+            if e.turn == obs.turn and e.identity in _QUEUED and e is not entry
+        ]
+        self.queue = [it for it in self.queue if it.key() > current.key()]
+
+    def _log_pos(self, seat: int, entry: Entry) -> int:
+        """The position in ``seat``'s turn log of the play that brought ``entry`` (added when the log
+        does not show it, so that a takeout box can note its flips there)."""
+        name = WIRE[entry.card]
+        log = self.turn_log[seat]
+        for i, d in enumerate(log):
+            if d.get("card") == name and "flip" not in d:
+                return i
+        log.append({"card": name})
+        return len(log) - 1
 
     def reseed(self, rng: random.Random) -> None:
         """Replaces the generator (which orders the deck when cards return to it) and forgets the

@@ -20,10 +20,13 @@ points.
   has held this round, every tableau, the kept desserts) into the unseen hands, the deck and the
   dessert pile,
   builds a private :class:`~sushigo.party.rules.PartyState` from the observation and that sample, and
-  plays the round out. The tree branches on the seat's own secret picks; every other decision (other
-  seats, and the bonus steps during resolution) comes from an epsilon-greedy heuristic policy. Its
-  resolution-phase decisions (the card a menu or chopsticks plays, a spoon's request, a takeout box's
-  flips) are the heuristic's. Options: ``iterations`` (default 100) or ``time_ms``, ``c``, ``epsilon``.
+  plays the round out. The tree branches on the seat's own decisions, its secret picks and its
+  mid-turn steps (the card chopsticks or a menu plays, a spoon's request, the variant it gives a
+  spoon, how it places what a spoon brought, a takeout box's flips); other seats play an
+  epsilon-greedy heuristic policy. A mid-turn step is searched from its own position (the resolve
+  phase rebuilt from the observation) among the heuristic's best six actions, with a share of the
+  budget. Options: ``iterations`` (default 100) or ``time_ms``, ``c``, ``epsilon``, ``search_choices``
+  (``False``: mid-turn steps are the heuristic's, as before they were searched).
 
 The uramaki race points scored so far this round and this round's discards come from the
 observation (``uramaki_race``, ``uramaki_claimed``, ``uramaki_scored``, ``discards``): they are public,
@@ -37,7 +40,15 @@ sampling, the private state, the rollout and the search bot). Importing it regis
 from __future__ import annotations
 
 from .mcts import PartyMCTSBot, rollout_action, sample_hidden, unseen_pool
-from .policy import PartyGreedyBot, PartyHeuristicBot, PartyPolicy, card_value, observed_decision, potential
+from .policy import (
+    PartyGreedyBot,
+    PartyHeuristicBot,
+    PartyPolicy,
+    card_value,
+    observed_decision,
+    observed_values,
+    potential,
+)
 from .position import Position, identity, immediate
 
 __all__ = [
@@ -50,6 +61,7 @@ __all__ = [
     "identity",
     "immediate",
     "observed_decision",
+    "observed_values",
     "potential",
     "rollout_action",
     "sample_hidden",

@@ -227,14 +227,28 @@ class PartyPolicy:
         hand_sizes: Sequence[int], left: int, rounds_left: int,
     ) -> str:  # fmt: skip
         """The name a spoon asks for: the best card the nearest holder to the left would give."""
+        hopes = self.ask_values(pos, seat, names, known_hands, hand_sizes, left, rounds_left)
+        best_name, best_v = names[0], -math.inf
+        for name, hope in zip(names, hopes):
+            if hope > best_v + 1e-9:
+                best_name, best_v = name, hope
+        return best_name
+
+    def ask_values(
+        self, pos: Position, seat: int, names: Sequence[str], known_hands: Sequence[Sequence[int] | None],
+        hand_sizes: Sequence[int], left: int, rounds_left: int,
+    ) -> list[float]:  # fmt: skip
+        """What each name a spoon may ask for is expected to bring (``-inf``: a name no card answers),
+        as :meth:`ask` weighs them."""
         n = pos.players
+        out: list[float] = []
         values = {
             c: card_value(pos, seat, c, left + 1, rounds_left, greedy=self.greedy) for c in range(len(WIRE))
         }
-        best_name, best_v = names[0], -math.inf
         for name in names:
             matches = [c for c in range(len(WIRE)) if WIRE[c] == name or TYPE_OF[c].name == name]
             if not matches:
+                out.append(-math.inf)
                 continue
             hope, still = 0.0, 1.0
             for j in range(1, n):
@@ -250,9 +264,8 @@ class PartyPolicy:
                 p = min(0.6, 0.08 * len(matches) * max(1, hand_sizes[h]) / 2)
                 hope += still * p * sum(values[c] for c in matches) / len(matches)
                 still *= 1 - p
-            if hope > best_v + 1e-9:
-                best_name, best_v = name, hope
-        return best_name
+            out.append(hope)
+        return out
 
     def give(self, pos: Position, asker: int, options: Sequence[Give], left: int, rounds_left: int) -> Give:
         """The variant a spoon's victim gives: the one worth least to the asker."""
@@ -266,19 +279,32 @@ class PartyPolicy:
 
     def flip(self, obs: Any, pos: Position, seat: int, options: Sequence[Flip]) -> Flip:
         """The takeout box's flips: the option that gains most points now (exact, through the hooks)."""
-        refs = sorted({r for f in options for r in f.refs})
-        row = [c for c in obs.tableaux[seat] if c[4] < obs.turn and not c[2]]
-        if len(refs) != len(row):  # cannot tell the cards apart: flip nothing rather than guess
+        gains = self.flip_values(obs, pos, seat, options)
+        if gains is None:  # cannot tell the cards apart: flip nothing rather than guess
             return min(options, key=lambda f: len(f.refs))
-        by_ref = dict(zip(refs, row))
-        base = pos.round_points(seat)
         best, best_v = options[0], -math.inf
-        for f in options[:512]:
-            trial = _flipped(obs, seat, {by_ref[r] for r in f.refs}, pos)
-            v = trial.round_points(seat) - base
+        for f, v in zip(options, gains):
             if v > best_v + 1e-9:
                 best, best_v = f, v
         return best
+
+    def flip_values(self, obs: Any, pos: Position, seat: int, options: Sequence[Flip]) -> list[float] | None:
+        """The points each flip option gains now (the first 512 options; ``-inf`` after them), or
+        ``None`` when the observation cannot tell the flippable cards apart."""
+        refs = sorted({r for f in options for r in f.refs})
+        row = [c for c in obs.tableaux[seat] if c[4] < obs.turn and not c[2]]
+        if len(refs) != len(row):
+            return None
+        by_ref = dict(zip(refs, row))
+        base = pos.round_points(seat)
+        out: list[float] = []
+        for i, f in enumerate(options):
+            if i >= 512:
+                out.append(-math.inf)
+                continue
+            trial = _flipped(obs, seat, {by_ref[r] for r in f.refs}, pos)
+            out.append(float(trial.round_points(seat) - base))
+        return out
 
 
 def _flipped(obs: Any, seat: int, flips: set[Card], template: Position) -> Position:
@@ -292,6 +318,42 @@ def _flipped(obs: Any, seat: int, flips: set[Card], template: Position) -> Posit
     pos.kept, pos.race, pos.claimed = template.kept, template.race, template.claimed
     pos.finish()
     return pos
+
+
+def observed_values(policy: PartyPolicy, obs: Any, legal: Sequence[Any]) -> list[float]:
+    """How :func:`observed_decision` values each of the legal actions of a resolve step (higher is
+    better): a spoon's names by what they would bring, a victim's gifts by what the asker would not
+    gain, a takeout box's flips by the points they gain now, an extra card's plays by card value. The
+    ``mcts`` bot searches the best few of them."""
+    seat = obs.seat
+    pos = Position.of_observation(obs)
+    rounds_left = rounds_after(obs)
+    first = legal[0]
+    if isinstance(first, Ask):
+        names = [a.name for a in legal]
+        return policy.ask_values(
+            pos, seat, names, obs.known_hands, obs.hand_sizes, len(obs.hand), rounds_left
+        )
+    if isinstance(first, Give):
+        asker = obs.resolving["seat"] if obs.resolving else (seat + obs.players - 1) % obs.players
+        return [
+            -card_value(pos, asker, int(g.card), len(obs.hand), rounds_left, greedy=policy.greedy)
+            for g in legal
+        ]
+    if isinstance(first, Flip):
+        gains = policy.flip_values(obs, pos, seat, legal)
+        return gains if gains is not None else [-float(len(f.refs)) for f in legal]
+    hand = list(obs.menu_drawn) if obs.menu_drawn else list(obs.hand)
+    scored = policy.choose(
+        pos,
+        seat,
+        hand or [int(p.card) for p in legal],
+        legal,
+        rounds_left,
+        obs.known_hands,
+        len(obs.hand) + 1,
+    )
+    return [v for v, _ in scored]
 
 
 def observed_decision(bot: BaseBot, policy: PartyPolicy, obs: Any, legal: Sequence[Any]) -> Any:
