@@ -247,3 +247,15 @@ def test_a_tiny_behaviour_cloning_run_lowers_its_loss() -> None:
     losses = [e["train_loss"] for e in log["epochs"]]
     assert losses[-1] < 0.8 * losses[0], losses
     assert log["epochs"][-1]["val_agree"] > 0.4
+
+
+def test_training_tables_never_use_a_held_out_menu() -> None:
+    from sushigo.party.menus import check_players, menu_id, resolve_menu
+    from sushigo.train.party_bc import HELD_OUT, draw_table
+
+    rng = random.Random(0)
+    for _ in range(300):
+        players, menu = draw_table(rng)
+        tiles = resolve_menu(menu)
+        assert menu not in HELD_OUT and menu_id(tiles) not in HELD_OUT
+        check_players(tiles, players)

@@ -334,8 +334,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     arrays, tlog = train(data, seed=args.seed, seconds=args.train_seconds, hidden=hidden)
     log["training"] = tlog
     meta = {
-        "teacher": args.teacher,
-        "iterations": args.iterations,
+        # with --data the teachers are those of the files' own runs (their log.json)
+        "teacher": None if args.data else args.teacher,
+        "iterations": None if args.data else args.iterations,
         "positions": log["positions"],
         "data": list(args.data or []),
         "held_out": list(HELD_OUT),
