@@ -259,3 +259,26 @@ def test_training_tables_never_use_a_held_out_menu() -> None:
         tiles = resolve_menu(menu)
         assert menu not in HELD_OUT and menu_id(tiles) not in HELD_OUT
         check_players(tiles, players)
+
+
+def test_a_pickled_bot_carries_the_path_and_plays_the_same(weights: Path) -> None:
+    """Bots travel to worker processes (tournaments, the web server's pool) pickled."""
+    import pickle
+
+    bot = PartyNeuralBot(seed=4, weights=str(weights))
+    copy = pickle.loads(pickle.dumps(bot))
+    assert copy.net is bot.net  # the path travelled and hit the cache, not 0.5 MB of weights
+    state = new_game(3, seed=2, menu="master_menu")
+    obs, legal = state.observe(1), state.legal_actions(1)
+    assert copy.act(obs, legal) == bot.act(obs, legal)
+
+
+def test_the_tournament_command_names_missing_weights_in_one_line(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from sushigo.cli import main
+
+    args = ["tournament", "--game", GAME, "--bots", "neural,heuristic", "-n", "1", "-j", "1"]
+    result = CliRunner().invoke(main, [*args, "--bot-option", f"neural.weights={tmp_path / 'none.npz'}"])
+    assert result.exit_code != 0
+    assert "no Party network weights at" in result.output and "Traceback" not in result.output
