@@ -39,6 +39,8 @@ sampling, the private state, the rollout and the search bot). Importing it regis
 
 from __future__ import annotations
 
+import contextlib
+
 from .mcts import PartyMCTSBot, rollout_action, sample_hidden, unseen_pool
 from .policy import (
     PartyGreedyBot,
@@ -50,6 +52,11 @@ from .policy import (
     potential,
 )
 from .position import Position, identity, immediate
+
+# the ``neural`` bot needs NumPy (an extra): without it the other Party bots still register, and asking
+# for ``neural`` names the extra (the Sushi Go! ``neural`` module fails the same way)
+with contextlib.suppress(ImportError):
+    from . import neural  # noqa: F401
 
 __all__ = [
     "PartyGreedyBot",
