@@ -19,7 +19,7 @@ from sushigo.bots import BUILTIN_MODULES, REGISTRY, BaseBot, BotError, RandomBot
 NAMES = {
     "sushi-go": ["alpha", "greedy", "heuristic", "mcts", "neural", "random"],
     "sushi-roll": ["greedy", "heuristic", "mcts", "random", "roll-greedy", "roll-mcts"],
-    "sushi-go-party": ["greedy", "heuristic", "mcts", "random"],
+    "sushi-go-party": ["greedy", "heuristic", "mcts", "neural", "random"],
 }
 
 

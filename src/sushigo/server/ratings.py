@@ -93,8 +93,11 @@ _SUSHI_GO = {"random": 6.0, "greedy": 18.0, "heuristic": 27.0, "neural": 30.0, "
 #: The published table: one fixed strength per game and bot (GET /api/ratings/bots).
 BOT_STRENGTH: dict[str, dict[str, BotStrength]] = {
     "sushi-go": _bots(_SUSHI_GO, True),
-    # Sushi Go Party!: no benchmark tournament yet; the same bots' Sushi Go! strengths.
-    "sushi-go-party": _bots({b: _SUSHI_GO[b] for b in ("random", "greedy", "heuristic", "mcts")}, False),
+    # Sushi Go Party!: no benchmark tournament yet; the same bots' Sushi Go! strengths, and ``neural``
+    # heuristic's (behaviour-cloned, it plays at about heuristic's level at four players: training.md).
+    "sushi-go-party": _bots(
+        {**{b: _SUSHI_GO[b] for b in ("random", "greedy", "heuristic", "mcts")}, "neural": 27.0}, False
+    ),
     # Sushi Roll: two small runs (mcts against random and against greedy) agree with the Sushi Go!
     # order; ``roll-greedy`` and ``roll-mcts`` are older names of ``greedy`` and ``mcts``.
     "sushi-roll": _bots(
