@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,3 +77,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.path.is_relative_to(here) and f"{item.path.name}::{item.originalname}" not in QUICK:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def seating() -> Any:
+    """tests/server/seating_helpers.py as a module (accounts made through the API, with their headers);
+    tests import in importlib mode, where no test folder is on the path, so it is loaded here once."""
+    module = sys.modules.get("seating_helpers")
+    if module is None:
+        spec = importlib.util.spec_from_file_location(
+            "seating_helpers", Path(__file__).with_name("seating_helpers.py")
+        )
+        assert spec is not None and spec.loader is not None
+        module = sys.modules["seating_helpers"] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    return module

@@ -10,8 +10,6 @@ pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 pytest.importorskip("sqlalchemy")
 
-import importlib.util
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,19 +18,6 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from sushigo.server.app import create_app
-
-
-def _helpers() -> Any:
-    """tests/server/seating_helpers.py (the tests import in importlib mode: no test folder on the path)."""
-    spec = importlib.util.spec_from_file_location(
-        "seating_helpers", Path(__file__).with_name("seating_helpers.py")
-    )
-    assert spec is not None and spec.loader is not None
-    module = sys.modules.get("seating_helpers")
-    if module is None:
-        module = sys.modules["seating_helpers"] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture
@@ -52,8 +37,10 @@ def wait_status(client: TestClient, tid: str, status: str, timeout: float = 30.0
     raise AssertionError(f"table {tid} did not reach {status}")
 
 
-def test_a_rated_game_then_play_again_between_a_person_and_a_program(client: TestClient) -> None:
-    accounts = _helpers().Accounts(client)
+def test_a_rated_game_then_play_again_between_a_person_and_a_program(
+    client: TestClient, seating: Any
+) -> None:
+    accounts = seating.Accounts(client)
     ann = accounts.make("ann_life", program=False)
     bot = accounts.make("prog_life", program=True)
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random", "name": "Rando"}]
@@ -113,7 +100,9 @@ def test_a_rated_game_then_play_again_between_a_person_and_a_program(client: Tes
     assert row.result["conceded"] == [0]
 
 
-def test_joining_a_rated_table_with_bots_counts_towards_the_hourly_limit(tmp_path: Path) -> None:
+def test_joining_a_rated_table_with_bots_counts_towards_the_hourly_limit(
+    tmp_path: Path, seating: Any
+) -> None:
     """An account already at its limit of rated games against bots cannot take a seat at another such
     table either (only creating one was checked before), and the refusal changes no seat."""
     from sushigo.server.limits import Limits
@@ -125,7 +114,7 @@ def test_joining_a_rated_table_with_bots_counts_towards_the_hourly_limit(tmp_pat
         limits=Limits(rated_per_hour=1, http_rate=1000, http_burst=1000),
     )
     with TestClient(app) as client:
-        accounts = _helpers().Accounts(client)
+        accounts = seating.Accounts(client)
         ann = accounts.make("ann_limit", program=False)
         bob = accounts.make("bob_limit", program=False)
         own = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
@@ -135,6 +124,8 @@ def test_joining_a_rated_table_with_bots_counts_towards_the_hourly_limit(tmp_pat
         assert theirs.status_code == 201, theirs.text
         tid = theirs.json()["id"]
         refused = client.post(f"/api/tables/{tid}/join", json={}, headers=bob.headers)
-        assert refused.status_code == 429 and refused.json()["detail"].startswith("rated/limit:"), refused.text
+        assert refused.status_code == 429 and refused.json()["detail"].startswith("rated/limit:"), (
+            refused.text
+        )
         seats = client.get(f"/api/tables/{tid}").json()["seats"]
         assert not any(s["taken"] for s in seats if s["kind"] == "human")

@@ -9,8 +9,6 @@ pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 pytest.importorskip("sqlalchemy")
 
-import importlib.util
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,23 +25,6 @@ from sushigo.server.app import create_app
 from sushigo.server.store import actions_t
 
 
-def _helpers() -> Any:
-    """tests/server/seating_helpers.py (the tests import in importlib mode: no test folder on the path)."""
-    spec = importlib.util.spec_from_file_location(
-        "seating_helpers", Path(__file__).with_name("seating_helpers.py")
-    )
-    assert spec is not None and spec.loader is not None
-    module = sys.modules.get("seating_helpers")
-    if module is None:
-        module = sys.modules["seating_helpers"] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    return module
-
-
-Accounts = _helpers().Accounts
-PASSWORD = _helpers().PASSWORD
-
-
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(f"sqlite:///{tmp_path / 'seating.sqlite3'}", grace=0.2, bot_delay=0.0)
@@ -52,8 +33,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 @pytest.fixture
-def accounts(client: TestClient) -> Any:
-    return Accounts(client)
+def accounts(client: TestClient, seating: Any) -> Any:
+    return seating.Accounts(client)
 
 
 def table(client: TestClient, seats: list[dict[str, Any]], game: str = "sushi-go") -> str:
@@ -223,13 +204,13 @@ def test_a_session_gone_without_a_hook_is_refused_at_the_next_action(
 
 
 def test_a_deleted_account_shows_as_deleted_without_its_name(
-    client: TestClient, accounts: Any, monkeypatch: pytest.MonkeyPatch
+    client: TestClient, accounts: Any, seating: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(rooms, "ACCOUNT_RECHECK", 0.0)
     tid = table(client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
     who = accounts.make("leaving", program=False)
     assert client.post(f"/api/tables/{tid}/join", json={}, headers=who.headers).status_code == 200
-    gone = client.request("DELETE", "/api/me", json={"password": PASSWORD}, headers=who.headers)
+    gone = client.request("DELETE", "/api/me", json={"password": seating.PASSWORD}, headers=who.headers)
     assert gone.status_code == 204, gone.text
     seat = client.get(f"/api/tables/{tid}").json()["seats"][0]
     assert (seat["name"], seat["account"], seat["deleted"]) == (None, None, True)
