@@ -106,6 +106,9 @@ BOT_STRENGTH: dict[str, dict[str, BotStrength]] = {
             "greedy": 18.0,
             "roll-greedy": 18.0,
             "heuristic": 27.0,
+            # Behaviour-cloned from mcts: far above heuristic, below mcts in 3-player tables
+            # (docs/training.md, "Sushi Roll neural").
+            "neural": 30.0,
             "mcts": 32.5,
             "roll-mcts": 32.5,
         },
