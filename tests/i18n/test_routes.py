@@ -157,7 +157,7 @@ def test_an_unknown_catalogue_is_a_json_404(client: TestClient, lang: str) -> No
 
 
 def test_games_in_english_are_unchanged(client: TestClient) -> None:
-    want = [GameInfo.of(g.name, bot_names(g.name)).model_dump(mode="json") for g in games()]
+    want = [GameInfo.of(g.to_json(), bot_names(g.name)).model_dump(mode="json") for g in games()]
     got = client.get("/api/games").json()["games"]
 
     def strip(doc: list[dict[str, Any]]) -> list[dict[str, Any]]:
