@@ -36,6 +36,65 @@ class NetworkError(SushigoError, ValueError):
     """A weights file that cannot be read or does not fit the features."""
 
 
+def read_weights(
+    path: str, what: str = "network", error: type[Exception] = NetworkError
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The named arrays and the meta data of a weights file, for each of the package's networks (Sushi
+    Go!, Party, Sushi Roll); ``what`` names the network in the one-line errors, raised as ``error``."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if any(name.endswith("data.pkl") for name in data.files):
+                # a PyTorch training checkpoint is a zip file too, so NumPy opens it
+                weights = Path(path).with_name("weights.npz")
+                raise error(
+                    f"{path} is a training checkpoint (checkpoint.pt), not {what} weights: pass {weights}"
+                )
+            arrays = {k: data[k] for k in data.files}
+    except FileNotFoundError:
+        raise error(f"no {what} weights at {path}") from None
+    except (OSError, ValueError) as exc:
+        if isinstance(exc, error):
+            raise
+        raise error(f"cannot read {what} weights {path}: {exc}") from None
+    meta: dict[str, Any] = {}
+    if "meta" in arrays:
+        try:
+            meta = json.loads(str(arrays.pop("meta")))
+        except json.JSONDecodeError:
+            raise error(f"{path}: unreadable meta data") from None
+    return arrays, meta
+
+
+def hidden_layers(arrays: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """The ``(weights, bias)`` of each hidden layer (``w0``/``b0``, ``w1``/``b1``, …), as float32."""
+    hidden: list[tuple[Any, Any]] = []
+    k = 0
+    while f"w{k}" in arrays:
+        hidden.append(
+            (np.asarray(arrays[f"w{k}"], dtype=np.float32), np.asarray(arrays[f"b{k}"], dtype=np.float32))
+        )
+        k += 1
+    return hidden
+
+
+def relu_trunk(x: Any, hidden: list[tuple[Any, Any]]) -> Any:
+    """``x`` through the hidden ReLU layers (the heads differ per network)."""
+    h = np.asarray(x, dtype=np.float32)
+    for w, b in hidden:
+        h = h @ w
+        h += b
+        np.maximum(h, 0.0, out=h)
+    return h
+
+
+def hidden_arrays(hidden: list[tuple[Any, Any]]) -> dict[str, Any]:
+    """The hidden layers as the named arrays :func:`hidden_layers` reads."""
+    out: dict[str, Any] = {}
+    for k, (w, b) in enumerate(hidden):
+        out[f"w{k}"], out[f"b{k}"] = w, b
+    return out
+
+
 class Network:
     """A loaded network: :meth:`forward` maps a batch of feature vectors to policy logits and values."""
 
@@ -43,13 +102,7 @@ class Network:
         self.meta = meta
         #: the file it was loaded from: a pickled network is that path, reloaded (and cached) on arrival
         self.path = path
-        self.hidden: list[tuple[Any, Any]] = []
-        k = 0
-        while f"w{k}" in arrays:
-            self.hidden.append(
-                (np.asarray(arrays[f"w{k}"], dtype=np.float32), np.asarray(arrays[f"b{k}"], dtype=np.float32))
-            )
-            k += 1
+        self.hidden = hidden_layers(arrays)
         try:
             self.wp = np.asarray(arrays["wp"], dtype=np.float32)
             self.bp = np.asarray(arrays["bp"], dtype=np.float32)
@@ -65,11 +118,7 @@ class Network:
 
     def forward(self, x: Any) -> tuple[Any, Any]:
         """Returns ``(logits, values)`` for a ``(batch, FEATURES)`` array: ``(batch, 195)`` and ``(batch,)``."""
-        h = np.asarray(x, dtype=np.float32)
-        for w, b in self.hidden:
-            h = h @ w
-            h += b
-            np.maximum(h, 0.0, out=h)
+        h = relu_trunk(x, self.hidden)
         logits = h @ self.wp + self.bp
         values = (h @ self.wv + self.bv)[:, 0]
         return logits, values
@@ -91,11 +140,7 @@ class Network:
 
     def arrays(self) -> dict[str, Any]:
         """The weights as named arrays (what :func:`save` writes)."""
-        out: dict[str, Any] = {}
-        for k, (w, b) in enumerate(self.hidden):
-            out[f"w{k}"], out[f"b{k}"] = w, b
-        out.update(wp=self.wp, bp=self.bp, wv=self.wv, bv=self.bv)
-        return out
+        return {**hidden_arrays(self.hidden), "wp": self.wp, "bp": self.bp, "wv": self.wv, "bv": self.bv}
 
 
 def save(path: str | Path, arrays: dict[str, Any], meta: dict[str, Any]) -> None:
@@ -115,25 +160,7 @@ def load(path: str | Path | None = None) -> Network:
 
 @lru_cache(maxsize=8)
 def _load_cached(path: str) -> Network:
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            if "wp" not in data.files and any(name.endswith("data.pkl") for name in data.files):
-                # a PyTorch training checkpoint is a zip file too, so NumPy opens it
-                weights = Path(path).with_name("weights.npz")
-                raise NetworkError(
-                    f"{path} is a training checkpoint (checkpoint.pt), not network weights: pass {weights}"
-                )
-            arrays = {k: data[k] for k in data.files}
-    except FileNotFoundError:
-        raise NetworkError(f"no network weights at {path}") from None
-    except (OSError, ValueError) as exc:
-        raise NetworkError(f"cannot read network weights {path}: {exc}") from None
-    meta: dict[str, Any] = {}
-    if "meta" in arrays:
-        try:
-            meta = json.loads(str(arrays.pop("meta")))
-        except json.JSONDecodeError:
-            raise NetworkError(f"{path}: unreadable meta data") from None
+    arrays, meta = read_weights(path)
     if meta.get("format", FORMAT) != FORMAT:
         raise NetworkError(f"{path} is a {meta.get('format')!r} file, not {FORMAT}")
     return Network(arrays, meta, path)

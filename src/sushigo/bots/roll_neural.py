@@ -36,6 +36,7 @@ from ..sushi_roll.dice import dice_per_player
 from ..sushi_roll.faces import parse_face
 from ..sushi_roll.observation import Observation
 from .base import BaseBot
+from .nn import hidden_arrays, hidden_layers, read_weights, relu_trunk
 from .registry import register
 from .roll_bots import face_value
 
@@ -200,13 +201,7 @@ class RollNetwork:
         self.meta = meta
         #: the file it was loaded from: a pickled network is that path, reloaded (and cached) on arrival
         self.path = path
-        self.hidden: list[tuple[Any, Any]] = []
-        k = 0
-        while f"w{k}" in arrays:
-            self.hidden.append(
-                (np.asarray(arrays[f"w{k}"], dtype=np.float32), np.asarray(arrays[f"b{k}"], dtype=np.float32))
-            )
-            k += 1
+        self.hidden = hidden_layers(arrays)
         try:
             self.wo = np.asarray(arrays["wo"], dtype=np.float32)
             self.bo = np.asarray(arrays["bo"], dtype=np.float32)
@@ -221,11 +216,7 @@ class RollNetwork:
         """Returns a score per row of ``actions`` (``(k, ACTION_FEATURES)``) in ``position``."""
         a = np.asarray(actions, dtype=np.float32)
         p = np.broadcast_to(np.asarray(position, dtype=np.float32), (a.shape[0], POSITION_FEATURES))
-        h = np.concatenate([p, a], axis=1)
-        for w, b in self.hidden:
-            h = h @ w
-            h += b
-            np.maximum(h, 0.0, out=h)
+        h = relu_trunk(np.concatenate([p, a], axis=1), self.hidden)
         return (h @ self.wo + self.bo).reshape(-1)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -236,11 +227,7 @@ class RollNetwork:
 
     def arrays(self) -> dict[str, Any]:
         """The weights as named arrays (what :func:`save` writes)."""
-        out: dict[str, Any] = {}
-        for k, (w, b) in enumerate(self.hidden):
-            out[f"w{k}"], out[f"b{k}"] = w, b
-        out.update(wo=self.wo, bo=self.bo)
-        return out
+        return {**hidden_arrays(self.hidden), "wo": self.wo, "bo": self.bo}
 
 
 def save(path: str | Path, arrays: dict[str, Any], meta: dict[str, Any]) -> None:
@@ -265,19 +252,7 @@ def load(path: str | Path | None = None) -> RollNetwork:
 
 @lru_cache(maxsize=8)
 def _load_cached(path: str) -> RollNetwork:
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {k: data[k] for k in data.files}
-    except FileNotFoundError:
-        raise RollNetworkError(f"no Sushi Roll network weights at {path}") from None
-    except (OSError, ValueError) as exc:
-        raise RollNetworkError(f"cannot read Sushi Roll network weights {path}: {exc}") from None
-    meta: dict[str, Any] = {}
-    if "meta" in arrays:
-        try:
-            meta = json.loads(str(arrays.pop("meta")))
-        except json.JSONDecodeError:
-            raise RollNetworkError(f"{path}: unreadable meta data") from None
+    arrays, meta = read_weights(path, "Sushi Roll network", RollNetworkError)
     if meta.get("format") != FORMAT:
         raise RollNetworkError(
             f"{path} is a {meta.get('format')!r} file, not a Sushi Roll network ({FORMAT})"

@@ -45,7 +45,7 @@ from ...envs.party_encoding import (
 )
 from ...party.actions import Ask, Flip, Give, Play
 from ..base import BaseBot
-from ..nn import NetworkError
+from ..nn import NetworkError, hidden_arrays, hidden_layers, read_weights, relu_trunk
 from ..registry import register
 
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "weights" / "party.npz"
@@ -192,13 +192,7 @@ class PartyNetwork:
 
     def __init__(self, arrays: dict[str, Any], meta: dict[str, Any], path: str | None = None) -> None:
         self.meta, self.path = meta, path
-        self.hidden: list[tuple[Any, Any]] = []
-        k = 0
-        while f"w{k}" in arrays:
-            self.hidden.append(
-                (np.asarray(arrays[f"w{k}"], dtype=np.float32), np.asarray(arrays[f"b{k}"], dtype=np.float32))
-            )
-            k += 1
+        self.hidden = hidden_layers(arrays)
         try:
             self.wp = np.asarray(arrays["wp"], dtype=np.float32)
             self.bp = np.asarray(arrays["bp"], dtype=np.float32)
@@ -214,10 +208,7 @@ class PartyNetwork:
 
     def forward(self, x: Any) -> Any:
         """Logits ``(batch, OUTPUTS)`` of a ``(batch, FEATURES)`` array."""
-        h = np.asarray(x, dtype=np.float32)
-        for w, b in self.hidden:
-            h = np.maximum(h @ w + b, 0.0)
-        return h @ self.wp + self.bp
+        return relu_trunk(x, self.hidden) @ self.wp + self.bp
 
     def __reduce__(self) -> tuple[Any, ...]:
         # a bot sent to a worker process carries the path, not the weights (as the Sushi Go! network)
@@ -227,11 +218,7 @@ class PartyNetwork:
 
     def arrays(self) -> dict[str, Any]:
         """The weights as named arrays."""
-        out: dict[str, Any] = {}
-        for k, (w, b) in enumerate(self.hidden):
-            out[f"w{k}"], out[f"b{k}"] = w, b
-        out.update(wp=self.wp, bp=self.bp)
-        return out
+        return {**hidden_arrays(self.hidden), "wp": self.wp, "bp": self.bp}
 
 
 def save(path: str | Path, arrays: dict[str, Any], meta: dict[str, Any]) -> None:
@@ -252,17 +239,7 @@ def load(path: str | Path | None = None) -> PartyNetwork:
 
 @lru_cache(maxsize=4)
 def _load_cached(path: str) -> PartyNetwork:
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {k: data[k] for k in data.files}
-    except FileNotFoundError:
-        raise NetworkError(f"no Party network weights at {path}") from None
-    except (OSError, ValueError) as exc:
-        raise NetworkError(f"cannot read Party network weights {path}: {exc}") from None
-    try:
-        meta = json.loads(str(arrays.pop("meta"))) if "meta" in arrays else {}
-    except json.JSONDecodeError:
-        raise NetworkError(f"{path}: unreadable meta data") from None
+    arrays, meta = read_weights(path, "Party network")
     if meta.get("format") != FORMAT:
         raise NetworkError(f"{path} is a {meta.get('format')!r} file, not Party network weights ({FORMAT})")
     return PartyNetwork(arrays, meta, path)
