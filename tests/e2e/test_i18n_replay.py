@@ -121,7 +121,16 @@ def test_the_lobby_in_the_pseudo_locale(
 ) -> None:
     ignored = names(server.base)
     page = new_page(browser, 1280, 800)
-    page.goto(server.base + "/?lang=qps")
+    # The messages come last, after GET /api/games has answered: a page that drew its own words when the
+    # games came would draw them in English (the order a slow network gives now and then).
+    held: list[Any] = []
+    page.route("**/api/i18n/qps", lambda route: held.append(route))
+    with page.expect_response(lambda r: "/api/games" in r.url):
+        page.goto(server.base + "/?lang=qps")
+    while not held:
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(200)
+    held[0].continue_()
     page.wait_for_selector("#finished a")
     page.wait_for_function("() => document.documentElement.lang === 'qps'")
     bad = unmarked(page, ignored, "lobby")

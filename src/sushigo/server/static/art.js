@@ -128,7 +128,11 @@ function useDoc(doc) {
   // the new document first: a listener that asks for games() gets this language's, not the last one's
   gamesDoc = Promise.resolve(doc);
   catalogueListeners.splice(0).forEach((f) => f());
-  window.dispatchEvent(new CustomEvent("sushigo:catalogue", { detail: { lang: I18N ? I18N.lang() : "en" } }));
+  // Not before the page's first messages are in: a page that redrew its own words then would draw them in
+  // English and keep them (the lobby's "(recommended)" did, when /api/games answered first).
+  (I18N ? I18N.ready : Promise.resolve()).then(() => {
+    window.dispatchEvent(new CustomEvent("sushigo:catalogue", { detail: { lang: I18N ? I18N.lang() : "en" } }));
+  });
   return doc;
 }
 let gamesDoc = fetchGames(I18N ? I18N.lang() : "en").then(useDoc);
