@@ -138,6 +138,20 @@ def test_with_share_weighs_one_setting_and_keeps_the_others_ratios() -> None:
         with_share(DEFAULT_SETTINGS, 7, 0.5)
 
 
+def test_with_shares_weighs_several_sizes_at_once() -> None:
+    from sushigo.train.selfplay import DEFAULT_SETTINGS, with_shares
+
+    out = with_shares(DEFAULT_SETTINGS, {5: 0.4, 3: 0.2})
+    assert sum(w for _, _, w in out) == pytest.approx(1.0)
+    plain = {p: w for p, o, w in out if not o}
+    assert plain[5] == pytest.approx(0.4) and plain[3] == pytest.approx(0.2)
+    # the rest (0.4) keeps its proportions: 2p stays 40/27 of 4p, the variants theirs
+    assert plain[2] / plain[4] == pytest.approx(0.40 / 0.27)
+    assert plain[2] == pytest.approx(0.4 * 0.40 / (1 - 0.08 - 0.12))
+    with pytest.raises(ValueError, match="more than 1"):
+        with_shares(DEFAULT_SETTINGS, {5: 0.7, 4: 0.5})
+
+
 def test_a_run_can_start_from_a_network(tmp_path: Path) -> None:
     """Fine-tuning: iteration 0 is the given network (no warm start), and a resume keeps going."""
     from sushigo.train.selfplay import DEFAULT_SETTINGS, with_share
@@ -182,5 +196,18 @@ def test_train_command_fine_tunes(tmp_path: Path) -> None:
     assert meta["config"]["settings"][0][:2] == [2, {}] and meta["config"]["settings"][0][2] == pytest.approx(
         0.8
     )
+    several = [*args, "--out", str(tmp_path / "ft5"), "--init-weights", str(base / "weights.npz")]
+    result = runner.invoke(main, [*several, "--iterations", "0", "--share", "5=0.5", "--share", "3=0.25"])
+    assert result.exit_code == 0, result.output
+    meta = json.loads(str(np.load(tmp_path / "ft5" / "weights.npz")["meta"]))
+    plain = {p: w for p, o, w in meta["config"]["settings"] if not o}
+    assert plain[5] == pytest.approx(0.5) and plain[3] == pytest.approx(0.25)
+    for wrong, says in (
+        (["--share", "5"], "players=share"),
+        (["--share", "5=0.9", "--share", "4=0.3"], "more than 1"),
+    ):
+        bad = runner.invoke(main, [*args, "--out", str(tmp_path / "y"), *wrong])
+        assert bad.exit_code != 0 and says in bad.output and "Traceback" not in bad.output
+        assert not (tmp_path / "y").exists()
     bad = runner.invoke(main, [*args, "--out", str(tmp_path / "x"), "--mix", "1,2"])
     assert bad.exit_code != 0 and "--mix" in bad.output and "Traceback" not in bad.output

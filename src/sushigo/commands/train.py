@@ -26,12 +26,30 @@ TORCH_ONLY = (
     "reference",
     "eval_deals",
     "two_player_share",
+    "share",
     "mix",
     "resume",
     "workers",
     "ray_address",
 )
 JAX_ONLY = ("players", "variant", "opponent", "envs", "rollout", "minibatches", "eval_games")
+
+
+def _shares(given: tuple[str, ...]) -> dict[int, float]:
+    """``--share`` values (``PLAYERS=SHARE``) as {players: share}; one clear line for a bad one."""
+    out: dict[int, float] = {}
+    for text in given:
+        players, _, share = text.partition("=")
+        try:
+            size, value = int(players), float(share)
+        except ValueError:
+            raise click.BadParameter(
+                f"{text!r}: write players=share, such as 5=0.4", param_hint="--share"
+            ) from None
+        if size in out:
+            raise click.BadParameter(f"{size} players are given twice", param_hint="--share")
+        out[size] = value
+    return out
 
 
 def torch_checkpoint(path: str) -> bool:
@@ -133,6 +151,14 @@ def weights_path(ctx: click.Context, param: click.Parameter, value: str | None) 
     help="[torch] Share of plain two-player games in self-play (default 0.40); the other settings keep their ratios.",
 )
 @click.option(
+    "--share",
+    "share",
+    multiple=True,
+    metavar="PLAYERS=SHARE",
+    help="[torch] Share of plain PLAYERS-player games in self-play, e.g. --share 5=0.4 --share 3=0.2 "
+    "(repeatable); the other settings keep their ratios.",
+)
+@click.option(
     "--mix",
     default=None,
     help="[torch] Game kinds as reference,self,pool weights (default 0.35,0.35,0.30).",
@@ -205,6 +231,7 @@ def train(
     eval_deals: int,
     init_weights: str | None,
     two_player_share: float | None,
+    share: tuple[str, ...],
     mix: str | None,
     checkpoint_every: int,
     minutes: float | None,
@@ -263,7 +290,7 @@ def train(
     from ..bots import BotError, make_bot
     from ..train import TrainConfig
     from ..train import train as run
-    from ..train.selfplay import DEFAULT_MIX, DEFAULT_SETTINGS, with_share
+    from ..train.selfplay import DEFAULT_MIX, DEFAULT_SETTINGS, with_shares
 
     try:
         make_bot(reference, seed=0)
@@ -278,9 +305,15 @@ def train(
         if len(parts) != 3 or min(parts) < 0 or sum(parts) <= 0:
             raise click.BadParameter(f"{mix!r}: write three weights such as 0.5,0.2,0.3", param_hint="--mix")
         kinds = dict(zip(("reference", "self", "pool"), parts))
-    settings = (
-        DEFAULT_SETTINGS if two_player_share is None else with_share(DEFAULT_SETTINGS, 2, two_player_share)
-    )
+    shares = _shares(share)
+    if two_player_share is not None:
+        if 2 in shares:
+            raise click.UsageError("give the two-player share once: --two-player-share or --share 2=S")
+        shares[2] = two_player_share
+    try:
+        settings = with_shares(DEFAULT_SETTINGS, shares) if shares else DEFAULT_SETTINGS
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--share") from None
     config = TrainConfig(
         seed=seed,
         iterations=iterations,

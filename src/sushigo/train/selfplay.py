@@ -55,25 +55,39 @@ DEFAULT_MIX = {"reference": 0.35, "self": 0.35, "pool": 0.30}
 
 def with_share(settings: Settings, players: int, share: float) -> Settings:
     """``settings`` with the plain ``players``-player setting (no options) weighing ``share`` of the
-    whole and the others scaled to the rest in their old proportions.
+    whole and the others scaled to the rest in their old proportions: :func:`with_shares` for one size."""
+    return with_shares(settings, {players: share})
 
-    A fine-tuning run uses it to concentrate on one table size without dropping the others, so that
+
+def with_shares(settings: Settings, shares: dict[int, float]) -> Settings:
+    """``settings`` with each plain ``players``-player setting (no options) of ``shares`` weighing its
+    share of the whole and the other settings scaled to the rest in their old proportions.
+
+    A fine-tuning run uses it to concentrate on some table sizes without dropping the others, so that
     the network does not forget them.
 
-    :raises ValueError: when ``share`` is outside [0, 1] or the setting is not among ``settings``.
+    :raises ValueError: when a share is outside [0, 1], the shares add up to more than 1, or a size has
+        no plain setting among ``settings``.
     """
-    if not 0.0 <= share <= 1.0:
-        raise ValueError(f"a share is between 0 and 1, not {share}")
-    target = [i for i, (p, o, _) in enumerate(settings) if p == players and not o]
-    if not target:
-        raise ValueError(f"no plain {players}-player setting to weigh")
-    rest = sum(w for i, (_, _, w) in enumerate(settings) if i not in target)
+    for share in shares.values():
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"a share is between 0 and 1, not {share}")
+    if sum(shares.values()) > 1.0 + 1e-9:
+        raise ValueError(f"the shares add up to {sum(shares.values()):g}, more than 1")
+    target: dict[int, list[int]] = {}
+    for players in shares:
+        target[players] = [i for i, (p, o, _) in enumerate(settings) if p == players and not o]
+        if not target[players]:
+            raise ValueError(f"no plain {players}-player setting to weigh")
+    chosen = {i for found in target.values() for i in found}
+    rest = sum(w for i, (_, _, w) in enumerate(settings) if i not in chosen)
+    left = 1.0 - sum(shares.values())
     out = []
     for i, (p, o, w) in enumerate(settings):
-        if i in target:
-            out.append((p, dict(o), share / len(target)))
+        if i in chosen:
+            out.append((p, dict(o), shares[p] / len(target[p])))
         else:
-            out.append((p, dict(o), (1.0 - share) * w / rest if rest else 0.0))
+            out.append((p, dict(o), left * w / rest if rest else 0.0))
     return tuple(out)
 
 
