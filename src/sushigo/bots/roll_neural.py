@@ -33,7 +33,7 @@ import numpy as np
 from ..errors import SushigoError
 from ..sushi_roll.actions import Reroll, Swap, Take
 from ..sushi_roll.dice import dice_per_player
-from ..sushi_roll.faces import parse_face
+from ..sushi_roll.faces import SYMBOLS, parse_face
 from ..sushi_roll.observation import Observation
 from .base import BaseBot
 from .nn import hidden_arrays, hidden_layers, read_weights, relu_trunk
@@ -43,19 +43,6 @@ from .roll_bots import face_value
 DEFAULT_WEIGHTS = Path(__file__).parent / "weights" / "roll.npz"
 FORMAT = "sushigo-roll-net/1"
 
-SYMBOLS: tuple[str, ...] = (
-    "dumpling",
-    "tempura",
-    "sashimi",
-    "maki",
-    "egg_nigiri",
-    "salmon_nigiri",
-    "squid_nigiri",
-    "wasabi",
-    "chopsticks",
-    "menu",
-    "pudding",
-)
 _INDEX = {s: i for i, s in enumerate(SYMBOLS)}
 N_SYM = len(SYMBOLS)
 #: length of :func:`position_features`

@@ -31,22 +31,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..sushi_roll.dice import dice_per_player
-from ..sushi_roll.faces import DIE_TYPES, parse_face
+from ..sushi_roll.faces import DIE_TYPES, SYMBOLS, parse_face
 from ..sushi_roll.rules import SUPPLY
 
-SYMBOLS: tuple[str, ...] = (
-    "dumpling",
-    "tempura",
-    "sashimi",
-    "maki",
-    "egg_nigiri",
-    "salmon_nigiri",
-    "squid_nigiri",
-    "wasabi",
-    "chopsticks",
-    "menu",
-    "pudding",
-)
 N_SYMBOLS = len(SYMBOLS)
 SEAT_BLOCK = N_SYMBOLS + 6
 TABLE_BLOCK = 3 + 3 + 1 + 1 + len(DIE_TYPES)

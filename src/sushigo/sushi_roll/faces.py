@@ -28,6 +28,10 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "pudding": ("pudding",),
 }
 
+#: Every symbol, die type by die type: the order of the learning encoders' per-symbol slots
+#: (``envs.roll_encoding`` and the ``neural`` bot's features), so that both read it from one place.
+SYMBOLS: tuple[str, ...] = tuple(symbol for kind in DIE_TYPES for symbol in FAMILIES[kind])
+
 APPETIZERS = ("dumpling", "tempura", "sashimi")
 NIGIRI_VALUES: dict[str, int] = {"egg_nigiri": 1, "salmon_nigiri": 2, "squid_nigiri": 3}
 #: Symbols that may show several icons (``tempura_2``, ``menu_3``...).
