@@ -138,13 +138,17 @@ class RollAlphaBot(RollMCTSBot):
     def _sample_view(self, obs: Observation, st: State, seat: int) -> Observation:
         """The seat's view of a search sample: the root observation with the sample's belts, this
         round's trays, tokens and supplies. The search stays inside the root's round, so the round and
-        the scores are the root's; nothing here comes from the real game beyond ``obs``."""
+        the scores are the root's; nothing here comes from the real game beyond ``obs``. Only the
+        seat's own free wasabi is filled in: the features read no other seat's, and each costs a tray
+        scan in every iteration."""
+        wasabi = [0] * st.players
+        wasabi[seat] = st.free_wasabi(seat)
         return replace(
             obs,
             cycle=st.cycle,
             belts=tuple(tuple(f for _, f in b) for b in st.belts),
             trays=tuple(tuple(f for _, f in t) for t in st.trays[-1]),
-            free_wasabi=tuple(st.free_wasabi(s) for s in range(st.players)),
+            free_wasabi=tuple(wasabi),
             menu=tuple(st.menu),
             chopsticks=tuple(st.chopsticks),
             pudding=tuple(st.pudding),
