@@ -15,7 +15,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 REGISTRY: dict[tuple[str, str], Callable[..., Any]] = {}
 
 #: the modules of this package that register the built-in bots, imported on first use
-BUILTIN_MODULES = ("random_bot", "greedy", "heuristic", "mcts", "roll_bots", "roll_neural", "party", "neural", "alpha")
+BUILTIN_MODULES = (
+    "random_bot",
+    "greedy",
+    "heuristic",
+    "mcts",
+    "roll_bots",
+    "roll_neural",
+    "party",
+    "neural",
+    "alpha",
+    "roll_alpha",
+)
 
 
 def register(name: str, game: str, factory: F) -> F:

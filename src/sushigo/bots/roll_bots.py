@@ -204,14 +204,35 @@ class RollMCTSBot(SearchBot):
             0.0, min(1.0, 0.5 + lin)
         )
 
+    def _root_options(
+        self, obs: Observation, seat: int, legal: list[Take | Reroll | Swap]
+    ) -> list[Take | Reroll | Swap]:
+        """The root's actions: the legal ones among :func:`candidate_actions` (a hook, so that
+        ``alpha`` can widen the set with the network's favourites without copying the search)."""
+        probe = build_roll_state(obs, random.Random(0))
+        return [a for a in candidate_actions(probe, seat, self.max_swaps) if a in legal] or legal[:1]
+
+    def _select(
+        self,
+        node: Node,
+        at_root: bool,
+        obs: Observation,
+        st: State,
+        opts: Sequence[Take | Reroll | Swap],
+        keys: Sequence[str],
+    ) -> tuple[int, bool]:
+        """One step down the tree among ``opts`` (keyed ``keys``) in the sample ``st``: ``(index, new)``
+        as :func:`~.search.expand_or_select`, UCB1 here; a hook for ``alpha``'s PUCT with a prior."""
+        del at_root, obs, st, opts
+        return expand_or_select(node, keys, self.rng, self.c, availability=False)
+
     def act(self, observation: Any, legal: Sequence[Any]) -> Any:
         """Returns the root action visited most."""
         obs: Observation = observation
         seat = obs.seat if obs.seat is not None else self.seat
         legal = list(legal)
         rng = self.rng
-        probe = build_roll_state(obs, random.Random(0))
-        root_opts = [a for a in candidate_actions(probe, seat, self.max_swaps) if a in legal] or legal[:1]
+        root_opts = self._root_options(obs, seat, legal)
         if len(root_opts) == 1:
             self.last_info = {"mode": "forced"}
             return root_opts[0]
@@ -227,9 +248,10 @@ class RollMCTSBot(SearchBot):
                 if s is None:
                     break
                 if s == seat and in_tree:
-                    opts = root_opts if node is root else candidate_actions(st, seat, self.max_swaps)
+                    at_root = node is root
+                    opts = root_opts if at_root else candidate_actions(st, seat, self.max_swaps)
                     keys = [a.to_text() for a in opts]
-                    i, new = expand_or_select(node, keys, rng, self.c, availability=False)
+                    i, new = self._select(node, at_root, obs, st, opts, keys)
                     in_tree = not new
                     st.apply_unchecked(s, opts[i])
                     node = node.children[keys[i]]
