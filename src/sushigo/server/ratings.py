@@ -111,6 +111,8 @@ BOT_STRENGTH: dict[str, dict[str, BotStrength]] = {
             "neural": 30.0,
             "mcts": 32.5,
             "roll-mcts": 32.5,
+            # mcts guided by the network: first in 3-player mixed tables (docs/roll_alpha.md).
+            "alpha": 33.0,
         },
         False,
     ),
