@@ -52,6 +52,50 @@ def test_network_bots_are_registered_and_the_weights_ship() -> None:
     assert net.meta.get("format") == "sushigo-net/1"
 
 
+def test_three_to_five_seats_play_with_their_own_network_unless_weights_are_given() -> None:
+    """One shipped network per table size band: the two-player one at two seats (with the dummy too),
+    the fine-tuned one at three to five; a given file serves every size. A mixed batch answers each
+    observation with its own size's network, as ``act`` would."""
+    from sushigo.bots.nn import MANY_WEIGHTS, shipped_for
+
+    assert MANY_WEIGHTS.exists() and MANY_WEIGHTS.stat().st_size < 4_000_000
+    assert load(MANY_WEIGHTS).meta.get("format") == "sushigo-net/1"
+    assert [shipped_for(p) for p in (2, 3, 4, 5)] == [
+        DEFAULT_WEIGHTS,
+        MANY_WEIGHTS,
+        MANY_WEIGHTS,
+        MANY_WEIGHTS,
+    ]
+    for name in ("neural", "alpha"):
+        bot = _bot(name, 1)
+        for players, options, expected in (
+            (2, {}, DEFAULT_WEIGHTS),
+            (2, {"dummy": True}, DEFAULT_WEIGHTS),
+            (3, {}, MANY_WEIGHTS),
+            (5, {"soy_sauce": True}, MANY_WEIGHTS),
+        ):
+            state = new_game("sushi-go", players, seed=4, **options)
+            bot.reset(0, "sushi-go", players)  # type: ignore[attr-defined]
+            bot.act(state.observe(0), state.legal_actions(0))  # type: ignore[attr-defined]
+            assert bot.net is load(expected), (name, players, options)  # type: ignore[attr-defined]
+        fixed = make_bot(name, seed=1, weights=str(DEFAULT_WEIGHTS))
+        state = new_game("sushi-go", 4, seed=4)
+        fixed.reset(0, "sushi-go", 4)  # type: ignore[attr-defined]
+        fixed.act(state.observe(0), state.legal_actions(0))  # type: ignore[attr-defined]
+        assert fixed.net is load(DEFAULT_WEIGHTS)  # type: ignore[attr-defined]
+    two, four = new_game("sushi-go", 2, seed=3), new_game("sushi-go", 4, seed=3)
+    obs = [two.observe(0), four.observe(1), two.observe(1), four.observe(3)]
+    legal = [two.legal_actions(0), four.legal_actions(1), two.legal_actions(1), four.legal_actions(3)]
+    bot = make_bot("neural", seed=1)
+    batched = bot.act_batch(obs, legal)  # type: ignore[attr-defined]
+    assert batched == [bot.act(o, lg) for o, lg in zip(obs, legal)]  # type: ignore[attr-defined]
+    # the two networks differ where it shows: some position where their picks differ
+    assert (
+        load(DEFAULT_WEIGHTS).forward([encode(four.observe(0))])[0].tolist()
+        != load(MANY_WEIGHTS).forward([encode(four.observe(0))])[0].tolist()
+    )
+
+
 @pytest.mark.parametrize("players,options", VARIANTS)
 def test_network_bots_play_legal_full_games(players: int, options: dict) -> None:
     # the runner raises on any illegal pick; neural and alpha share tables with random (chopsticks pairs)
@@ -182,7 +226,7 @@ def test_alpha_prior_cache_changes_speed_not_play(monkeypatch: pytest.MonkeyPatc
     def moves() -> tuple[list[object], int]:
         bot = make_bot("alpha", seed=3, iterations=60, exact_nodes=0)
         counting = CountingNet(bot.net)
-        monkeypatch.setattr(bot, "net", counting)
+        monkeypatch.setattr(bot, "nets", lambda players: counting)
         state = core_game(3, seed=11)
         bot.reset(0, "sushi-go", 3)
         rng = random.Random(5)

@@ -27,7 +27,7 @@ Options: those of ``mcts`` (``iterations`` — default 200 when no time is given
 ``epsilon``, ``exact_nodes`` — default 4000, 0 at two players), ``c_puct`` (default 1.5, 4.0 at two
 players), ``value_weight`` (default 0.5), ``both_seats`` (default off: at two players, search the
 other seat's picks by the network too, see :meth:`AlphaBot._search_both`) and ``weights`` (an ``.npz``
-file; default: the shipped network). An option given explicitly applies at every table size. With an
+file; default: the shipped networks, one for two players and one for three to five). An option given explicitly applies at every table size. With an
 iteration budget the bot is deterministic for a given seed.
 """
 
@@ -43,7 +43,7 @@ from ..sushi_go.observation import Observation
 from ..sushi_go.rules import State
 from .features import check_observation, encode
 from .mcts import MCTSBot, policy_pick
-from .nn import Network, load
+from .nn import Network, TableNetworks
 from .registry import register
 from .search import Node, most_visited
 from .search import run as run_search
@@ -144,7 +144,8 @@ class AlphaBot(MCTSBot):
         self.value_weight = float(value_weight)
         if not 0.0 <= self.value_weight <= 1.0:
             raise ValueError("value_weight must be between 0 and 1")
-        self.net: Network = load(weights)
+        self.nets = TableNetworks(weights)
+        self.net: Network = self.nets(2)
         self.both_seats = bool(both_seats)
 
     # ------------------------------------------------------------------ network
@@ -204,6 +205,7 @@ class AlphaBot(MCTSBot):
             self.last_info = {"mode": "forced"}
             return legal[0]
         two = obs.players == 2 and not obs.config.dummy
+        self.net = self.nets(obs.players)
         if self.c_puct_option is None:
             self.c_puct = TWO_PLAYER_C_PUCT if two else C_PUCT
         if self.exact_nodes_option is None:

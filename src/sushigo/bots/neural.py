@@ -6,8 +6,8 @@ highest logit, or samples with ``temperature`` > 0 (seeded, so a seeded bot is r
 costs well under a millisecond on one core, so the bot suits the web app's quick seats and batches of
 opponents: :meth:`NeuralBot.act_batch` answers many observations with one forward pass.
 
-Options: ``weights`` (an ``.npz`` written by ``sushigo train``; default: the network shipped with the
-package) and ``temperature`` (default 0: always the best pick).
+Options: ``weights`` (an ``.npz`` written by ``sushigo train``; default: the networks shipped with the
+package, one for two players and one for three to five, see :func:`.nn.shipped_for`) and ``temperature`` (default 0: always the best pick).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 from ..sushi_go.actions import Pick
 from .base import BaseBot
 from .features import check_observation, choices, encode
-from .nn import Network, load
+from .nn import Network, TableNetworks
 from .registry import register
 
 
@@ -33,7 +33,8 @@ class NeuralBot(BaseBot):
         self.temperature = float(temperature)
         if self.temperature < 0:
             raise ValueError("temperature must be 0 or more")
-        self.net: Network = load(weights)
+        self.nets = TableNetworks(weights)
+        self.net: Network = self.nets(2)
         self.last_value: float | None = None
 
     def _choose(self, logits_row: Any, legal: Sequence[Pick]) -> Pick:
@@ -59,6 +60,7 @@ class NeuralBot(BaseBot):
         legal = list(legal)
         if len(legal) == 1:
             return legal[0]
+        self.net = self.nets(obs.players)
         logits, values = self.net.forward([encode(obs)])
         self.last_value = float(values[0])
         return self._choose(logits[0], legal)
@@ -73,8 +75,18 @@ class NeuralBot(BaseBot):
             raise ValueError(f"{len(observations)} observations need as many legal lists, not {len(legal)}")
         if not observations:
             return []
-        logits, _ = self.net.forward([encode(check_observation(o)) for o in observations])
-        return [self._choose(logits[k], list(lg)) for k, lg in enumerate(legal)]
+        checked = [check_observation(o) for o in observations]
+        out: list[Any] = [None] * len(checked)
+        # one forward pass per network: the table sizes in the batch may use different ones
+        by_net: dict[int, list[int]] = {}
+        for k, obs in enumerate(checked):
+            by_net.setdefault(id(self.nets(obs.players)), []).append(k)
+        for rows in by_net.values():
+            self.net = self.nets(checked[rows[0]].players)
+            logits, _ = self.net.forward([encode(checked[k]) for k in rows])
+            for j, k in enumerate(rows):
+                out[k] = self._choose(logits[j], list(legal[k]))
+        return out
 
 
 register("neural", "sushi-go", NeuralBot)

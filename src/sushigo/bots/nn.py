@@ -8,7 +8,9 @@ dummy a card, that card's dummy logit, so one head covers every player count and
 
 Weights travel as an ``.npz`` file with arrays ``w0, b0, w1, b1, ...`` (the hidden layers), ``wp, bp``
 (policy) and ``wv, bv`` (value), and a ``meta`` JSON string (format, feature count, how it was
-trained). :func:`load` reads one; :data:`DEFAULT_WEIGHTS` is the network shipped with the package.
+trained). :func:`load` reads one; the package ships two: :data:`DEFAULT_WEIGHTS`, tuned for two players,
+and :data:`MANY_WEIGHTS`, fine-tuned from it for three to five (:func:`shipped_for` picks one by table
+size, :class:`TableNetworks` does so for a bot).
 
 NumPy is imported at once: without it this module (and the ``neural`` and ``alpha`` bots, which import
 it) fails to import, and the bot registry then leaves those bots out and names the extra to install.
@@ -29,6 +31,9 @@ from ..sushi_go.actions import Pick
 from .features import FEATURES, OWN_CHOICES, POLICY_OUTPUTS, choice_codes
 
 DEFAULT_WEIGHTS = Path(__file__).parent / "weights" / "sushi_go.npz"
+#: the shipped network for three to five seats: the default one fine-tuned with those sizes' games
+#: (docs/training.md), since the default one, tuned for two players, led ``alpha``'s search astray at five
+MANY_WEIGHTS = Path(__file__).parent / "weights" / "sushi_go_many.npz"
 FORMAT = "sushigo-net/1"
 
 
@@ -156,6 +161,25 @@ def load(path: str | Path | None = None) -> Network:
     """
     resolved = str(Path(path).expanduser().resolve()) if path is not None else str(DEFAULT_WEIGHTS)
     return _load_cached(resolved)
+
+
+def shipped_for(players: int) -> Path:
+    """The shipped network for a table of ``players`` seats (the dummy is not a seat)."""
+    return MANY_WEIGHTS if players >= 3 else DEFAULT_WEIGHTS
+
+
+class TableNetworks:
+    """The network a bot plays with at each table size: the given file everywhere, or else the shipped
+    network of that size (:func:`shipped_for`). A bot learns the size from each observation, so one bot
+    object may serve tables of several sizes (the batch interface does)."""
+
+    def __init__(self, weights: str | Path | None = None) -> None:
+        self.weights = weights
+        # read now, so that a bad file is an error when the bot is made rather than at its first move
+        self.fixed = None if weights is None else load(weights)
+
+    def __call__(self, players: int) -> Network:
+        return self.fixed if self.fixed is not None else load(shipped_for(players))
 
 
 @lru_cache(maxsize=8)
