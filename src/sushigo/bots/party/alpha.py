@@ -44,7 +44,7 @@ from .mcts import PartyMCTSBot
 from .neural import PartyNetwork, features, legal_indices, load
 
 #: the PUCT constant (tuned on master_menu at four players, 50 iterations: docs/party_alpha.md)
-C_PUCT = 1.0
+C_PUCT = 0.4
 #: the network's best this many join the heuristic's best six at a wide mid-turn decision
 NET_CANDIDATES = 3
 
