@@ -178,6 +178,7 @@ def test_the_decision_does_not_depend_on_hidden_cards(positions: dict[str, list[
         {"net_candidates": 1.5},
         {"weights": "/nonexistent/party.npz"},
         {"temperature": 1.0},
+        {"c": 0.7},
     ],
 )
 def test_bad_options_are_refused_in_one_line(options: dict[str, Any]) -> None:

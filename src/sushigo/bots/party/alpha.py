@@ -24,9 +24,9 @@ Hidden information: the network only ever sees observations — the real one, or
 observation built from cards drawn from the seat's public unseen pool — so the true hidden cards
 cannot reach it (``tests/bots/test_party_alpha.py`` swaps them and checks the pick is unchanged).
 
-Options: those of ``mcts`` (``iterations`` — default 100 when no time is given —, ``time_ms``, ``c``
-(UCB1, unused by the seat's nodes here but kept for the mid-turn budget's sake), ``epsilon``,
-``search_choices``), ``c_puct`` (default :data:`C_PUCT`), ``net_candidates`` (default
+Options: those of ``mcts`` but ``c`` (``iterations`` — default 100 when no time is given —,
+``time_ms``, ``epsilon``, ``search_choices``; UCB1's ``c`` has no part in a PUCT search, so it is
+refused rather than ignored), ``c_puct`` (default :data:`C_PUCT`), ``net_candidates`` (default
 :data:`NET_CANDIDATES`) and ``weights`` (an ``.npz`` of :mod:`.neural`; default: the shipped network).
 With an iteration budget the bot is deterministic for a given seed.
 """
@@ -67,14 +67,13 @@ class PartyAlphaBot(PartyMCTSBot):
         seed: int | None = None,
         iterations: int | None = None,
         time_ms: float | None = None,
-        c: float = 0.7,
         epsilon: float = 0.1,
         search_choices: bool = True,
         c_puct: float = C_PUCT,
         net_candidates: int = NET_CANDIDATES,
         weights: str | None = None,
     ) -> None:
-        super().__init__(seed, iterations, time_ms, c, epsilon, search_choices)
+        super().__init__(seed, iterations, time_ms, epsilon=epsilon, search_choices=search_choices)
         self.c_puct = float(c_puct)
         if not (math.isfinite(self.c_puct) and self.c_puct > 0):
             raise ValueError(f"c_puct must be a positive number, not {c_puct!r}")
