@@ -240,3 +240,27 @@ def test_the_prior_changes_the_visits(positions: dict[str, list[PartyState]], tm
         bot.reset(seat, GAME, state.players)
         picks.add(bot.act(state.observe(seat), legal).to_text())
     assert len(picks) > 1 or len(legal) == 1
+
+
+def test_the_root_tries_every_candidate_once_first(
+    positions: dict[str, list[PartyState]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a network can misjudge a whole menu: with visit_all (the default) each root action gets a
+    # rollout before the prior shares out the rest, so a peaked prior cannot starve the others
+    import sushigo.bots.party.mcts as mcts_module
+
+    roots: list[Any] = []
+    real = mcts_module.most_visited
+
+    def spy(root: Any, keys: Any) -> Any:
+        roots.append(root)
+        return real(root, keys)
+
+    monkeypatch.setattr(mcts_module, "most_visited", spy)
+    weights = str(_peaked_weights(tmp_path / "w.npz", 1))
+    state = positions["choose"][1]
+    n = len(state.legal_actions(state.to_act()[0]))
+    _decide(state, weights=weights, c_puct=50.0, iterations=n + 4)
+    assert len(roots[-1].children) == n and all(ch.visits >= 1 for ch in roots[-1].children.values())
+    _decide(state, weights=weights, c_puct=50.0, iterations=n + 4, visit_all=False)
+    assert any(ch.visits == 0 for ch in roots[-1].children.values())

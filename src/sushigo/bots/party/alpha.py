@@ -8,12 +8,18 @@ reward, budgets and mid-turn searches, inherited through two hooks rather than c
   the child is chosen by PUCT, ``Q + c_puct · P · sqrt(A) / (1 + n)``: ``P`` is the softmax of the
   network's scores over the actions offered there, ``A`` how often the action was offered (the
   information-set analogue of the parent's visits) and ``n`` its visits; an unvisited action's ``Q``
-  is the node's mean so far. UCB1 spends an iteration on every action before it compares any; with
-  50–100 iterations and ten or more actions that is most of the budget, and the prior spends it on
-  the actions worth a second look instead. At the root ``P`` comes from the real observation; below
+  is the node's mean so far. UCB1 tries every action and shares the rest by results alone; with
+  50–100 iterations and ten or more actions below the root it rarely gets past trying, and the prior
+  spends that budget on the actions worth a look instead. At the root ``P`` comes from the real observation; below
   it, from the seat's observation of the sampled state at the first visit of that node and kind of
   decision (its logits are kept, its softmax taken over whatever the sample offers), with the real
   game's running scores and earlier rounds put back, since the sampled state only holds this round.
+* **every root action once** — with ``visit_all`` (the default) the root first gives each candidate
+  one rollout, the network's favourite first, and only then lets PUCT share out the rest of the
+  budget: a network that misjudges a menu (on ``points_platter`` it plays at ``greedy``'s level or
+  below) cannot keep the search from ever seeing an action's result, and an action the rollouts
+  clearly prefer soon out-visits the prior's favourite. Without it, on ``points_platter`` the search
+  played at the network's level (docs/party_alpha.md).
 * **candidates** — a mid-turn decision with more than six legal actions (a spoon's request, a
   takeout box's flips) is searched among the heuristic's best six *and* the network's best
   ``net_candidates`` (the union), so a choice the heuristic misjudges can still be found.
@@ -26,8 +32,8 @@ cannot reach it (``tests/bots/test_party_alpha.py`` swaps them and checks the pi
 
 Options: those of ``mcts`` but ``c`` (``iterations`` — default 100 when no time is given —,
 ``time_ms``, ``epsilon``, ``search_choices``; UCB1's ``c`` has no part in a PUCT search, so it is
-refused rather than ignored), ``c_puct`` (default :data:`C_PUCT`), ``net_candidates`` (default
-:data:`NET_CANDIDATES`) and ``weights`` (an ``.npz`` of :mod:`.neural`; default: the shipped network).
+refused rather than ignored), ``c_puct`` (default :data:`C_PUCT`), ``visit_all`` (default on),
+``net_candidates`` (default :data:`NET_CANDIDATES`) and ``weights`` (an ``.npz`` of :mod:`.neural`; default: the shipped network).
 With an iteration budget the bot is deterministic for a given seed.
 """
 
@@ -72,6 +78,7 @@ class PartyAlphaBot(PartyMCTSBot):
         c_puct: float = C_PUCT,
         net_candidates: int = NET_CANDIDATES,
         weights: str | None = None,
+        visit_all: bool = True,
     ) -> None:
         super().__init__(seed, iterations, time_ms, epsilon=epsilon, search_choices=search_choices)
         self.c_puct = float(c_puct)
@@ -80,6 +87,7 @@ class PartyAlphaBot(PartyMCTSBot):
         if isinstance(net_candidates, bool) or int(net_candidates) != net_candidates or net_candidates < 0:
             raise ValueError(f"net_candidates must be a whole number of 0 or more, not {net_candidates!r}")
         self.net_candidates = int(net_candidates)
+        self.visit_all = bool(visit_all)
         self.net: PartyNetwork = load(weights)
         # per decision: the network's score of every real legal action (by text), and per tree node and
         # kind of decision its logits (nodes live as long as the decision's tree, so ids are stable)
@@ -137,6 +145,7 @@ class PartyAlphaBot(PartyMCTSBot):
         parent_q = node.wins / node.visits if node.visits else 0.5
         best, best_i = -math.inf, 0
         c = self.c_puct
+        first = self.visit_all and not node.avail  # the root, while a candidate has no visit
         for j, k in enumerate(names):
             ch = children.get(k)
             if ch is None:
@@ -144,6 +153,8 @@ class PartyAlphaBot(PartyMCTSBot):
             ch.avail += 1
             q = ch.wins / ch.visits if ch.visits else parent_q
             u = q + c * priors[j] * math.sqrt(ch.avail) / (1 + ch.visits)
+            if first and ch.visits == 0:
+                u += 1e9  # untried first, the highest prior first among them
             if u > best:
                 best, best_i = u, j
         return best_i, children[names[best_i]].visits == 0
