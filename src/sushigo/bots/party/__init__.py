@@ -56,7 +56,7 @@ from .position import Position, identity, immediate
 # the ``neural`` bot needs NumPy (an extra): without it the other Party bots still register, and asking
 # for ``neural`` names the extra (the Sushi Go! ``neural`` module fails the same way)
 with contextlib.suppress(ImportError):
-    from . import neural  # noqa: F401
+    from . import alpha, neural  # noqa: F401
 
 __all__ = [
     "PartyGreedyBot",

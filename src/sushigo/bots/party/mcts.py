@@ -283,7 +283,7 @@ class PartyMCTSBot(SearchBot):
                         if len(options) == 1 and st.phase != "choose":  # a forced step is no edge
                             st.submit(s, options[0])
                             continue
-                        i, new = expand_or_select(node, names, rng, self.c)
+                        i, new = self.select(node, names, options, st, seat, obs)
                         st.submit(s, options[i])
                         path.append(node.children[names[i]])
                         node = None if new else path[-1]  # below a new node the rollout plays on
@@ -298,9 +298,22 @@ class PartyMCTSBot(SearchBot):
             self.last_info = {"mode": "mcts", "iterations": it, "phase": obs.phase, "decision": decision(obs)}
         else:
             self.last_info = {"mode": "mcts", "iterations": it}
-        # ties go to the heuristic's order at a mid-turn decision (its best first), as before elsewhere
-        order = keys if midturn else sorted(by_key, reverse=True)
-        return by_key[most_visited(root, order)]
+        return by_key[most_visited(root, self.tie_order(keys, midturn))]
+
+    def select(
+        self, node: Node, names: list[str], options: list[Any], st: Any, seat: int, obs: Any
+    ) -> tuple[int, bool]:
+        """One step down the tree at one of the seat's decisions in the sampled state ``st``: ``(index,
+        new)`` as :func:`~sushigo.bots.search.expand_or_select`, which this bot uses (UCB1 with
+        availability counts). A hook so that ``alpha`` can select by PUCT with a network's prior
+        without a second copy of the iteration; ``obs`` is the real observation searched from."""
+        return expand_or_select(node, names, self.rng, self.c)
+
+    def tie_order(self, keys: list[str], midturn: bool) -> list[str]:
+        """The root actions (by text, ``keys`` in the candidates' order) in the order that breaks ties
+        in visits: the heuristic's at a mid-turn decision (its best first), else the texts' reverse
+        order. A hook, so that ``alpha`` can break them by its prior instead."""
+        return keys if midturn else sorted(keys, reverse=True)
 
     def candidates(self, obs: Any, legal: list[Any]) -> list[Any]:
         """The :data:`MIDTURN_CANDIDATES` legal actions the heuristic values most, best first (on equal
