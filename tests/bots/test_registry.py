@@ -19,7 +19,7 @@ from sushigo.bots import BUILTIN_MODULES, REGISTRY, BaseBot, BotError, RandomBot
 NAMES = {
     "sushi-go": ["alpha", "greedy", "heuristic", "mcts", "neural", "random"],
     "sushi-roll": ["alpha", "greedy", "heuristic", "mcts", "neural", "random", "roll-greedy", "roll-mcts"],
-    "sushi-go-party": ["greedy", "heuristic", "mcts", "neural", "random"],
+    "sushi-go-party": ["alpha", "greedy", "heuristic", "mcts", "neural", "random"],
 }
 
 

@@ -96,7 +96,14 @@ BOT_STRENGTH: dict[str, dict[str, BotStrength]] = {
     # Sushi Go Party!: no benchmark tournament yet; the same bots' Sushi Go! strengths, and ``neural``
     # heuristic's (behaviour-cloned, it plays at about heuristic's level at four players: training.md).
     "sushi-go-party": _bots(
-        {**{b: _SUSHI_GO[b] for b in ("random", "greedy", "heuristic", "mcts")}, "neural": 27.0}, False
+        {
+            **{b: _SUSHI_GO[b] for b in ("random", "greedy", "heuristic", "mcts")},
+            "neural": 27.0,
+            # mcts guided by the network: level with mcts over three held-out menus (ahead on two,
+            # behind on points_platter; docs/party_alpha.md), so it plays at mcts's strength
+            "alpha": _SUSHI_GO["mcts"],
+        },
+        False,
     ),
     # Sushi Roll: two small runs (mcts against random and against greedy) agree with the Sushi Go!
     # order; ``roll-greedy`` and ``roll-mcts`` are older names of ``greedy`` and ``mcts``.

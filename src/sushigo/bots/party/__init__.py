@@ -1,4 +1,5 @@
-"""Sushi Go Party! bots: ``greedy``, ``heuristic`` and ``mcts`` for ``game="sushi-go-party"``.
+"""Sushi Go Party! bots: ``greedy``, ``heuristic`` and ``mcts`` for ``game="sushi-go-party"`` (and the
+learned ``neural`` and ``alpha``, in :mod:`.neural` and :mod:`.alpha`).
 
 All three read only the seat's :class:`~sushigo.party.observation.PartyObservation` and the legal
 actions. They value a card through the card types' own scoring hooks (:mod:`sushigo.cards`): a
@@ -34,7 +35,9 @@ so the bots use them as they are instead of reconstructing them from the tableau
 
 The package is split by responsibility: :mod:`.position` (the position and a card's immediate
 points), :mod:`.policy` (valuation beyond that, the greedy and heuristic bots) and :mod:`.mcts` (the
-sampling, the private state, the rollout and the search bot). Importing it registers the three bots.
+sampling, the private state, the rollout and the search bot). Importing it registers the three bots,
+and ``neural`` and ``alpha`` when NumPy is there: ``alpha`` is this search with the Party network's
+policy as the PUCT prior (docs/party_alpha.md).
 """
 
 from __future__ import annotations
