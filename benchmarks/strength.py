@@ -5,9 +5,12 @@ resumable results file under ``benchmarks/strength_results/``, so the suite can 
 restarted; the script prints Markdown tables of win shares with 95% Wilson intervals, head-to-head
 shares and OpenSkill ratings. Groups of runs:
 
-* ``ladder``: the standard measure, the bots at one table at 2, 3, 4 and 5 players;
+* ``ladder``: the standard measure, the bots at one table at 2, 3, 4 and 5 players (3 to 5 with the
+  network for those sizes, ``sushi_go_many.npz``);
+* ``net2``: the 3-, 4- and 5-player tables played when the two-player network served every size;
 * ``bars``: the issue's two-player head-to-head bars at iteration budgets;
-* ``timed``: the same bars and the 4-player table at 200 ms per move (run these on a quiet machine:
+* ``timed``: the same bars and the 4-player table at 200 ms per move, the 3- to 5-player tables at equal
+  CPU time per search (``--cpu-ratio``; the wall-clock ones: run these on a quiet machine:
   wall-clock budgets on a shared CPU give the searching bots fewer iterations than they should get);
 * ``copies``: one bot against copies of another (a secondary figure: it overstates gaps);
 * ``legacy``: the earlier one-vs-copies runs of docs/strength.md;
@@ -50,17 +53,49 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
         TournamentConfig(players=2, bots=LADDER_BOTS, games=480, seed=21, bot_options=SEARCH_IT),
     ),
     "mixed3": (
-        "ladder",
+        "net2",
         TournamentConfig(players=3, bots=LADDER_BOTS, games=600, seed=22, bot_options=SEARCH_IT),
     ),
     "mixed4": (
-        "ladder",
+        "net2",
         TournamentConfig(players=4, bots=LADDER_BOTS, games=800, seed=23, bot_options=SEARCH_IT),
     ),
     "mixed5": (
-        "ladder",
+        "net2",
         TournamentConfig(players=5, bots=(*LADDER_BOTS, "greedy"), games=400, seed=24, bot_options=SEARCH_IT),
     ),
+    # three to five players with the network for those sizes (sushi_go_many.npz), on seeds chosen after
+    # its training had ended (2026-12-02); at equal iterations and at equal time
+    "many3": (
+        "ladder",
+        TournamentConfig(players=3, bots=LADDER_BOTS, games=400, seed=2703, bot_options=SEARCH_IT),
+    ),
+    "many4": (
+        "ladder",
+        TournamentConfig(players=4, bots=LADDER_BOTS, games=400, seed=2704, bot_options=SEARCH_IT),
+    ),
+    "many5": (
+        "ladder",
+        TournamentConfig(
+            players=5, bots=(*LADDER_BOTS, "greedy"), games=400, seed=2705, bot_options=SEARCH_IT
+        ),
+    ),
+    # equal time per move: alpha's iterations cut by the CPU cost of its iteration over mcts's, measured
+    # by --cpu-ratio (2.16, 2.19 and 1.73 at 3, 4 and 5 players, 2026-12-02): CPU time, which the other
+    # jobs of a shared machine do not distort as they do a wall-clock budget
+    **{
+        f"many{p}_equal_cpu": (
+            "timed",
+            TournamentConfig(
+                players=p,
+                bots=LADDER_BOTS if p < 5 else (*LADDER_BOTS, "greedy"),
+                games=400,
+                seed=2710 + p,
+                bot_options={"mcts": {"iterations": 200}, "alpha": {"iterations": it}},
+            ),
+        )
+        for p, it in ((3, 93), (4, 91), (5, 116))
+    },
     "neural_vs_heuristic_2p": (
         "bars",
         TournamentConfig(players=2, bots=("neural", "heuristic"), games=400, seed=25),
@@ -204,7 +239,7 @@ RUNS.update(
     {
         f"net1/{name}": ("net1", _with(cfg, {bot: {"weights": NET1} for bot in ("neural", "alpha")}))
         for name, (group, cfg) in list(RUNS.items())
-        if group in ("ladder", "bars", "copies")
+        if group in ("ladder", "net2", "bars", "copies") and not name.startswith("many")
     }
 )
 
@@ -341,13 +376,61 @@ def timing(games: int = 4, players: tuple[int, ...] = (2, 3, 4, 5)) -> str:
     return "\n".join(rows)
 
 
+def cpu_ratio(players: int, games: int = 3, iterations: int = 200) -> tuple[float, int]:
+    """CPU time of an ``alpha`` search over an ``mcts`` search, same iterations, same positions.
+
+    ``mcts`` plays seat 0 against ``heuristic``; at each of its moves an ``alpha`` shadow answers the same
+    observation (its answer is dropped). Only moves where both ran their tree search count (not the
+    forced moves or the exact endgame, which no iteration budget scales), so the ratio is the cost of
+    an iteration, and ``iterations / ratio`` gives ``alpha`` the CPU time of ``mcts``'s search. CPU time
+    of the process (``time.process_time``), so that other jobs on a shared machine do not distort it.
+
+    Returns the ratio and the number of moves it is taken over.
+    """
+    from sushigo.bots import make_bot
+    from sushigo.game import new_game
+    from sushigo.runner import play
+
+    spent = {"mcts": 0.0, "alpha": 0.0}
+    moves = 0
+    for g in range(games):
+        mcts = make_bot("mcts", seed=g, iterations=iterations)
+        alpha = make_bot("alpha", seed=g, iterations=iterations)
+        inner = mcts.act
+        inner_reset = mcts.reset
+
+        def reset(seat: int, game: str, n: int, _reset: Any = inner_reset, _alpha: Any = alpha) -> None:
+            _reset(seat, game, n)
+            _alpha.reset(seat, game, n)
+
+        def act(obs: Any, legal: Any, _act: Any = inner, _m: Any = mcts, _a: Any = alpha) -> Any:
+            nonlocal moves
+            t = time.process_time()
+            out = _act(obs, legal)
+            tm = time.process_time() - t
+            t = time.process_time()
+            _a.act(obs, legal)
+            ta = time.process_time() - t
+            if _m.last_info.get("mode") == "mcts" and _a.last_info.get("mode") == "alpha":
+                spent["mcts"] += tm
+                spent["alpha"] += ta
+                moves += 1
+            return out
+
+        mcts.reset = reset
+        mcts.act = act
+        others = [make_bot("heuristic", seed=100 + s) for s in range(players - 1)]
+        play(new_game("sushi-go", players, seed=2000 + g), [mcts, *others])
+    return spent["alpha"] / spent["mcts"], moves
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", choices=sorted(RUNS), help="run only these (repeatable)")
     parser.add_argument(
         "--group",
         action="append",
-        choices=["ladder", "bars", "timed", "copies", "legacy", "alpha-v1", "net1"],
+        choices=["ladder", "net2", "bars", "timed", "copies", "legacy", "alpha-v1", "net1"],
     )
     parser.add_argument("--games", type=int, help="override the number of games of each run")
     parser.add_argument(
@@ -359,7 +442,20 @@ def main() -> None:
         "--plot", action="store_true", help="save the ladder plot as strength_results/ladder.png"
     )
     parser.add_argument("--commands", action="store_true", help="print the tournament command of each run")
+    parser.add_argument(
+        "--cpu-ratio",
+        action="store_true",
+        help="CPU cost of an alpha iteration over an mcts one at 3-5 players (for equal-time budgets)",
+    )
     args = parser.parse_args()
+    if args.cpu_ratio:
+        for p in (3, 4, 5):
+            ratio, moves = cpu_ratio(p)
+            print(
+                f"{p} players: alpha/mcts CPU per search = {ratio:.2f} over {moves} moves; "
+                f"equal time at mcts 200 iterations: alpha {round(200 / ratio)} iterations"
+            )
+        return
     if args.timing:
         print(timing())
         return
