@@ -34,7 +34,7 @@ iteration budget the bot is deterministic for a given seed.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -45,7 +45,7 @@ from .features import check_observation, encode
 from .mcts import MCTSBot, policy_pick
 from .nn import Network, TableNetworks
 from .registry import register
-from .search import Node, most_visited
+from .search import Node, most_visited, puct
 from .search import run as run_search
 from .sg_tools import canonical_picks
 
@@ -87,30 +87,6 @@ class _Pair:
         self.logits: Any = None
         self.priors: tuple[dict[Any, Any], dict[Any, Any]] = ({}, {})
         self.stats: tuple[Node, Node] = (Node(), Node())
-
-
-def _puct(
-    children: dict[Any, Node],
-    keys: list[Any],
-    priors: list[float],
-    c: float,
-    parent_q: float,
-    new: Callable[[], Node],
-) -> int:
-    """Index of the pick with the best ``Q + c · P · sqrt(A) / (1 + n)`` among ``keys`` (the first on
-    ties); counts every offered pick as available, creating its child with ``new`` when missing. An
-    unvisited pick's ``Q`` is ``parent_q``."""
-    best, best_i = -1e9, 0
-    for j, k in enumerate(keys):
-        ch = children.get(k)
-        if ch is None:
-            ch = children[k] = new()
-        ch.avail += 1
-        q = ch.wins / ch.visits if ch.visits else parent_q
-        u = q + c * priors[j] * math.sqrt(ch.avail) / (1 + ch.visits)
-        if u > best:
-            best, best_i = u, j
-    return best_i
 
 
 class AlphaBot(MCTSBot):
@@ -237,7 +213,7 @@ class AlphaBot(MCTSBot):
                 if priors is None:
                     priors = node.priors[sig] = self._priors(node, options)
                 parent_q = node.wins / node.visits if node.visits else 0.5
-                best_i = _puct(node.children, keys, priors, c, parent_q, PriorNode)
+                best_i = puct(node.children, keys, priors, c, parent_q, new=PriorNode)
                 child = node.children[keys[best_i]]
                 picks = [
                     options[best_i] if s == seat else policy_pick(st, s, rng, self.epsilon)
@@ -299,7 +275,7 @@ class AlphaBot(MCTSBot):
                     n_all += ch.visits
                     w_all += ch.wins
             parent_q = w_all / n_all if n_all else 0.5
-            j = _puct(stats.children, keys, priors, c, parent_q, Node)
+            j = puct(stats.children, keys, priors, c, parent_q)
             return j, keys[j], stats.children[keys[j]]
 
         def iteration() -> None:

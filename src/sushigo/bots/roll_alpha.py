@@ -46,7 +46,7 @@ from ..sushi_roll.rules import State
 from .registry import register
 from .roll_bots import RollMCTSBot
 from .roll_neural import RollNetwork, action_features, load, position_features
-from .search import Node
+from .search import Node, puct
 
 Action = Take | Reroll | Swap
 
@@ -208,18 +208,7 @@ class RollAlphaBot(RollMCTSBot):
             return super()._select(node, at_root, obs, st, opts, keys)
         children = node.children
         parent_q = node.wins / node.visits if node.visits else 0.5
-        sqrt_n = math.sqrt(max(1, node.visits))
-        c = self.c_puct
-        best, best_i = -1e9, 0
-        for j, k in enumerate(keys):
-            ch = children.get(k)
-            if ch is None:
-                u = parent_q + c * priors[j] * sqrt_n
-            else:
-                q = ch.wins / ch.visits if ch.visits else parent_q
-                u = q + c * priors[j] * sqrt_n / (1 + ch.visits)
-            if u > best:
-                best, best_i = u, j
+        best_i = puct(children, keys, priors, self.c_puct, parent_q, sqrt_n=math.sqrt(max(1, node.visits)))
         child = children.get(keys[best_i])
         if child is None:
             child = children[keys[best_i]] = Node()

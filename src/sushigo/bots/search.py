@@ -99,6 +99,46 @@ def expand_or_select(
     return best, False
 
 
+def puct(
+    children: dict[Any, Any],
+    keys: Sequence[Hashable],
+    priors: Sequence[float],
+    c: float,
+    parent_q: float,
+    *,
+    new: Callable[[], Node] = Node,
+    sqrt_n: float | None = None,
+    untried_first: bool = False,
+) -> int:
+    """Index of the action with the best ``Q + c · P · sqrt(N) / (1 + n)`` among ``keys`` (the first on
+    ties): the selection step of the three ``alpha`` searches, which differ only in what ``N`` counts.
+
+    With ``sqrt_n`` ``None`` (the information-set searches) ``N`` is each action's availability: every
+    offered action counts as available, its child created with ``new`` when missing. With ``sqrt_n``
+    given (Sushi Roll's open-loop search) it is that root of the parent's visits, and no child is
+    created here. An unvisited action's ``Q`` is ``parent_q``; with ``untried_first`` the unvisited
+    actions come before every visited one.
+    """
+    best, best_i = -math.inf, 0
+    for j, k in enumerate(keys):
+        ch = children.get(k)
+        if sqrt_n is None:
+            if ch is None:
+                ch = children[k] = new()
+            ch.avail += 1
+            root_n = math.sqrt(ch.avail)
+        else:
+            root_n = sqrt_n
+        visits = ch.visits if ch is not None else 0
+        q = ch.wins / visits if ch is not None and visits else parent_q
+        u = q + c * priors[j] * root_n / (1 + visits)
+        if untried_first and not visits:
+            u += 1e9
+        if u > best:
+            best, best_i = u, j
+    return best_i
+
+
 def most_visited(root: Node, keys: Iterable[K]) -> K:
     """The root action visited most; on ties (and among unvisited actions) the first in ``keys``.
 

@@ -46,7 +46,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..registry import register
-from ..search import Node
+from ..search import Node, puct
 from .mcts import PartyMCTSBot
 from .neural import PartyNetwork, features, legal_indices, load
 
@@ -144,20 +144,9 @@ class PartyAlphaBot(PartyMCTSBot):
         priors = self._node_priors(node, names, options, st, seat, obs)
         children = node.children
         parent_q = node.wins / node.visits if node.visits else 0.5
-        best, best_i = -math.inf, 0
-        c = self.c_puct
         first = self.visit_all and not node.avail  # the root, while a candidate has no visit
-        for j, k in enumerate(names):
-            ch = children.get(k)
-            if ch is None:
-                ch = children[k] = Node()
-            ch.avail += 1
-            q = ch.wins / ch.visits if ch.visits else parent_q
-            u = q + c * priors[j] * math.sqrt(ch.avail) / (1 + ch.visits)
-            if first and ch.visits == 0:
-                u += 1e9  # untried first, the highest prior first among them
-            if u > best:
-                best, best_i = u, j
+        # untried first, the highest prior first among them
+        best_i = puct(children, names, priors, self.c_puct, parent_q, untried_first=first)
         return best_i, children[names[best_i]].visits == 0
 
     def _node_priors(
