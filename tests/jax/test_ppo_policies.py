@@ -21,7 +21,7 @@ import jax.numpy as jnp  # noqa: E402
 
 from sushigo.bots import make_bot  # noqa: E402
 from sushigo.bots.features import choices, encode  # noqa: E402
-from sushigo.bots.nn import load  # noqa: E402
+from sushigo.bots.nn import DEFAULT_WEIGHTS, load  # noqa: E402
 from sushigo.game import new_game  # noqa: E402
 from sushigo.jax import policies as P  # noqa: E402
 
@@ -86,7 +86,8 @@ def test_the_shipped_network_gives_the_bots_probabilities(sampled: list[tuple[An
     probs = np.asarray(jax.nn.softmax(logits, axis=-1))
     want_logits, want_values = net.forward([encode(o) for o, _ in sampled])
     np.testing.assert_allclose(np.asarray(values), want_values, atol=1e-4)
-    bot = make_bot("neural", seed=0)
+    # the same file at every size (the bot's own default is the three-to-five network at those sizes)
+    bot = make_bot("neural", seed=0, weights=str(DEFAULT_WEIGHTS))
     for row, (obs, legal) in enumerate(sampled):
         opts = choices(legal)
         scores = np.asarray(net.pick_logits(want_logits[row], opts), np.float64)

@@ -97,7 +97,12 @@ def train(
     opp = None
     opp_hidden: tuple[int, ...] = ()
     if cfg.opponent == "network":
-        opp, opp_hidden = _load(opponent_weights, "--opponent") if opponent_weights else P.load_network()
+        # the shipped network of the table's size, as the neural bot would play there
+        opp, opp_hidden = (
+            _load(opponent_weights, "--opponent")
+            if opponent_weights
+            else P.load_network(npnet.shipped_for(cfg.players))
+        )
     try:
         ppo = compiled(cfg, opp_hidden)
     except ValueError as exc:
