@@ -33,7 +33,6 @@ iteration budget the bot is deterministic for a given seed.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -45,7 +44,7 @@ from .features import check_observation, encode
 from .mcts import MCTSBot, policy_pick
 from .nn import Network, TableNetworks
 from .registry import register
-from .search import Node, most_visited, puct
+from .search import Node, most_visited, puct, softmax
 from .search import run as run_search
 from .sg_tools import canonical_picks
 
@@ -163,11 +162,7 @@ class AlphaBot(MCTSBot):
         return lam * v_net + (1.0 - lam) * self._reward(root, rollout)
 
     def _softmax(self, logits: Any, options: list[Pick]) -> list[float]:
-        scores = [float(v) for v in self.net.pick_logits(logits, options)]
-        top = max(scores)
-        e = [math.exp(s - top) for s in scores]
-        total = sum(e)
-        return [v / total for v in e]
+        return softmax([float(v) for v in self.net.pick_logits(logits, options)])
 
     # ------------------------------------------------------------------ search
 

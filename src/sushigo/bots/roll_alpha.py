@@ -46,21 +46,13 @@ from ..sushi_roll.rules import State
 from .registry import register
 from .roll_bots import RollMCTSBot
 from .roll_neural import RollNetwork, action_features, load, position_features
-from .search import Node, puct
+from .search import Node, puct, softmax
 
 Action = Take | Reroll | Swap
 
 #: defaults of the options that are alpha's own
 C_PUCT = 1.5
 WIDEN = 4
-
-
-def softmax(scores: Sequence[float]) -> list[float]:
-    """The softmax of ``scores`` (the network was trained with this softmax as its policy)."""
-    top = max(scores)
-    e = [math.exp(s - top) for s in scores]
-    total = sum(e)
-    return [v / total for v in e]
 
 
 def _option(value: Any, name: str, convert: type, low: float, high: float | None = None) -> Any:

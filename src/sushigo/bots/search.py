@@ -99,6 +99,15 @@ def expand_or_select(
     return best, False
 
 
+def softmax(scores: Sequence[float]) -> list[float]:
+    """The probabilities of ``scores`` (the largest subtracted first, so that none overflows): the
+    prior each ``alpha`` search makes of its network's scores."""
+    top = max(scores)
+    e = [math.exp(s - top) for s in scores]
+    total = sum(e)
+    return [v / total for v in e]
+
+
 def puct(
     children: dict[Any, Any],
     keys: Sequence[Hashable],

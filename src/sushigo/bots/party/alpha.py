@@ -46,7 +46,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..registry import register
-from ..search import Node, puct
+from ..search import Node, puct, softmax
 from .mcts import PartyMCTSBot
 from .neural import PartyNetwork, features, legal_indices, load
 
@@ -54,14 +54,6 @@ from .neural import PartyNetwork, features, legal_indices, load
 C_PUCT = 0.4
 #: the network's best this many join the heuristic's best six at a wide mid-turn decision
 NET_CANDIDATES = 3
-
-
-def softmax(scores: Sequence[float]) -> list[float]:
-    """The probabilities of ``scores`` (stable: the largest is subtracted first)."""
-    top = max(scores)
-    e = [math.exp(s - top) for s in scores]
-    total = sum(e)
-    return [v / total for v in e]
 
 
 class PartyAlphaBot(PartyMCTSBot):
