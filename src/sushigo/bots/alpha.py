@@ -43,6 +43,7 @@ from ..sushi_go.rules import State
 from .features import check_observation, encode
 from .mcts import MCTSBot, policy_pick
 from .nn import Network, TableNetworks
+from .options import flag, number
 from .registry import register
 from .search import Node, most_visited, puct, softmax
 from .search import run as run_search
@@ -113,15 +114,13 @@ class AlphaBot(MCTSBot):
             epsilon=epsilon,
             exact_nodes=EXACT_NODES if exact_nodes is None else exact_nodes,
         )
-        self.c_puct_option = None if c_puct is None else float(c_puct)
-        self.exact_nodes_option = None if exact_nodes is None else int(exact_nodes)
-        self.c_puct = C_PUCT if c_puct is None else float(c_puct)
-        self.value_weight = float(value_weight)
-        if not 0.0 <= self.value_weight <= 1.0:
-            raise ValueError("value_weight must be between 0 and 1")
+        self.c_puct_option = None if c_puct is None else number(c_puct, "c_puct")
+        self.exact_nodes_option = None if exact_nodes is None else self.exact_nodes
+        self.c_puct = C_PUCT if self.c_puct_option is None else self.c_puct_option
+        self.value_weight = number(value_weight, "value_weight", float, 0.0, 1.0)
         self.nets = TableNetworks(weights)
         self.net: Network = self.nets(2)
-        self.both_seats = bool(both_seats)
+        self.both_seats = flag(both_seats, "both_seats")
 
     # ------------------------------------------------------------------ network
 

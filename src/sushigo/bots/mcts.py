@@ -40,6 +40,7 @@ from ..sushi_go.cards import Card
 from ..sushi_go.observation import Observation
 from ..sushi_go.rules import State, final_pudding_points
 from .budget import SearchBudget
+from .options import number
 from .registry import register
 from .search import Node, SearchBot, expand_or_select, most_visited
 from .search import run as run_search
@@ -186,7 +187,7 @@ class MCTSBot(SearchBot):
         exact_nodes: int = 4000,
     ) -> None:
         super().__init__(seed, iterations, time_ms, c, epsilon)
-        self.exact_nodes = int(exact_nodes)
+        self.exact_nodes = number(exact_nodes, "exact_nodes", int, 0)
         self.memory = CardMemory()
 
     def reset(self, seat: int, game: str, players: int) -> None:

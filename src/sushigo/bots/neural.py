@@ -20,6 +20,7 @@ from ..sushi_go.actions import Pick
 from .base import BaseBot
 from .features import check_observation, choices, encode
 from .nn import Network, TableNetworks
+from .options import number
 from .registry import register
 
 
@@ -30,9 +31,7 @@ class NeuralBot(BaseBot):
 
     def __init__(self, seed: int | None = None, weights: str | None = None, temperature: float = 0.0) -> None:
         super().__init__(seed)
-        self.temperature = float(temperature)
-        if self.temperature < 0:
-            raise ValueError("temperature must be 0 or more")
+        self.temperature = number(temperature, "temperature")
         self.nets = TableNetworks(weights)
         self.net: Network = self.nets(2)
         self.last_value: float | None = None

@@ -43,6 +43,7 @@ from typing import Any
 from ..sushi_roll.actions import Reroll, Swap, Take
 from ..sushi_roll.observation import Observation
 from ..sushi_roll.rules import State
+from .options import flag, number
 from .registry import register
 from .roll_bots import RollMCTSBot
 from .roll_neural import RollNetwork, action_features, load, position_features
@@ -53,32 +54,6 @@ Action = Take | Reroll | Swap
 #: defaults of the options that are alpha's own
 C_PUCT = 1.5
 WIDEN = 4
-
-
-def _option(value: Any, name: str, convert: type, low: float, high: float | None = None) -> Any:
-    """``convert(value)`` checked against ``[low, high]``; a clear ``ValueError`` otherwise (options
-    arrive as strings from the command line and the web table)."""
-    try:
-        v = convert(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number, not {value!r}") from None
-    if isinstance(v, float) and not math.isfinite(v):
-        raise ValueError(f"{name} must be finite, not {value!r}")
-    if v < low or (high is not None and v > high):
-        bound = f"at least {low}" if high is None else f"between {low} and {high}"
-        raise ValueError(f"{name} must be {bound}, not {value!r}")
-    return v
-
-
-def _flag(value: Any, name: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(f"{name} must be true or false, not {value!r}")
 
 
 class RollAlphaBot(RollMCTSBot):
@@ -101,22 +76,10 @@ class RollAlphaBot(RollMCTSBot):
         max_swaps: int = 4,
         exact_nodes: int = 0,
     ) -> None:
-        if iterations is not None:
-            iterations = _option(iterations, "iterations", int, 1)
-        if time_ms is not None:
-            time_ms = _option(time_ms, "time_ms", float, 0.0)
-        super().__init__(
-            seed,
-            iterations,
-            time_ms,
-            _option(c, "c", float, 0.0),
-            _option(epsilon, "epsilon", float, 0.0, 1.0),
-            _option(max_swaps, "max_swaps", int, 0),
-            exact_nodes,
-        )
-        self.c_puct = _option(c_puct, "c_puct", float, 0.0)
-        self.widen = _option(widen, "widen", int, 0)
-        self.tree_prior = _flag(tree_prior, "tree_prior")
+        super().__init__(seed, iterations, time_ms, c, epsilon, max_swaps, exact_nodes)
+        self.c_puct = number(c_puct, "c_puct")
+        self.widen = number(widen, "widen", int, 0)
+        self.tree_prior = flag(tree_prior, "tree_prior")
         self.net: RollNetwork = load(weights)
         self._root_priors: list[float] = []
         self._root: Node | None = None

@@ -33,6 +33,7 @@ from ..sushi_roll.observation import Observation
 from ..sushi_roll.rules import State
 from ..sushi_roll.score import appetizer_points, free_wasabi, score_round
 from .base import BaseBot
+from .options import number
 from .registry import register
 from .search import Node, SearchBot, expand_or_select, most_visited
 from .search import run as run_search
@@ -172,7 +173,7 @@ class RollMCTSBot(SearchBot):
         exact_nodes: int = 0,
     ) -> None:
         super().__init__(seed, iterations, time_ms, c, epsilon)
-        self.max_swaps = int(max_swaps)
+        self.max_swaps = number(max_swaps, "max_swaps", int, 0)
         del exact_nodes  # accepted for option compatibility with the Sushi Go! mcts
 
     def _policy(self, st: State, s: int, rng: random.Random) -> Take:

@@ -37,6 +37,7 @@ from ..sushi_roll.faces import SYMBOLS, parse_face
 from ..sushi_roll.observation import Observation
 from .base import BaseBot
 from .nn import hidden_arrays, hidden_layers, read_weights, relu_trunk
+from .options import number
 from .registry import register
 from .roll_bots import face_value
 
@@ -254,9 +255,7 @@ class RollNeuralBot(BaseBot):
 
     def __init__(self, seed: int | None = None, weights: str | None = None, temperature: float = 0.0) -> None:
         super().__init__(seed)
-        self.temperature = float(temperature)
-        if not self.temperature >= 0:
-            raise ValueError("temperature must be 0 or more")
+        self.temperature = number(temperature, "temperature")
         self.net = load(weights)
 
     def act(self, observation: Any, legal: Sequence[Any]) -> Any:

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from .base import BaseBot
 from .budget import SearchBudget
+from .options import number
 
 K = TypeVar("K", bound=Hashable)
 N = TypeVar("N", bound="Node")
@@ -188,7 +189,11 @@ class SearchBot(BaseBot):
         epsilon: float = 0.1,
     ) -> None:
         super().__init__(seed)
-        self.budget = SearchBudget.of(iterations, time_ms, default_iterations=self.default_iterations)
-        self.c = float(c)
-        self.epsilon = float(epsilon)
+        self.budget = SearchBudget.of(
+            None if iterations is None else number(iterations, "iterations", int, 1),
+            None if time_ms is None else number(time_ms, "time_ms", float, 0.0),
+            default_iterations=self.default_iterations,
+        )
+        self.c = number(c, "c")
+        self.epsilon = number(epsilon, "epsilon", float, 0.0, 1.0)
         self.last_info: dict[str, Any] = {}

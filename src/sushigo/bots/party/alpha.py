@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..options import flag, number
 from ..registry import register
 from ..search import Node, puct, softmax
 from .mcts import PartyMCTSBot
@@ -74,13 +75,9 @@ class PartyAlphaBot(PartyMCTSBot):
         visit_all: bool = True,
     ) -> None:
         super().__init__(seed, iterations, time_ms, epsilon=epsilon, search_choices=search_choices)
-        self.c_puct = float(c_puct)
-        if not (math.isfinite(self.c_puct) and self.c_puct > 0):
-            raise ValueError(f"c_puct must be a positive number, not {c_puct!r}")
-        if isinstance(net_candidates, bool) or int(net_candidates) != net_candidates or net_candidates < 0:
-            raise ValueError(f"net_candidates must be a whole number of 0 or more, not {net_candidates!r}")
-        self.net_candidates = int(net_candidates)
-        self.visit_all = bool(visit_all)
+        self.c_puct = number(c_puct, "c_puct", float, 0.0, above=True)
+        self.net_candidates = number(net_candidates, "net_candidates", int, 0)
+        self.visit_all = flag(visit_all, "visit_all")
         self.net: PartyNetwork = load(weights)
         # per decision: the network's score of every real legal action (by text), and per tree node and
         # kind of decision its logits (nodes live as long as the decision's tree, so ids are stable)

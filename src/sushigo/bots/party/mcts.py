@@ -30,6 +30,7 @@ from ...party.cards import IS_DESSERT, VARIANTS
 from ...party.position import kept_from_observation
 from ...party.rules import PartyState
 from ..budget import SearchBudget
+from ..options import flag
 from ..registry import register
 from ..search import Node, SearchBot, expand_or_select, most_visited
 from ..search import run as run_search
@@ -195,7 +196,7 @@ class PartyMCTSBot(SearchBot):
     ) -> None:
         super().__init__(seed, iterations, time_ms, c, epsilon)
         self.policy = PartyPolicy(greedy=False)
-        self.search_choices = bool(search_choices)
+        self.search_choices = flag(search_choices, "search_choices")
 
     def _reward(self, obs: Any, st: Any, seat: int) -> float:
         from ...party.score import dessert_points

@@ -46,6 +46,7 @@ from ...envs.party_encoding import (
 from ...party.actions import Ask, Flip, Give, Play
 from ..base import BaseBot
 from ..nn import NetworkError, hidden_arrays, hidden_layers, read_weights, relu_trunk
+from ..options import number
 from ..registry import register
 
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "weights" / "party.npz"
@@ -252,9 +253,7 @@ class PartyNeuralBot(BaseBot):
 
     def __init__(self, seed: int | None = None, weights: str | None = None, temperature: float = 0.0) -> None:
         super().__init__(seed)
-        self.temperature = float(temperature)
-        if not self.temperature >= 0:
-            raise ValueError("temperature must be 0 or more")
+        self.temperature = number(temperature, "temperature")
         self.net = load(weights)
 
     def scores(self, observation: Any, legal: Sequence[Any]) -> list[float]:

@@ -15,7 +15,7 @@ export function choice() { return pchoice && pchoice.text; }
 
 export function info(msg) {
   const v = msg.view;
-  const bits = [`<b>${esc(title())}</b> · ${fillHTML(t("Menu: {menu}"), { menu: R.menuStrip(v.menu) })}`];
+  const bits = [`<b>${esc(title(v.game))}</b> · ${fillHTML(t("Menu: {menu}"), { menu: R.menuStrip(v.menu) })}`];
   if (!v.is_over) {
     const right = v.options && v.options.pass_both_ways && v.round === 1;
     const round = num(v.round + 1);
@@ -24,12 +24,15 @@ export function info(msg) {
     if (v.menu.includes("uramaki")) line += " · " + t("{uramaki} places left: {n}", { uramaki: R.tileTitle("uramaki"), n: num(3 - v.uramaki_claimed) });
     bits.push(esc(line));
   }
-  bits.push(`<span id="partyRules">${esc(rulesLine(msg.table.options || {}, redrawInfo))}</span>`);
+  bits.push(`<span id="partyRules">${esc(rulesLine(v.game, msg.table.options || {}, redrawInfo))}</span>`);
   return bits;
 }
 
+// This module draws whichever game index.js maps to it; the game's name always comes from the message
+// being drawn (a view's or a table's ``game``), so nothing here spells it.
+
 /** The game's title in the reader's language (the card catalogue's). */
-function title() { const spec = A.gameSpec("sushi-go-party"); return (spec && spec.title) || "Sushi Go Party!"; }
+function title(game) { const spec = A.gameSpec(game); return (spec && spec.title) || game; }
 
 let redrawInfo = () => {};
 /** Takes the page's redraws: the info bar is drawn again once the house rules' words arrive. */
@@ -41,16 +44,16 @@ export function bind(page) { redrawInfo = page.drawInfo; }
 let optionInfo = [], asked = false, here = false;
 const waiters = new Set();
 
-/** "House rules: …" for the options a Party table has that differ from the recommendation (§3.10);
- *  ``onWords`` is called (once per distinct function) when the words arrive after this call. */
-export function rulesLine(options, onWords) {
+/** "House rules: …" for the options a Party table of ``game`` has that differ from the recommendation
+ *  (§3.10); ``onWords`` is called (once per distinct function) when the words arrive after this call. */
+export function rulesLine(game, options, onWords) {
   const keys = Object.keys(options || {});
   if (!keys.length) return t("Recommended rules");
   if (!here && onWords) waiters.add(onWords);
   if (!asked) {
     asked = true;
     A.games().then((data) => {
-      const g = (data.games || []).find((x) => x.game === "sushi-go-party");
+      const g = (data.games || []).find((x) => x.game === game);
       optionInfo = (g && g.option_details) || [];
       here = true;
       const waiting = [...waiters];
@@ -59,7 +62,7 @@ export function rulesLine(options, onWords) {
     }).catch(() => { here = true; waiters.clear(); });
   }
   // The catalogue in the reader's language once art.js has it (it is fetched again when the language changes).
-  const spec = A.gameSpec("sushi-go-party");
+  const spec = A.gameSpec(game);
   const details = (spec && spec.option_details) || optionInfo;
   const rules = keys.map((k) => {
     const o = details.find((x) => x.name === k);
@@ -267,7 +270,8 @@ export function replayWhen(v) { return t("Round {round}, turn {turn}.", { round:
 /** Replay: the menu and house rules above the frames. */
 export function replayInfo(table, frames, redraw) {
   const menu = table.menu || (frames[0] && frames[0].view.menu) || [];
-  return `<div><b>${esc(title())}</b> · ${fillHTML(t("Menu: {menu}"), { menu: R.menuStrip(menu) })}</div><div id="partyRules">${esc(rulesLine(table.options || {}, redraw))}</div>`;
+  const game = (frames[0] && frames[0].view.game) || table.game;
+  return `<div><b>${esc(title(game))}</b> · ${fillHTML(t("Menu: {menu}"), { menu: R.menuStrip(menu) })}</div><div id="partyRules">${esc(rulesLine(game, table.options || {}, redraw))}</div>`;
 }
 
 export function redraw() { if (S.last) drawHand(S.last); }
