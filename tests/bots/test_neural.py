@@ -163,6 +163,41 @@ def test_alpha_two_player_defaults_skip_the_exact_endgame() -> None:
     assert "exact" in forced and cf == 1.5
 
 
+def test_alpha_root_prior_is_the_networks_at_two_to_four_players_and_even_at_five(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The root's prior: the network's at two to four players, the same for every pick at five players,
+    and as the ``root_prior`` option says when it is given. Seen through what the
+    search's PUCT step receives at the root (the first call of a move)."""
+    from sushigo.bots import alpha as alpha_mod
+
+    seen: list[list[float]] = []
+    real = alpha_mod.puct
+
+    def spy(children: Any, keys: Any, priors: list[float], *args: Any, **kw: Any) -> int:
+        if not children:  # the root's first selection of a move: nothing tried yet
+            seen.append(list(priors))
+        return real(children, keys, priors, *args, **kw)
+
+    monkeypatch.setattr(alpha_mod, "puct", spy)
+
+    def root_priors(players: int, **options: Any) -> list[float]:
+        seen.clear()
+        bot = make_bot("alpha", seed=1, iterations=3, **options)
+        state = core_game(players, seed=9)
+        bot.reset(0, "sushi-go", players)
+        bot.act(state.observe(0), state.legal_actions(0))
+        return seen[0]
+
+    for players in (2, 3, 4):
+        prior = root_priors(players)
+        assert len(set(prior)) > 1 and abs(sum(prior) - 1.0) < 1e-9
+    even = root_priors(5)
+    assert len(set(even)) == 1 and len(even) > 1
+    assert len(set(root_priors(5, root_prior=True))) > 1
+    assert len(set(root_priors(2, root_prior="off"))) == 1
+
+
 def test_alpha_both_seats_searches_the_other_seat_at_two_players(monkeypatch: pytest.MonkeyPatch) -> None:
     """``both_seats``: at two players the other seat chooses by the network inside the search too (the
     greedy model of it is never asked); it plays legal, reproducible games, and changes nothing at

@@ -23,6 +23,7 @@ BAD = [
     ("alpha", "sushi-go", "c_puct", float("nan"), "c_puct must be finite"),
     ("alpha", "sushi-go", "value_weight", 2, "value_weight must be between 0 and 1"),
     ("alpha", "sushi-go", "both_seats", "maybe", "both_seats must be true or false"),
+    ("alpha", "sushi-go", "root_prior", "sometimes", "root_prior must be true or false"),
     ("neural", "sushi-go", "temperature", -1, "temperature must be at least 0"),
     ("neural", "sushi-go", "temperature", float("nan"), "temperature must be finite"),
     ("roll-mcts", "sushi-roll", "max_swaps", -1, "max_swaps must be at least 0"),
