@@ -397,8 +397,11 @@ def timing(games: int = 4, players: tuple[int, ...] = (2, 3, 4, 5)) -> str:
     return "\n".join(rows)
 
 
-def cpu_ratio(players: int, games: int = 3, iterations: int = 200) -> tuple[float, int]:
-    """CPU time of an ``alpha`` search over an ``mcts`` search, same iterations, same positions.
+def cpu_ratio(
+    players: int, games: int = 3, iterations: int = 200, game: str = "sushi-go", **options: Any
+) -> tuple[float, int]:
+    """CPU time of an ``alpha`` search over an ``mcts`` search, same iterations, same positions, in
+    ``game`` (``options``: the game's, e.g. a Party ``menu``).
 
     ``mcts`` plays seat 0 against ``heuristic``; at each of its moves an ``alpha`` shadow answers the same
     observation (its answer is dropped). Only moves where both ran their tree search count (not the
@@ -415,8 +418,8 @@ def cpu_ratio(players: int, games: int = 3, iterations: int = 200) -> tuple[floa
     spent = {"mcts": 0.0, "alpha": 0.0}
     moves = 0
     for g in range(games):
-        mcts = make_bot("mcts", seed=g, iterations=iterations)
-        alpha = make_bot("alpha", seed=g, iterations=iterations)
+        mcts = make_bot("mcts", seed=g, game=game, iterations=iterations)
+        alpha = make_bot("alpha", seed=g, game=game, iterations=iterations)
         inner = mcts.act
         inner_reset = mcts.reset
 
@@ -440,9 +443,18 @@ def cpu_ratio(players: int, games: int = 3, iterations: int = 200) -> tuple[floa
 
         mcts.reset = reset
         mcts.act = act
-        others = [make_bot("heuristic", seed=100 + s) for s in range(players - 1)]
-        play(new_game("sushi-go", players, seed=2000 + g), [mcts, *others])
+        others = [make_bot("heuristic", seed=100 + s, game=game) for s in range(players - 1)]
+        play(new_game(game, players, seed=2000 + g, **options), [mcts, *others])
     return spent["alpha"] / spent["mcts"], moves
+
+
+#: per game: the iterations both searches are timed at (those of its mixed tables) and the table sizes
+#: (with the game's options) whose ratio ``--cpu-ratio`` measures
+CPU_RATIO_TABLES: dict[str, tuple[int, tuple[tuple[int, dict[str, Any]], ...]]] = {
+    "sushi-go": (200, ((3, {}), (4, {}), (5, {}))),
+    "sushi-roll": (200, ((3, {}),)),
+    "sushi-go-party": (50, ((4, {"menu": "party_sampler"}), (6, {"menu": "party_sampler"}))),
+}
 
 
 def main() -> None:
@@ -465,16 +477,20 @@ def main() -> None:
     parser.add_argument("--commands", action="store_true", help="print the tournament command of each run")
     parser.add_argument(
         "--cpu-ratio",
-        action="store_true",
-        help="CPU cost of an alpha iteration over an mcts one at 3-5 players (for equal-time budgets)",
+        nargs="?",
+        const="sushi-go",
+        choices=sorted(CPU_RATIO_TABLES),
+        help="CPU cost of an alpha iteration over an mcts one (for equal-time budgets) in a game: Sushi "
+        "Go! at 3-5 players (the default), Sushi Roll at 3, Party at 4 and 6 on party_sampler",
     )
     args = parser.parse_args()
     if args.cpu_ratio:
-        for p in (3, 4, 5):
-            ratio, moves = cpu_ratio(p)
+        iterations, tables = CPU_RATIO_TABLES[args.cpu_ratio]
+        for p, options in tables:
+            ratio, moves = cpu_ratio(p, iterations=iterations, game=args.cpu_ratio, **options)
             print(
-                f"{p} players: alpha/mcts CPU per search = {ratio:.2f} over {moves} moves; "
-                f"equal time at mcts 200 iterations: alpha {round(200 / ratio)} iterations"
+                f"{args.cpu_ratio}, {p} players: alpha/mcts CPU per search = {ratio:.2f} over {moves} moves; "
+                f"equal time at mcts {iterations} iterations: alpha {round(iterations / ratio)} iterations"
             )
         return
     if args.timing:

@@ -118,6 +118,8 @@ class RollAlphaBot(RollMCTSBot):
         visits (``priors``, ``visits``, keyed by the action's text), which show what the prior did."""
         self._root, self._root_keys = None, ()
         choice = super().act(observation, legal)
+        if self.last_info.get("mode") == "mcts":  # as the other games' alpha: a search of its own
+            self.last_info["mode"] = "alpha"
         root = self._root
         if root is not None:
             keys = self._root_keys
