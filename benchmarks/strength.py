@@ -45,6 +45,8 @@ OUT = Path(__file__).parent / "strength_results"
 SEARCH_IT = {"mcts": {"iterations": 200}, "alpha": {"iterations": 200}}
 SEARCH_MS = {"mcts": {"time_ms": 200.0}, "alpha": {"time_ms": 200.0}}
 LADDER_BOTS = ("alpha", "mcts", "neural", "heuristic")
+#: every built-in bot of Sushi Roll and of Party (their ladders)
+ALL_BOTS = ("alpha", "mcts", "neural", "heuristic", "greedy", "random")
 
 #: name -> (group, config)
 RUNS: dict[str, tuple[str, TournamentConfig]] = {
@@ -117,6 +119,69 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
             bot_options={"mcts": {"iterations": 200}, "alpha": {"iterations": 116}},
         ),
     ),
+    # the ladder of Sushi Roll and Sushi Go Party!: every bot of the game at every table size, duplicated
+    # deals, seeds fixed 2026-12-02 before any was played (Roll 2802-2805, Party 2812-2818); search bots
+    # at their mixed tables' budgets (Roll 200 iterations, Party 50). Party plays a held-out menu
+    # playable at the size: party_sampler at 2-6 players, cutthroat_combo at 7 and 8 (Party's 4- and
+    # 6-player rows are the held-out menus' tables in docs/party_alpha.md)
+    **{
+        f"roll_ladder{p}": (
+            "ladder-roll",
+            TournamentConfig(
+                game="sushi-roll",
+                players=p,
+                bots=ALL_BOTS,
+                games=games,
+                seed=2800 + p,
+                bot_options={"mcts": {"iterations": 200}, "alpha": {"iterations": 200}},
+            ),
+        )
+        for p, games in ((2, 180), (3, 120), (4, 96), (5, 72))
+    },
+    **{
+        f"party_ladder{p}": (
+            "ladder-party",
+            TournamentConfig(
+                game="sushi-go-party",
+                players=p,
+                bots=ALL_BOTS,
+                games=games,
+                seed=2810 + p,
+                options={"menu": "party_sampler" if p <= 6 else "cutthroat_combo"},
+                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 50}},
+            ),
+        )
+        for p, games in ((2, 90), (3, 60), (5, 50), (7, 42), (8, 48))
+    },
+    # equal time in Sushi Roll (three players, alpha at mcts's CPU time: --cpu-ratio sushi-roll measured
+    # 2.79 on 2026-12-02, so 72 iterations) and in Party (four players on the three held-out menus:
+    # --cpu-ratio sushi-go-party measured 1.19, so 42 iterations against mcts's 50)
+    "roll_equal_cpu3": (
+        "timed",
+        TournamentConfig(
+            game="sushi-roll",
+            players=3,
+            bots=("alpha", "mcts", "neural", "heuristic"),
+            games=150,
+            seed=2823,
+            bot_options={"mcts": {"iterations": 200}, "alpha": {"iterations": 72}},
+        ),
+    ),
+    **{
+        f"party_equal_cpu4_{menu}": (
+            "timed",
+            TournamentConfig(
+                game="sushi-go-party",
+                players=4,
+                bots=("alpha", "mcts", "neural", "heuristic"),
+                games=48,
+                seed=2824 + i,
+                options={"menu": menu},
+                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 42}},
+            ),
+        )
+        for i, menu in enumerate(("party_sampler", "points_platter", "cutthroat_combo"))
+    },
     "neural_vs_heuristic_2p": (
         "bars",
         TournamentConfig(players=2, bots=("neural", "heuristic"), games=400, seed=25),
@@ -273,6 +338,7 @@ def command(name: str, games: int | None = None) -> str:
     parts = ["sushigo tournament"]
     if cfg.game != "sushi-go":
         parts.append(f"--game {cfg.game}")
+    parts += [f"--{key.replace('_', '-')} {value}" for key, value in cfg.options.items()]
     parts += [
         f"--players {cfg.players}",
         f"--bots {','.join(cfg.bots)}",
