@@ -153,6 +153,24 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
         )
         for p, games in ((2, 90), (3, 60), (5, 50), (7, 42), (8, 48))
     },
+    # Party alpha's held-out menus (docs/party_alpha.md; seeds 5201-5206): one seat each of the four
+    # bots at four players, of the six at six; party_sampler's two tables are the ladder's 4 and 6
+    **{
+        f"party_alpha_{menu}_{p}p": (
+            "ladder-party" if menu == "party_sampler" else "party-menus",
+            TournamentConfig(
+                game="sushi-go-party",
+                players=p,
+                bots=("alpha", "mcts", "neural", "heuristic") if p == 4 else ALL_BOTS,
+                games=48 if (menu, p) != ("party_sampler", 6) else 24,
+                seed=5201 + i + (3 if p == 6 else 0),
+                options={"menu": menu},
+                bot_options={"alpha": {"iterations": 50}, "mcts": {"iterations": 50}},
+            ),
+        )
+        for p in (4, 6)
+        for i, menu in enumerate(("party_sampler", "points_platter", "cutthroat_combo"))
+    },
     # equal time in Sushi Roll (three players, alpha at mcts's CPU time: --cpu-ratio sushi-roll measured
     # 2.79 on 2026-12-02, so 72 iterations) and in Party (four players on the three held-out menus:
     # --cpu-ratio sushi-go-party measured 1.19, so 42 iterations against mcts's 50)
@@ -398,14 +416,53 @@ def report(names: list[str]) -> str:
     return "\n".join(out)
 
 
-def plot(path: Path) -> None:
-    """Saves the ladder plot: win share (95% CI) of each bot at each table size, parity marked."""
+#: the ladder plots: group -> (file under strength_results/, title)
+LADDER_PLOTS = {
+    "ladder": ("ladder.png", "Sushi Go!: mixed tables, duplicated deals (search bots at 200 iterations)"),
+    "ladder-roll": (
+        "ladder_roll.png",
+        "Sushi Roll: every bot, duplicated deals (search bots at 200 iterations)",
+    ),
+    "ladder-party": (
+        "ladder_party.png",
+        "Sushi Go Party!: every bot, duplicated deals (search bots at 50 iterations)",
+    ),
+}
+
+
+def ladder_table(group: str) -> str:
+    """One Markdown table of a ladder group: a row per bot, a column per table size (win share and
+    95% interval; parity in the header)."""
+    names = [n for n, (g, _) in RUNS.items() if g == group]
+    sizes = [(RUNS[n][1].players, n, _summary(n)) for n in names]
+    sizes = [x for x in sizes if x[2] is not None]
+    sizes.sort()
+    bots = list(dict.fromkeys(b for _, n, _ in sizes for b in RUNS[n][1].bots))
+    head = "| bot | " + " | ".join(
+        f"{p} players (parity {1 / p:.0%}, {sm['games']} games)" for p, _, sm in sizes
+    )
+    out = [head + " |", "|---" * (len(sizes) + 1) + "|"]
+    for bot in bots:
+        cells = []
+        for _, _, sm in sizes:
+            row = sm["bots"].get(bot)
+            if row is None:
+                cells.append("—")
+                continue
+            lo, hi = row["win_share_ci95"]
+            cells.append(f"{row['win_share']:.1%} ({lo:.1%}–{hi:.1%})")
+        out.append(f"| {bot} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def plot(path: Path, group: str = "ladder") -> None:
+    """Saves a ladder plot: win share (95% CI) of each bot at each table size, parity marked."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = [n for n, (g, _) in RUNS.items() if g == "ladder"]
+    names = sorted((n for n, (g, _) in RUNS.items() if g == group), key=lambda n: RUNS[n][1].players)
     fig, axes = plt.subplots(1, len(names), figsize=(3.2 * len(names), 3.6), sharey=True)
     for ax, name in zip(axes, names):
         summary = _summary(name)
@@ -421,7 +478,7 @@ def plot(path: Path) -> None:
         ax.bar(bots, shares, yerr=[lo, hi], capsize=3, color="#d9534f")
         ax.tick_params(axis="x", rotation=45)
     axes[0].set_ylabel("win share (95% CI); dashed: parity")
-    fig.suptitle("mixed tables, duplicated deals (search bots at 200 iterations)")
+    fig.suptitle(LADDER_PLOTS[group][1])
     fig.tight_layout()
     fig.savefig(str(path))
     plt.close(fig)
@@ -538,9 +595,12 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="do not play; summarise existing results")
     parser.add_argument("--timing", action="store_true", help="time each bot's moves instead")
     parser.add_argument(
-        "--plot", action="store_true", help="save the ladder plot as strength_results/ladder.png"
+        "--plot", action="store_true", help="save the ladder plots (strength_results/ladder*.png)"
     )
     parser.add_argument("--commands", action="store_true", help="print the tournament command of each run")
+    parser.add_argument(
+        "--ladder-table", choices=sorted(LADDER_PLOTS), help="one table of a ladder: bots by table size"
+    )
     parser.add_argument(
         "--cpu-ratio",
         nargs="?",
@@ -570,7 +630,12 @@ def main() -> None:
         return
     OUT.mkdir(exist_ok=True)
     if args.plot:
-        plot(OUT / "ladder.png")
+        for group, (file, _) in LADDER_PLOTS.items():
+            if any(_summary(n) for n, (g, _) in RUNS.items() if g == group):
+                plot(OUT / file, group)
+        return
+    if args.ladder_table:
+        print(ladder_table(args.ladder_table))
         return
     if not args.report:
         for name in names:
