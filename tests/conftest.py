@@ -3,9 +3,11 @@ shared helper reaches them as a fixture rather than by import)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,6 +45,22 @@ def reshuffle_hidden() -> Callable[[State, int, random.Random], State]:
 def advance() -> Callable[[State, int, random.Random], None]:
     """Random turns to reach a position for the hidden-information tests (session-scoped, as above)."""
     return _advance
+
+
+def _load_benchmark(name: str) -> Any:
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def load_benchmark() -> Callable[[str], Any]:
+    """Loads a script of ``benchmarks/`` by name as a module: they are scripts, not a package, and their
+    tests call their functions at a tiny size."""
+    return _load_benchmark
 
 
 CHROMIUM = "/usr/bin/chromium"

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,20 +15,12 @@ pytest.importorskip("sb3_contrib")
 pytest.importorskip("open_spiel")
 pytest.importorskip("tree")  # dm-tree: OpenSpiel's PyTorch DQN imports it
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load() -> object:
-    spec = importlib.util.spec_from_file_location("baselines", ROOT / "benchmarks" / "baselines.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.mark.parametrize("algo", ["ppo", "dqn"])
-def test_the_baseline_command_runs_end_to_end(algo: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    baselines: object = _load()
+def test_the_baseline_command_runs_end_to_end(
+    algo: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], load_benchmark: Callable[[str], Any]
+) -> None:
+    baselines: object = load_benchmark("baselines")
     args = ["--algo", algo, "--players", "2", "--train-minutes", "0.03", "--deals", "1", "--mcts-deals", "1",
             "--results-dir", str(tmp_path), "--models-dir", str(tmp_path / "models")]  # fmt: skip
     assert baselines.main(args) == 0  # type: ignore[attr-defined]
@@ -39,9 +32,11 @@ def test_the_baseline_command_runs_end_to_end(algo: str, tmp_path: Path, capsys:
     assert "| 2 |" in capsys.readouterr().out
 
 
-def test_a_bot_trained_elsewhere_is_measured_the_same_way(tmp_path: Path) -> None:
+def test_a_bot_trained_elsewhere_is_measured_the_same_way(
+    tmp_path: Path, load_benchmark: Callable[[str], Any]
+) -> None:
     """How the JAX PPO row is filled: its checkpoint played by the ``neural`` bot (here: a search bot)."""
-    baselines: object = _load()
+    baselines: object = load_benchmark("baselines")
     args = ["--algo", "bot", "--bot", "mcts", "--bot-option", "iterations=5", "--label", "JAX PPO",
             "--budget", "5 min", "--players", "2", "--deals", "1", "--opponents", "random",
             "--results-dir", str(tmp_path)]  # fmt: skip
