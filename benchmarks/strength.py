@@ -119,6 +119,36 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
             bot_options={"mcts": {"iterations": 200}, "alpha": {"iterations": 116}},
         ),
     ),
+    # Sushi Go!'s variants (seeds fixed 2026-12-02 after alpha's root-prior change): two players with the
+    # dummy, four passing both ways with soy sauce, five with soy sauce; the ladder's bots, 200 games
+    "variant_dummy2": (
+        "variants",
+        TournamentConfig(
+            players=2, bots=LADDER_BOTS, games=200, seed=2902, options={"dummy": True}, bot_options=SEARCH_IT
+        ),
+    ),
+    "variant_both_ways_soy4": (
+        "variants",
+        TournamentConfig(
+            players=4,
+            bots=LADDER_BOTS,
+            games=200,
+            seed=2904,
+            options={"pass_both_ways": True, "soy_sauce": True},
+            bot_options=SEARCH_IT,
+        ),
+    ),
+    "variant_soy5": (
+        "variants",
+        TournamentConfig(
+            players=5,
+            bots=(*LADDER_BOTS, "greedy"),
+            games=200,
+            seed=2905,
+            options={"soy_sauce": True},
+            bot_options=SEARCH_IT,
+        ),
+    ),
     # the ladder of Sushi Roll and Sushi Go Party!: every bot of the game at every table size, duplicated
     # deals, seeds fixed 2026-12-02 before any was played (Roll 2802-2805, Party 2812-2818); search bots
     # at their mixed tables' budgets (Roll 200 iterations, Party 50). Party plays a held-out menu
@@ -356,7 +386,11 @@ def command(name: str, games: int | None = None) -> str:
     parts = ["sushigo tournament"]
     if cfg.game != "sushi-go":
         parts.append(f"--game {cfg.game}")
-    parts += [f"--{key.replace('_', '-')} {value}" for key, value in cfg.options.items()]
+    for key, value in cfg.options.items():
+        flag = key.replace("_", "-")
+        parts.append(
+            f"--{flag}" if value is True else f"--no-{flag}" if value is False else f"--{flag} {value}"
+        )
     parts += [
         f"--players {cfg.players}",
         f"--bots {','.join(cfg.bots)}",
