@@ -38,6 +38,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from sushigo.party.menus import SUGGESTED, resolve_menu
 from sushigo.tournament import TournamentConfig, load_results, run_tournament, summarize
 
 OUT = Path(__file__).parent / "strength_results"
@@ -184,7 +185,8 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
         for p, games in ((2, 90), (3, 60), (5, 50), (7, 42), (8, 48))
     },
     # Party alpha's held-out menus (docs/party_alpha.md; seeds 5201-5206): one seat each of the four
-    # bots at four players, of the six at six; party_sampler's two tables are the ladder's 4 and 6
+    # bots at four players, of the six at six; party_sampler's two tables are the ladder's 4 and 6 (its
+    # six-player table was 24 games at first, extended to 48 on 2026-12-02 like the other two menus')
     **{
         f"party_alpha_{menu}_{p}p": (
             "ladder-party" if menu == "party_sampler" else "party-menus",
@@ -192,9 +194,10 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
                 game="sushi-go-party",
                 players=p,
                 bots=("alpha", "mcts", "neural", "heuristic") if p == 4 else ALL_BOTS,
-                games=48 if (menu, p) != ("party_sampler", 6) else 24,
+                games=48,
                 seed=5201 + i + (3 if p == 6 else 0),
-                options={"menu": menu},
+                # as the command line wrote them in the files' headers: the menu's tiles
+                options={"menu": list(resolve_menu(menu))},
                 bot_options={"alpha": {"iterations": 50}, "mcts": {"iterations": 50}},
             ),
         )
@@ -388,6 +391,8 @@ def command(name: str, games: int | None = None) -> str:
         parts.append(f"--game {cfg.game}")
     for key, value in cfg.options.items():
         flag = key.replace("_", "-")
+        if key == "menu" and isinstance(value, list):  # tiles: the suggested menu's id they are
+            value = next(m.id for m in SUGGESTED.values() if resolve_menu(m.id) == tuple(value))
         parts.append(
             f"--{flag}" if value is True else f"--no-{flag}" if value is False else f"--{flag} {value}"
         )
