@@ -120,6 +120,19 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
             bot_options={"mcts": {"iterations": 200}, "alpha": {"iterations": 116}},
         ),
     ),
+    # --cpu-ratio measured again on 2026-12-02 after the root-prior change: 1.91 / 2.11 / 1.93 at 3 / 4 /
+    # 5 players, so 105 / 95 / 104 iterations. At three and four the earlier budgets (93, 91) gave
+    # alpha less than that; at five the earlier 116 gave it more, so five players once more at 104
+    "even5_equal_cpu104": (
+        "timed",
+        TournamentConfig(
+            players=5,
+            bots=(*LADDER_BOTS, "greedy"),
+            games=400,
+            seed=2745,
+            bot_options={"mcts": {"iterations": 200}, "alpha": {"iterations": 104}},
+        ),
+    ),
     # Sushi Go!'s variants (seeds fixed 2026-12-02 after alpha's root-prior change): two players with the
     # dummy, four passing both ways with soy sauce, five with soy sauce; the ladder's bots, 200 games
     "variant_dummy2": (
@@ -512,8 +525,9 @@ def plot(path: Path, group: str = "ladder") -> None:
             continue
         bots = list(dict.fromkeys(cfg.bots))
         shares = [summary["bots"][b]["win_share"] for b in bots]
-        lo = [s - summary["bots"][b]["win_share_ci95"][0] for s, b in zip(shares, bots)]
-        hi = [summary["bots"][b]["win_share_ci95"][1] - s for s, b in zip(shares, bots)]
+        # (clamped: an interval's rounding can put its end a hair past a share of 0 or 1)
+        lo = [max(0.0, s - summary["bots"][b]["win_share_ci95"][0]) for s, b in zip(shares, bots)]
+        hi = [max(0.0, summary["bots"][b]["win_share_ci95"][1] - s) for s, b in zip(shares, bots)]
         ax.bar(bots, shares, yerr=[lo, hi], capsize=3, color="#d9534f")
         ax.tick_params(axis="x", rotation=45)
     axes[0].set_ylabel("win share (95% CI); dashed: parity")
