@@ -18,7 +18,7 @@ from sushigo.analysis import (
     evaluate,
     rollout_bot,
 )
-from sushigo.analysis.engine import MAX_CHOICES, sample_seed
+from sushigo.analysis.engine import ENGINE_VERSION, MAX_CHOICES, sample_seed
 from sushigo.bots import make_bot
 from sushigo.game import GameState, new_game
 from sushigo.runner import play
@@ -126,10 +126,10 @@ def test_an_analysis_is_reproducible_and_its_document_is_complete() -> None:
     one = analyse(decisions[:2], game="sushi-go", players=3, seat=2, budget=2, seed=1, names=names)
     two = analyse(decisions[:2], game="sushi-go", players=3, seat=2, budget=2, seed=1, names=names)
     assert one == two
-    assert one["format"] == "sushigo-analysis/1" and one["name"] == "Cy" and one["engine"].startswith("v2:")
+    assert one["format"] == "sushigo-analysis/1" and one["name"] == "Cy" and one["engine"].startswith(f"v{ENGINE_VERSION}:")
     entry = one["decisions"][0]
     assert entry["round"] == 0 and entry["turn"] == 0 and entry["legal"] == len(entry["choices"])
-    assert entry["bot"] == "mcts" and entry["bot_choice"] in {c["action"] for c in entry["choices"]}
+    assert entry["bot"] == "alpha" and entry["bot_choice"] in {c["action"] for c in entry["choices"]}
     margins = [c["margin"] for c in entry["choices"]]
     assert margins == sorted(margins, reverse=True) and entry["cost"] >= 0
 

@@ -27,7 +27,7 @@ from ..errors import SushigoError
 from ..game import GameState
 
 #: changes whenever the numbers an analysis gives for the same input change (it is part of cache keys)
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
 #: the document format
 FORMAT = "sushigo-analysis/1"
 #: sampled worlds per decision unless told otherwise
@@ -43,11 +43,11 @@ MAX_CHOICES = 10
 ROLLOUT_BOTS = ("heuristic", "greedy", "random")
 
 
-#: the search bots whose own choice each decision reports, in the order tried: ``alpha`` at two
-#: players (where it is the strongest, docs/strength.md), ``mcts`` elsewhere and for every game
-#: ``alpha`` does not play; their search gets :data:`SEARCH_PER_SAMPLE` iterations per sampled world
-STRONG_BOTS = {2: ("alpha", "mcts")}
-STRONG_DEFAULT = ("mcts",)
+#: the search bots whose own choice each decision reports, in the order tried: ``alpha``, first at every
+#: table size of Sushi Go! and Sushi Roll and on two of Party's three held-out menus (docs/strength.md),
+#: then ``mcts`` for a game ``alpha`` does not play or where its network is missing; their search gets
+#: :data:`SEARCH_PER_SAMPLE` iterations per sampled world
+STRONG_BOTS = ("alpha", "mcts")
 SEARCH_PER_SAMPLE = 12
 #: the most iterations the strong bot gets at one decision
 MAX_SEARCH = 200
@@ -96,21 +96,12 @@ def rollout_bot(game: str) -> str:
     raise AnalysisError(f"no rollout bot plays {game}")
 
 
-def strong_bot(game: str, players: int) -> str | None:
-    """The search bot whose own choice each decision reports (``None`` when the game has none)."""
-    names = bot_names(game)
-    for name in STRONG_BOTS.get(players, STRONG_DEFAULT):
-        if name in names:
-            return name
-    return None
-
-
 def strong_choice(state: GameState, seat: int, budget: int, seed: int, index: int) -> tuple[str | None, Any]:
     """The strong bot's name and its choice at this decision, from the seat's observation alone (the bot
     is handed what the runner hands it: the observation and the legal actions). ``(None, None)`` when
     the game has no search bot or it cannot be made here (a missing optional dependency)."""
     game, players = state.game, state.players
-    for name in STRONG_BOTS.get(players, STRONG_DEFAULT):
+    for name in STRONG_BOTS:
         if name not in bot_names(game):
             continue
         try:

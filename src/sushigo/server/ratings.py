@@ -73,7 +73,8 @@ _LAST_HOUR_ROWS = 1000
 @dataclass(frozen=True)
 class BotStrength:
     """A built-in bot's fixed rating in one game. ``measured``: fitted from the benchmark tournaments;
-    otherwise carried over from the same bot in Sushi Go! (no tournament of that game measured it)."""
+    otherwise carried over from the same bot in another game (no tournament of that game measured it:
+    every built-in bot of the three games is measured today, a new one may not be)."""
 
     mu: float
     sigma: float
@@ -84,44 +85,31 @@ def _bots(table: dict[str, float], measured: bool) -> dict[str, BotStrength]:
     return {bot: BotStrength(mu, BOT_SIGMA, measured) for bot, mu in table.items()}
 
 
-#: Sushi Go!: a joint OpenSkill fit of the mixed tables at 2–5 players, the four-bot ladder and the
-#: greedy/random and heuristic/greedy runs under benchmarks/strength_results/ (mu rounded to 0.5; see
-#: docs/ratings.md for the command and the fitted values). On that scale the default prior of a new
-#: account (mu 25) sits between ``greedy`` and ``heuristic``.
-_SUSHI_GO = {"random": 6.0, "greedy": 18.0, "heuristic": 27.0, "neural": 30.0, "mcts": 32.5, "alpha": 33.0}
+#: One OpenSkill fit per game over its benchmark tournaments (``python benchmarks/bot_ratings.py GAME``,
+#: which lists the result files: Sushi Go!'s ladder at 2-5 players with the current networks and
+#: alpha, its greedy/random and heuristic/greedy runs; Sushi Roll's ladder at 2-5 players; Party's
+#: ladder at 2-8 players and alpha's held-out menus), mu rounded to the half; docs/ratings.md gives the
+#: fitted values. On each scale the default prior of a new account (mu 25) sits near ``heuristic``.
+_SUSHI_GO = {"random": 7.0, "greedy": 16.5, "heuristic": 26.5, "mcts": 31.0, "neural": 34.5, "alpha": 38.0}
+_SUSHI_ROLL = {
+    "random": -10.5,
+    "greedy": 18.5,
+    "heuristic": 20.5,
+    "neural": 36.0,
+    "mcts": 38.0,
+    "alpha": 41.0,
+}
+# Party's network is a clone of the heuristic and weaker than it at most sizes; alpha is behind mcts
+# on one held-out menu (points_platter), which puts it just below mcts overall
+_PARTY = {"random": 7.5, "neural": 19.0, "greedy": 23.5, "heuristic": 24.5, "alpha": 37.0, "mcts": 38.5}
 
 #: The published table: one fixed strength per game and bot (GET /api/ratings/bots).
 BOT_STRENGTH: dict[str, dict[str, BotStrength]] = {
     "sushi-go": _bots(_SUSHI_GO, True),
-    # Sushi Go Party!: no benchmark tournament yet; the same bots' Sushi Go! strengths, and ``neural``
-    # heuristic's (behaviour-cloned, it plays at about heuristic's level at four players: training.md).
-    "sushi-go-party": _bots(
-        {
-            **{b: _SUSHI_GO[b] for b in ("random", "greedy", "heuristic", "mcts")},
-            "neural": 27.0,
-            # mcts guided by the network: level with mcts over three held-out menus (ahead on two,
-            # behind on points_platter; docs/party_alpha.md), so it plays at mcts's strength
-            "alpha": _SUSHI_GO["mcts"],
-        },
-        False,
-    ),
-    # Sushi Roll: two small runs (mcts against random and against greedy) agree with the Sushi Go!
-    # order; ``roll-greedy`` and ``roll-mcts`` are older names of ``greedy`` and ``mcts``.
+    "sushi-go-party": _bots(_PARTY, True),
+    # ``roll-greedy`` and ``roll-mcts`` are older names of ``greedy`` and ``mcts``
     "sushi-roll": _bots(
-        {
-            "random": 6.0,
-            "greedy": 18.0,
-            "roll-greedy": 18.0,
-            "heuristic": 27.0,
-            # Behaviour-cloned from mcts: far above heuristic, below mcts in 3-player tables
-            # (docs/training.md, "Sushi Roll neural").
-            "neural": 30.0,
-            "mcts": 32.5,
-            "roll-mcts": 32.5,
-            # mcts guided by the network: first in 3-player mixed tables (docs/roll_alpha.md).
-            "alpha": 33.0,
-        },
-        False,
+        {**_SUSHI_ROLL, "roll-greedy": _SUSHI_ROLL["greedy"], "roll-mcts": _SUSHI_ROLL["mcts"]}, True
     ),
 }
 #: A bot missing from the table (a new bot not yet measured): the default prior's mu, a bot's sigma.

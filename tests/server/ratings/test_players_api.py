@@ -244,8 +244,8 @@ def test_bots_table(client: TestClient) -> None:
     assert sg["heuristic"] == {
         "game": "sushi-go",
         "bot": "heuristic",
-        "rating": ratings.display(27.0, ratings.BOT_SIGMA),
-        "mu": 27.0,
+        "rating": ratings.display(ratings.BOT_STRENGTH["sushi-go"]["heuristic"].mu, ratings.BOT_SIGMA),
+        "mu": ratings.BOT_STRENGTH["sushi-go"]["heuristic"].mu,
         "sigma": ratings.BOT_SIGMA,
         "measured": True,
     }

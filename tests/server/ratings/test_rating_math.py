@@ -92,7 +92,18 @@ def test_every_bot_of_every_game_has_a_published_strength() -> None:
             assert (g.name, name) in table
     # the order the benchmarks measured
     sg = ratings.BOT_STRENGTH["sushi-go"]
-    assert sg["random"].mu < sg["greedy"].mu < sg["heuristic"].mu < sg["neural"].mu < sg["mcts"].mu
+    assert (
+        sg["random"].mu
+        < sg["greedy"].mu
+        < sg["heuristic"].mu
+        < sg["mcts"].mu
+        < sg["neural"].mu
+        < sg["alpha"].mu
+    )
+    roll = ratings.BOT_STRENGTH["sushi-roll"]
+    assert roll["random"].mu < roll["heuristic"].mu < roll["neural"].mu < roll["mcts"].mu < roll["alpha"].mu
+    assert roll["roll-mcts"] == roll["mcts"] and roll["roll-greedy"] == roll["greedy"]
+    assert all(s.measured for table in ratings.BOT_STRENGTH.values() for s in table.values())
     assert ratings.bot_strength("sushi-go", "no-such-bot") == ratings.UNKNOWN_BOT
 
 
