@@ -30,7 +30,8 @@ search keeps the network's guidance to the end of the round instead (measured in
 
 Options: those of ``mcts`` (``iterations`` — default 200 when no time is given —, ``time_ms``,
 ``epsilon``, ``exact_nodes`` — default 4000, 0 at two players), ``c_puct`` (default 1.5, 4.0 at two
-players), ``root_prior`` (default on at two to four players, off at five), ``value_weight`` (default 0.5), ``both_seats`` (default off: at two players, search the
+players), ``root_prior`` (default on at two to four players, off at five; the two-seat search of
+``both_seats`` always keeps the network's), ``value_weight`` (default 0.5), ``both_seats`` (default off: at two players, search the
 other seat's picks by the network too, see :meth:`AlphaBot._search_both`) and ``weights`` (an ``.npz``
 file; default: the shipped networks, one for two players and one for three to five). An option given explicitly applies at every table size. With an
 iteration budget the bot is deterministic for a given seed.
