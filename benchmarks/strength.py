@@ -231,6 +231,22 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
             bot_options={"mcts": {"iterations": 200}, "alpha": {"iterations": 72}},
         ),
     ),
+    # six players at equal time: --cpu-ratio sushi-go-party measured 1.15 there, so 44 iterations
+    **{
+        f"party_equal_cpu6_{menu}": (
+            "timed",
+            TournamentConfig(
+                game="sushi-go-party",
+                players=6,
+                bots=ALL_BOTS,
+                games=48,
+                seed=2834 + i,
+                options={"menu": menu},
+                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 44}},
+            ),
+        )
+        for i, menu in enumerate(("party_sampler", "points_platter", "cutthroat_combo"))
+    },
     **{
         f"party_equal_cpu4_{menu}": (
             "timed",
