@@ -47,6 +47,7 @@ PUBLIC_UNDERSCORE = frozenset(
     }
 )
 
+
 def _private(name: str) -> bool:
     return (
         name.startswith("_")
@@ -130,9 +131,20 @@ def _imported_modules(importer: Path, tree: ast.AST, src: Path) -> set[Path]:
     return out
 
 
+def _parse(path: Path) -> ast.Module:
+    """``ast.parse``, tried a second time after CPython 3.11's spurious "AST constructor recursion depth
+    mismatch" SystemError (gh-106905, fixed in 3.11.8), which a deep test-suite stack can trigger (seen
+    in a CI run; test_game_branches.py guards its parse the same way)."""
+    source = path.read_text("utf-8")
+    try:
+        return ast.parse(source, str(path))
+    except SystemError:
+        return ast.parse(source, str(path))
+
+
 def violations(root: Path = ROOT, trees: tuple[Path, ...] = TREES) -> list[tuple[str, int, str]]:
     """Every access to another package's private name under ``trees``, as (file, line, name)."""
-    parsed = {p: ast.parse(p.read_text("utf-8"), str(p)) for p in _modules(trees)}
+    parsed = {p: _parse(p) for p in _modules(trees)}
     by_module = {path: _defined(tree) for path, tree in parsed.items()}
     by_package: dict[Path, set[str]] = {}
     for path, names in by_module.items():
