@@ -174,6 +174,8 @@ def test_the_decision_does_not_depend_on_hidden_cards(positions: dict[str, list[
         {"c_puct": -1.0},
         {"c_puct": float("nan")},
         {"c_puct": "lots"},
+        {"prior_mix": -0.1},
+        {"prior_mix": 1.5},
         {"net_candidates": -1},
         {"net_candidates": 1.5},
         {"weights": "/nonexistent/party.npz"},
@@ -260,7 +262,35 @@ def test_the_root_tries_every_candidate_once_first(
     weights = str(_peaked_weights(tmp_path / "w.npz", 1))
     state = positions["choose"][1]
     n = len(state.legal_actions(state.to_act()[0]))
-    _decide(state, weights=weights, c_puct=50.0, iterations=n + 4)
+    # (prior_mix 0: the unmixed prior, which alone could starve an action)
+    _decide(state, weights=weights, c_puct=50.0, iterations=n + 4, prior_mix=0.0)
     assert len(roots[-1].children) == n and all(ch.visits >= 1 for ch in roots[-1].children.values())
-    _decide(state, weights=weights, c_puct=50.0, iterations=n + 4, visit_all=False)
+    _decide(state, weights=weights, c_puct=50.0, iterations=n + 4, visit_all=False, prior_mix=0.0)
     assert any(ch.visits == 0 for ch in roots[-1].children.values())
+
+
+def test_prior_mix_gives_every_action_a_floor(
+    positions: dict[str, list[PartyState]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a peaked network leaves the other actions (almost) no exploration bonus; prior_mix mixes a
+    # uniform share into every prior the search uses, so each action keeps at least mix / n of it
+    import sushigo.bots.party.alpha as alpha_module
+
+    seen: list[list[float]] = []
+    real = alpha_module.puct
+
+    def spy(children: Any, names: Any, priors: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(list(priors))
+        return real(children, names, priors, *args, **kwargs)
+
+    monkeypatch.setattr(alpha_module, "puct", spy)
+    weights = str(_peaked_weights(tmp_path / "w.npz", 1))
+    state = positions["choose"][1]
+    _decide(state, weights=weights, iterations=24, prior_mix=0.0)
+    assert any(min(p) < 1e-6 for p in seen if len(p) > 1)  # the unmixed prior is peaked
+    for mix in (0.5, 1.0):
+        seen.clear()
+        _decide(state, weights=weights, iterations=24, prior_mix=mix)
+        assert seen and all(sum(p) == pytest.approx(1.0) for p in seen)
+        assert all(min(p) >= mix / len(p) - 1e-12 for p in seen)
+    assert all(p == pytest.approx([1 / len(p)] * len(p)) for p in seen)  # mix 1: uniform

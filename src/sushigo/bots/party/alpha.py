@@ -6,7 +6,8 @@ reward, budgets and mid-turn searches, inherited through two hooks rather than c
 
 * **prior** — at the searching seat's nodes (its picks and the mid-turn steps that branch in the tree)
   the child is chosen by PUCT, ``Q + c_puct · P · sqrt(A) / (1 + n)``: ``P`` is the softmax of the
-  network's scores over the actions offered there, ``A`` how often the action was offered (the
+  network's scores over the actions offered there, mixed with a uniform share ``prior_mix`` so that a
+  network that misjudges a menu cannot starve an action, ``A`` how often the action was offered (the
   information-set analogue of the parent's visits) and ``n`` its visits; an unvisited action's ``Q``
   is the node's mean so far. UCB1 tries every action and shares the rest by results alone; with
   50–100 iterations and ten or more actions below the root it rarely gets past trying, and the prior
@@ -33,7 +34,8 @@ cannot reach it (``tests/bots/test_party_alpha.py`` swaps them and checks the pi
 
 Options: those of ``mcts`` but ``c`` (``iterations`` — default 100 when no time is given —,
 ``time_ms``, ``epsilon``, ``search_choices``; UCB1's ``c`` has no part in a PUCT search, so it is
-refused rather than ignored), ``c_puct`` (default :data:`C_PUCT`), ``visit_all`` (default on),
+refused rather than ignored), ``c_puct`` (default :data:`C_PUCT`), ``prior_mix`` (default
+:data:`PRIOR_MIX`), ``visit_all`` (default on),
 ``net_candidates`` (default :data:`NET_CANDIDATES`) and ``weights`` (an ``.npz`` of :mod:`.neural`; default: the shipped network).
 With an iteration budget the bot is deterministic for a given seed.
 """
@@ -53,6 +55,10 @@ from .neural import PartyNetwork, features, legal_indices, load
 
 #: the PUCT constant (tuned on master_menu at four players, 50 iterations: docs/party_alpha.md)
 C_PUCT = 0.4
+#: the uniform share mixed into every prior: a network that misjudges a menu still leaves each action
+#: a floor of ``prior_mix / len(actions)`` of the exploration bonus (chosen on five random training
+#: menus at four players, 50 iterations: docs/party_alpha.md)
+PRIOR_MIX = 0.5
 #: the network's best this many join the heuristic's best six at a wide mid-turn decision
 NET_CANDIDATES = 3
 
@@ -73,11 +79,13 @@ class PartyAlphaBot(PartyMCTSBot):
         net_candidates: int = NET_CANDIDATES,
         weights: str | None = None,
         visit_all: bool = True,
+        prior_mix: float = PRIOR_MIX,
     ) -> None:
         super().__init__(seed, iterations, time_ms, epsilon=epsilon, search_choices=search_choices)
         self.c_puct = number(c_puct, "c_puct", float, 0.0, above=True)
         self.net_candidates = number(net_candidates, "net_candidates", int, 0)
         self.visit_all = flag(visit_all, "visit_all")
+        self.prior_mix = number(prior_mix, "prior_mix", float, 0.0, 1.0)
         self.net: PartyNetwork = load(weights)
         # per decision: the network's score of every real legal action (by text), and per tree node and
         # kind of decision its logits (nodes live as long as the decision's tree, so ids are stable)
@@ -159,7 +167,11 @@ class PartyAlphaBot(PartyMCTSBot):
             if logits is None:
                 logits = self._logits[sig[:2]] = self._forward(leaf)
             scores = self._scores_from(logits, leaf, options)
-        priors = self._priors[sig] = softmax(scores)
+        priors = softmax(scores)
+        if self.prior_mix:
+            even = self.prior_mix / len(priors)
+            priors = [(1.0 - self.prior_mix) * p + even for p in priors]
+        self._priors[sig] = priors
         return priors
 
     def tie_order(self, keys: list[str], midturn: bool) -> list[str]:
