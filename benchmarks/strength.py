@@ -49,6 +49,10 @@ LADDER_BOTS = ("alpha", "mcts", "neural", "heuristic")
 #: every built-in bot of Sushi Roll and of Party (their ladders)
 ALL_BOTS = ("alpha", "mcts", "neural", "heuristic", "greedy", "random")
 
+#: Party ``alpha`` as it was before ``prior_mix`` (default 0.5 since 2026-12-03): the Party runs played
+#: before then name it, so that they replay the bot they measured
+PARTY_MIX0 = {"prior_mix": 0.0}
+
 #: name -> (group, config)
 RUNS: dict[str, tuple[str, TournamentConfig]] = {
     "mixed2": (
@@ -184,7 +188,7 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
     },
     **{
         f"party_ladder{p}": (
-            "ladder-party",
+            "ladder-party-mix0",
             TournamentConfig(
                 game="sushi-go-party",
                 players=p,
@@ -192,7 +196,7 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
                 games=games,
                 seed=2810 + p,
                 options={"menu": "party_sampler" if p <= 6 else "cutthroat_combo"},
-                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 50}},
+                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 50, **PARTY_MIX0}},
             ),
         )
         for p, games in ((2, 90), (3, 60), (5, 50), (7, 42), (8, 48))
@@ -202,7 +206,7 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
     # six-player table was 24 games at first, extended to 48 on 2026-12-02 like the other two menus')
     **{
         f"party_alpha_{menu}_{p}p": (
-            "ladder-party" if menu == "party_sampler" else "party-menus",
+            "ladder-party-mix0" if menu == "party_sampler" else "party-menus-mix0",
             TournamentConfig(
                 game="sushi-go-party",
                 players=p,
@@ -211,6 +215,41 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
                 seed=5201 + i + (3 if p == 6 else 0),
                 # as the command line wrote them in the files' headers: the menu's tiles
                 options={"menu": list(resolve_menu(menu))},
+                bot_options={"alpha": {"iterations": 50, **PARTY_MIX0}, "mcts": {"iterations": 50}},
+            ),
+        )
+        for p in (4, 6)
+        for i, menu in enumerate(("party_sampler", "points_platter", "cutthroat_combo"))
+    },
+    # Party alpha with prior_mix 0.5 (its default since 2026-12-03), on the held-out menus again, seeds
+    # 5301-5306 fixed before that change was tried (docs/party_alpha.md); party_sampler's two tables
+    # are the ladder's 4 and 6, the other sizes played on seeds 5322-5328 (the ladder-party-mix0 group:
+    # the same tables before prior_mix)
+    **{
+        f"party_mix_ladder{p}": (
+            "ladder-party",
+            TournamentConfig(
+                game="sushi-go-party",
+                players=p,
+                bots=ALL_BOTS,
+                games=games,
+                seed=5320 + p,
+                options={"menu": "party_sampler" if p <= 6 else "cutthroat_combo"},
+                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 50}},
+            ),
+        )
+        for p, games in ((2, 90), (3, 60), (5, 50), (7, 42), (8, 48))
+    },
+    **{
+        f"party_mix_{menu}_{p}p": (
+            "ladder-party" if menu == "party_sampler" else "party-mix",
+            TournamentConfig(
+                game="sushi-go-party",
+                players=p,
+                bots=("alpha", "mcts", "neural", "heuristic") if p == 4 else ALL_BOTS,
+                games=96 if p == 4 else 48,
+                seed=5301 + i + (3 if p == 6 else 0),
+                options={"menu": menu},
                 bot_options={"alpha": {"iterations": 50}, "mcts": {"iterations": 50}},
             ),
         )
@@ -242,7 +281,7 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
                 games=48,
                 seed=2834 + i,
                 options={"menu": menu},
-                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 44}},
+                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 44, **PARTY_MIX0}},
             ),
         )
         for i, menu in enumerate(("party_sampler", "points_platter", "cutthroat_combo"))
@@ -257,9 +296,27 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
                 games=48,
                 seed=2824 + i,
                 options={"menu": menu},
-                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 42}},
+                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 42, **PARTY_MIX0}},
             ),
         )
+        for i, menu in enumerate(("party_sampler", "points_platter", "cutthroat_combo"))
+    },
+    # the same at equal CPU time with prior_mix 0.5 (its default since 2026-12-03; the CPU ratios above
+    # hold: the mix costs nothing measurable), seeds 5311-5316 fixed with 5301-5306
+    **{
+        f"party_mix_equal_cpu{p}_{menu}": (
+            "party-mix-timed",
+            TournamentConfig(
+                game="sushi-go-party",
+                players=p,
+                bots=("alpha", "mcts", "neural", "heuristic") if p == 4 else ALL_BOTS,
+                games=48,
+                seed=5311 + i + (3 if p == 6 else 0),
+                options={"menu": menu},
+                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 42 if p == 4 else 44}},
+            ),
+        )
+        for p in (4, 6)
         for i, menu in enumerate(("party_sampler", "points_platter", "cutthroat_combo"))
     },
     "neural_vs_heuristic_2p": (
@@ -494,6 +551,10 @@ LADDER_PLOTS = {
     "ladder-party": (
         "ladder_party.png",
         "Sushi Go Party!: every bot, duplicated deals (search bots at 50 iterations)",
+    ),
+    "ladder-party-mix0": (
+        "ladder_party_mix0.png",
+        "Sushi Go Party! before alpha's prior_mix: every bot, duplicated deals (50 iterations)",
     ),
 }
 
