@@ -43,17 +43,19 @@ FILES: dict[str, tuple[str, ...]] = {
         "roll_alpha3.jsonl",
     ),
     "sushi-go-party": (
-        "party_ladder2.jsonl",
-        "party_ladder3.jsonl",
-        "party_ladder5.jsonl",
-        "party_ladder7.jsonl",
-        "party_ladder8.jsonl",
-        "party_alpha_party_sampler_4p.jsonl",
-        "party_alpha_points_platter_4p.jsonl",
-        "party_alpha_cutthroat_combo_4p.jsonl",
-        "party_alpha_party_sampler_6p.jsonl",
-        "party_alpha_points_platter_6p.jsonl",
-        "party_alpha_cutthroat_combo_6p.jsonl",
+        # today's alpha (prior_mix 0.5): its ladder at 2, 3, 5, 7 and 8 players and its held-out-menu
+        # tables at 4 and 6
+        "party_mix_ladder2.jsonl",
+        "party_mix_ladder3.jsonl",
+        "party_mix_ladder5.jsonl",
+        "party_mix_ladder7.jsonl",
+        "party_mix_ladder8.jsonl",
+        "party_mix_party_sampler_4p.jsonl",
+        "party_mix_points_platter_4p.jsonl",
+        "party_mix_cutthroat_combo_4p.jsonl",
+        "party_mix_party_sampler_6p.jsonl",
+        "party_mix_points_platter_6p.jsonl",
+        "party_mix_cutthroat_combo_6p.jsonl",
     ),
 }
 

@@ -247,7 +247,8 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
                 game="sushi-go-party",
                 players=p,
                 bots=("alpha", "mcts", "neural", "heuristic") if p == 4 else ALL_BOTS,
-                games=96 if p == 4 else 48,
+                # 96 and 48 at first, extended on 2026-12-03 to 136 (the 400 games per size)
+                games=136,
                 seed=5301 + i + (3 if p == 6 else 0),
                 options={"menu": menu},
                 bot_options={"alpha": {"iterations": 50}, "mcts": {"iterations": 50}},
