@@ -20,8 +20,8 @@ reward, budgets and mid-turn searches, inherited through two hooks rather than c
   budget: a network that misjudges a menu (on ``points_platter`` it plays at ``greedy``'s level or
   below) cannot keep the search from ever seeing an action's result, and an action the rollouts
   clearly prefer soon out-visits the prior's favourite. Without it, on ``points_platter`` the search
-  played at the network's level; with it, better, but still behind ``mcts`` there
-  (docs/party_alpha.md).
+  played at the network's level; with it, better, but still behind ``mcts`` there, and only with
+  ``prior_mix`` ahead of it (docs/party_alpha.md).
 * **candidates** — a mid-turn decision with more than six legal actions (a spoon's request, a
   takeout box's flips) is searched among the heuristic's best six *and* the network's best
   ``net_candidates`` (the union), so a choice the heuristic misjudges can still be found.
