@@ -53,6 +53,25 @@ ALL_BOTS = ("alpha", "mcts", "neural", "heuristic", "greedy", "random")
 #: before then name it, so that they replay the bot they measured
 PARTY_MIX0 = {"prior_mix": 0.0}
 
+def _party(
+    players: int, menu: str | list[str], games: int, seed: int, alpha_iterations: int = 50, mix0: bool = False
+) -> TournamentConfig:
+    """A mixed Party table: the four strongest bots at four players, all six otherwise; ``mcts`` at 50
+    iterations; ``mix0``: ``alpha`` as it was before ``prior_mix``."""
+    return TournamentConfig(
+        game="sushi-go-party",
+        players=players,
+        bots=("alpha", "mcts", "neural", "heuristic") if players == 4 else ALL_BOTS,
+        games=games,
+        seed=seed,
+        options={"menu": menu},
+        bot_options={
+            "mcts": {"iterations": 50},
+            "alpha": {"iterations": alpha_iterations, **(PARTY_MIX0 if mix0 else {})},
+        },
+    )
+
+
 #: name -> (group, config)
 RUNS: dict[str, tuple[str, TournamentConfig]] = {
     "mixed2": (
@@ -189,15 +208,7 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
     **{
         f"party_ladder{p}": (
             "ladder-party-mix0",
-            TournamentConfig(
-                game="sushi-go-party",
-                players=p,
-                bots=ALL_BOTS,
-                games=games,
-                seed=2810 + p,
-                options={"menu": "party_sampler" if p <= 6 else "cutthroat_combo"},
-                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 50, **PARTY_MIX0}},
-            ),
+            _party(p, "party_sampler" if p <= 6 else "cutthroat_combo", games, 2810 + p, mix0=True),
         )
         for p, games in ((2, 90), (3, 60), (5, 50), (7, 42), (8, 48))
     },
@@ -207,16 +218,8 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
     **{
         f"party_alpha_{menu}_{p}p": (
             "ladder-party-mix0" if menu == "party_sampler" else "party-menus-mix0",
-            TournamentConfig(
-                game="sushi-go-party",
-                players=p,
-                bots=("alpha", "mcts", "neural", "heuristic") if p == 4 else ALL_BOTS,
-                games=48,
-                seed=5201 + i + (3 if p == 6 else 0),
-                # as the command line wrote them in the files' headers: the menu's tiles
-                options={"menu": list(resolve_menu(menu))},
-                bot_options={"alpha": {"iterations": 50, **PARTY_MIX0}, "mcts": {"iterations": 50}},
-            ),
+            # as the command line wrote them in the files' headers: the menu's tiles
+            _party(p, list(resolve_menu(menu)), 48, 5201 + i + (3 if p == 6 else 0), mix0=True),
         )
         for p in (4, 6)
         for i, menu in enumerate(("party_sampler", "points_platter", "cutthroat_combo"))
@@ -228,31 +231,15 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
     **{
         f"party_mix_ladder{p}": (
             "ladder-party",
-            TournamentConfig(
-                game="sushi-go-party",
-                players=p,
-                bots=ALL_BOTS,
-                games=games,
-                seed=5320 + p,
-                options={"menu": "party_sampler" if p <= 6 else "cutthroat_combo"},
-                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 50}},
-            ),
+            _party(p, "party_sampler" if p <= 6 else "cutthroat_combo", games, 5320 + p),
         )
         for p, games in ((2, 90), (3, 60), (5, 50), (7, 42), (8, 48))
     },
     **{
         f"party_mix_{menu}_{p}p": (
             "ladder-party" if menu == "party_sampler" else "party-mix",
-            TournamentConfig(
-                game="sushi-go-party",
-                players=p,
-                bots=("alpha", "mcts", "neural", "heuristic") if p == 4 else ALL_BOTS,
-                # 96 and 48 at first, extended on 2026-12-03 to 136 (the issue's 400 games per size)
-                games=136,
-                seed=5301 + i + (3 if p == 6 else 0),
-                options={"menu": menu},
-                bot_options={"alpha": {"iterations": 50}, "mcts": {"iterations": 50}},
-            ),
+            # 96 and 48 games at first, extended on 2026-12-03 to 136 (the issue's 400 games per size)
+            _party(p, menu, 136, 5301 + i + (3 if p == 6 else 0)),
         )
         for p in (4, 6)
         for i, menu in enumerate(("party_sampler", "points_platter", "cutthroat_combo"))
@@ -275,30 +262,14 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
     **{
         f"party_equal_cpu6_{menu}": (
             "timed",
-            TournamentConfig(
-                game="sushi-go-party",
-                players=6,
-                bots=ALL_BOTS,
-                games=48,
-                seed=2834 + i,
-                options={"menu": menu},
-                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 44, **PARTY_MIX0}},
-            ),
+            _party(6, menu, 48, 2834 + i, alpha_iterations=44, mix0=True),
         )
         for i, menu in enumerate(("party_sampler", "points_platter", "cutthroat_combo"))
     },
     **{
         f"party_equal_cpu4_{menu}": (
             "timed",
-            TournamentConfig(
-                game="sushi-go-party",
-                players=4,
-                bots=("alpha", "mcts", "neural", "heuristic"),
-                games=48,
-                seed=2824 + i,
-                options={"menu": menu},
-                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 42, **PARTY_MIX0}},
-            ),
+            _party(4, menu, 48, 2824 + i, alpha_iterations=42, mix0=True),
         )
         for i, menu in enumerate(("party_sampler", "points_platter", "cutthroat_combo"))
     },
@@ -307,15 +278,7 @@ RUNS: dict[str, tuple[str, TournamentConfig]] = {
     **{
         f"party_mix_equal_cpu{p}_{menu}": (
             "party-mix-timed",
-            TournamentConfig(
-                game="sushi-go-party",
-                players=p,
-                bots=("alpha", "mcts", "neural", "heuristic") if p == 4 else ALL_BOTS,
-                games=48,
-                seed=5311 + i + (3 if p == 6 else 0),
-                options={"menu": menu},
-                bot_options={"mcts": {"iterations": 50}, "alpha": {"iterations": 42 if p == 4 else 44}},
-            ),
+            _party(p, menu, 48, 5311 + i + (3 if p == 6 else 0), alpha_iterations=42 if p == 4 else 44),
         )
         for p in (4, 6)
         for i, menu in enumerate(("party_sampler", "points_platter", "cutthroat_combo"))
